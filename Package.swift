@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, one direction of dependency:
+//   C shims (CGtk, CWebKit) -> PaywallCore (pure Swift, no GTK) -> PaywallHost (GTK/WebKit) -> paywall (CLI)
+let package = Package(
+    name: "paywall",
+    products: [
+        .library(name: "PaywallCore", targets: ["PaywallCore"]),
+        .library(name: "PaywallHost", targets: ["PaywallHost"]),
+        .executable(name: "paywall", targets: ["paywall"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0",
+                       providers: [.apt(["libgtk-3-dev"])]),
+        .systemLibrary(name: "CWebKit", pkgConfig: "webkit2gtk-4.1",
+                       providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
+        .target(name: "PaywallCore"),
+        .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
+        .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
+        .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"]),
+        .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk"]),
+        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallCore", "CGtk"],
+                    exclude: ["Fixtures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

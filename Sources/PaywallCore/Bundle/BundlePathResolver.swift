@@ -1,0 +1,50 @@
+import Foundation
+
+/// Maps the path of a request URL to a file inside a bundle, refusing anything that could
+/// reach outside it: `..` segments (plain or percent-encoded), encoded separators,
+/// backslashes, NUL bytes, and symlinks whose target lies outside the bundle.
+public struct BundlePathResolver: Sendable {
+    public let root: URL
+
+    public enum Resolution: Equatable, Sendable {
+        case file(URL)
+        /// The request tried to leave the bundle or used a forbidden character (HTTP 403).
+        case forbidden(reason: String)
+        /// No such file in the bundle (HTTP 404).
+        case notFound
+    }
+
+    /// `root` must already have its symlinks resolved (see `PaywallBundle`).
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// Resolves `rawPath`, the still percent-encoded path of the request URL (e.g. `/css/a%20b.css`).
+    public func resolve(rawPath: String) -> Resolution {
+        if rawPath.contains("\\") { return .forbidden(reason: "backslash in path") }
+        if rawPath.contains("\0") { return .forbidden(reason: "NUL byte in path") }
+        var segments: [String] = []
+        for rawSegment in rawPath.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let segment = String(rawSegment).removingPercentEncoding else {
+                return .forbidden(reason: "malformed percent-encoding")
+            }
+            if segment.contains("/") || segment.contains("\\") { return .forbidden(reason: "encoded path separator") }
+            if segment.contains("\0") { return .forbidden(reason: "NUL byte in path") }
+            if segment == ".." || segment == "." { return .forbidden(reason: "dot segment in path") }
+            segments.append(segment)
+        }
+        if segments.isEmpty { return .notFound }
+        let candidate = segments.reduce(root) { $0.appendingPathComponent($1) }
+        // realpath() follows every symlink on the way; the result must still be inside the root.
+        guard let real = realpath(candidate.path, nil) else { return .notFound }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        guard resolved.hasPrefix(rootPath) else { return .forbidden(reason: "path leaves the bundle") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return .notFound
+        }
+        return .file(URL(fileURLWithPath: resolved))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Answers requests for `paywall://HOST/PATH` URLs from the bundles mounted on each host.
+/// Pure logic: the GTK host only copies the response into WebKit.
+public struct BundleServer: Sendable {
+    /// The custom URI scheme bundles are served through (never `file://`).
+    public static let scheme = "paywall"
+
+    /// A response for WebKit: status, headers and body.
+    public struct Response: Equatable, Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: Data
+        public var contentType: String { headers["Content-Type"] ?? MIMEType.fallback }
+        /// The content type without parameters (`text/css`): WebKit refuses a stylesheet whose
+        /// response MIME type carries `; charset=...`. The charset travels in the header.
+        public var mimeType: String { String(contentType.prefix { $0 != ";" }) }
+    }
+
+    private var mounts: [String: Mount] = [:]
+
+    private struct Mount: Sendable {
+        var bundle: PaywallBundle
+        var resolver: BundlePathResolver
+        var policy: ContentSecurityPolicy
+    }
+
+    public init() {}
+
+    /// Serves `bundle` under `paywall://host/` and returns the URL of its entry page.
+    @discardableResult
+    public mutating func mount(_ bundle: PaywallBundle, host: String, policy: ContentSecurityPolicy = .init()) -> URL {
+        mounts[host] = Mount(bundle: bundle, resolver: BundlePathResolver(root: bundle.root), policy: policy)
+        return Self.url(host: host, path: bundle.entry)
+    }
+
+    public static func url(host: String, path: String) -> URL {
+        // Host and path are ours (bundle ids and relative entry names), so this always parses.
+        URL(string: "\(scheme)://\(host)/\(path)")!
+    }
+
+    /// The response for one request URI, as WebKit hands it over (percent-encoded).
+    public func respond(to uri: String) -> Response {
+        guard let components = URLComponents(string: uri), components.scheme == Self.scheme,
+            let host = components.host, let mount = mounts[host]
+        else {
+            return Self.error(404, "no bundle is mounted for \(uri)")
+        }
+        switch mount.resolver.resolve(rawPath: components.percentEncodedPath) {
+        case .forbidden(let reason):
+            return Self.error(403, "forbidden: \(reason)")
+        case .notFound:
+            return Self.error(404, "not found in bundle: \(components.path)")
+        case .file(let file):
+            guard let body = FileManager.default.contents(atPath: file.path) else {
+                return Self.error(404, "unreadable file in bundle: \(components.path)")
+            }
+            let type = MIMEType.forPath(file.path)
+            var headers = ["Content-Type": type, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"]
+            if type.hasPrefix("text/html") { headers["Content-Security-Policy"] = mount.policy.headerValue }
+            return Response(status: 200, headers: headers, body: body)
+        }
+    }
+
+    private static func error(_ status: Int, _ message: String) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data((message + "\n").utf8))
+    }
+}

@@ -1,0 +1,30 @@
+/// Fans events out to observers (the app's callbacks, the event log, the CLI).
+@MainActor
+public final class EventDispatcher {
+    public typealias Observer = @MainActor (PaywallEvent) -> Void
+
+    private var observers: [Int: Observer] = [:]
+    private var nextToken = 0
+
+    public init() {}
+
+    /// Adds an observer; keep the returned token to remove it.
+    @discardableResult
+    public func observe(_ observer: @escaping Observer) -> Int {
+        nextToken += 1
+        observers[nextToken] = observer
+        return nextToken
+    }
+
+    public func removeObserver(_ token: Int) {
+        observers[token] = nil
+    }
+
+    public func emit(_ event: PaywallEvent) {
+        for token in observers.keys.sorted() { observers[token]?(event) }
+    }
+
+    public func emit(_ name: String, _ params: [String: JSONValue] = [:]) {
+        emit(PaywallEvent(name, params))
+    }
+}

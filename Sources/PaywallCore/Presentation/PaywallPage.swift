@@ -1,0 +1,13 @@
+import Foundation
+
+/// What a presentation needs from the UI toolkit hosting the page. The GTK/WebKit host
+/// implements it; tests can implement it without a display.
+@MainActor
+public protocol PaywallPage: AnyObject {
+    /// Runs a script in the page's main frame.
+    func evaluate(_ script: String)
+    /// Hands a URL to the system (browser, mail client).
+    func openExternally(_ url: URL)
+    /// Takes the paywall off screen.
+    func dismiss()
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// One presentation of a paywall page: decodes what the page posts, acts on each message,
+/// reports events, and ends with a `PresentationResult`. Holds the rules; the host only
+/// forwards raw page messages and load signals here.
+@MainActor
+public final class PaywallSession {
+    public let paywallId: String
+    public let events: EventDispatcher
+    public weak var page: PaywallPage?
+
+    /// Called once when the page becomes ready (after each load).
+    public var onReady: (() -> Void)?
+    /// Called once when the presentation ends.
+    public var onFinish: ((PresentationResult) -> Void)?
+
+    public private(set) var readiness = PageReadiness()
+    public private(set) var result: PresentationResult?
+    private let decoder: PageEnvelopeDecoder
+
+    public init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
+        self.paywallId = paywallId
+        self.events = events
+        self.decoder = decoder
+    }
+
+    // MARK: Page lifecycle, reported by the host
+
+    public func loadStarted(url: String) {
+        readiness.loadStarted()
+        events.emit(EventName.webviewLoadStart, params(["url": .string(url)]))
+    }
+
+    public func loadFinished(url: String) {
+        events.emit(EventName.webviewLoadComplete, params(["url": .string(url)]))
+        if readiness.loadDidFinish() { becameReady(via: "ping") }
+    }
+
+    public func loadFailed(url: String, reason: String) {
+        events.emit(EventName.webviewLoadFail, params(["url": .string(url), "reason": .string(reason)]))
+    }
+
+    /// The ping grace period after the load has run out.
+    public func pingGraceElapsed() {
+        if readiness.graceDidElapse() { becameReady(via: "load") }
+    }
+
+    public func webProcessTerminated(reason: String) {
+        events.emit(EventName.webviewProcessTerminated, params(["reason": .string(reason)]))
+    }
+
+    /// The paywall is on screen.
+    public func presented() {
+        report(EventName.paywallOpen)
+    }
+
+    /// The user closed the window with the window manager: the same as the page's close.
+    public func windowClosedByUser() {
+        decline(source: "window")
+    }
+
+    /// Ends the presentation with `result` (e.g. a timeout) unless it has ended already.
+    public func finish(_ result: PresentationResult) {
+        guard self.result == nil else { return }
+        self.result = result
+        report(EventName.paywallClose, ["result": .string(result.name)])
+        page?.dismiss()
+        onFinish?(result)
+    }
+
+    // MARK: Messages from the page
+
+    /// The raw text the page posted to `paywallMessageHandler`.
+    public func receive(_ text: String) {
+        let batch: PageEnvelopeDecoder.Batch
+        do {
+            batch = try decoder.decode(text)
+        } catch {
+            events.emit(EventName.pageMessageInvalid, params(["reason": .string(error.description)]))
+            return
+        }
+        for problem in batch.problems {
+            var p: [String: JSONValue] = ["reason": .string(problem.reason), "index": .number(Double(problem.index))]
+            if let name = problem.eventName { p["event_name"] = .string(name) }
+            events.emit(EventName.pageMessageInvalid, params(p))
+        }
+        for message in batch.messages { handle(message) }
+    }
+
+    func handle(_ message: PageMessage) {
+        switch message {
+        case .ping(let version):
+            events.emit("ping", params(["version": version.map(JSONValue.string) ?? .null]))
+            if readiness.pingDidArrive() { becameReady(via: "ping") }
+        case .close:
+            decline(source: "page")
+        case .custom(let data):
+            events.emit(EventName.custom, params(["data": .string(data)]))
+        case .openURLExternal(let url):
+            openExternally(url, source: message.eventName)
+        case .openURL(let url, _):
+            // No in-app browser yet: in-app links open in the system browser.
+            openExternally(url, source: message.eventName)
+        default:
+            events.emit(EventName.pageMessageUnsupported, params([
+                "event_name": .string(message.eventName),
+                "reason": .string("this runtime version does not act on \(message.eventName) yet"),
+            ]))
+        }
+    }
+
+    /// A navigation the page started (link click, `location =`, `window.open`). Returns true
+    /// when the web view may load it; otherwise it was handed to the system or blocked.
+    public func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool {
+        switch NavigationPolicy.decide(target: url, bundleHost: bundleHost, newWindow: newWindow) {
+        case .allow:
+            return true
+        case .openExternally:
+            openExternally(url, source: newWindow ? "new_window" : "link")
+            return false
+        case .block(let reason):
+            events.emit(EventName.navigationBlocked, params(["url": .string(url), "reason": .string(reason)]))
+            return false
+        }
+    }
+
+    // MARK: Helpers
+
+    private func becameReady(via: String) {
+        events.emit(EventName.pageReady, params(["via": .string(readiness.pingReceived ? "ping" : "load")]))
+        onReady?()
+    }
+
+    private func decline(source: String) {
+        guard result == nil else { return }
+        report(EventName.paywallDecline, ["source": .string(source)])
+        finish(.declined)
+    }
+
+    private func openExternally(_ target: String, source: String) {
+        guard let url = NavigationPolicy.externalURL(target) else {
+            events.emit(EventName.navigationBlocked, params([
+                "url": .string(target), "reason": .string("only http, https and mailto URLs open in the system"),
+            ]))
+            return
+        }
+        events.emit(EventName.urlOpenExternal, params(["url": .string(url.absoluteString), "source": .string(source)]))
+        page?.openExternally(url)
+    }
+
+    /// Emits an event to the observers and sends it to the page too (lifecycle events).
+    private func report(_ name: String, _ extra: [String: JSONValue] = [:]) {
+        let p = params(extra)
+        events.emit(name, p)
+        var pageEvent = p
+        pageEvent["event_name"] = .string(name)
+        page?.evaluate(PageDelivery.script(for: [.object(pageEvent)]))
+    }
+
+    private func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {
+        var p = extra
+        p["paywall_identifier"] = .string(paywallId)
+        return p
+    }
+}

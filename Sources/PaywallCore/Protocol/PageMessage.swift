@@ -1,0 +1,99 @@
+/// One event a paywall page sends to the host, decoded from the wire protocol
+/// (`PROTOCOL.md`, "Page -> host"). Decoding lives in `PageEnvelopeDecoder`;
+/// what each message does lives in `PaywallSession`.
+public enum PageMessage: Equatable, Sendable {
+    /// The page script is ready; `version` is the page script's version.
+    case ping(version: String?)
+    case close
+    case restore
+    case purchase(productId: String, shouldDismiss: Bool, slot: String?)
+    /// In-app browsing; `browserType` is `"payment_sheet"` for web checkout sheets.
+    case openURL(url: String, browserType: String?)
+    case openURLExternal(url: String)
+    case openDeepLink(link: String)
+    case custom(data: String)
+    case customPlacement(name: String, params: [String: JSONValue])
+    /// Attributes in the order the page sent them.
+    case userAttributesUpdated([UserAttribute])
+    case requestStoreReview(reviewType: String)
+    case scheduleNotification(Notification)
+    case requestPermission(permissionType: String, requestId: String)
+    case requestCallback(requestId: String, name: String, behavior: String, variables: [String: JSONValue]?)
+    case hapticFeedback(hapticType: String)
+    case pageView(PageView)
+    /// `initiate_web_checkout` and the `stripe_checkout_*` family; `kind` is the event name.
+    case webCheckout(kind: String, checkoutContextId: String, productId: String?)
+
+    /// The wire name of the message, as the page sent it (snake_case).
+    public var eventName: String {
+        switch self {
+        case .ping: "ping"
+        case .close: "close"
+        case .restore: "restore"
+        case .purchase: "purchase"
+        case .openURL: "open_url"
+        case .openURLExternal: "open_url_external"
+        case .openDeepLink: "open_deep_link"
+        case .custom: "custom"
+        case .customPlacement: "custom_placement"
+        case .userAttributesUpdated: "user_attribute_updated"
+        case .requestStoreReview: "request_store_review"
+        case .scheduleNotification: "schedule_notification"
+        case .requestPermission: "request_permission"
+        case .requestCallback: "request_callback"
+        case .hapticFeedback: "haptic_feedback"
+        case .pageView: "page_view"
+        case .webCheckout(let kind, _, _): kind
+        }
+    }
+
+    public struct UserAttribute: Equatable, Sendable {
+        public var key: String
+        public var value: JSONValue
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public struct Notification: Equatable, Sendable {
+        public var type: String
+        public var title: String
+        public var subtitle: String?
+        public var body: String
+        /// Milliseconds from now.
+        public var delay: Double
+        public init(type: String, title: String, subtitle: String?, body: String, delay: Double) {
+            self.type = type
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+            self.delay = delay
+        }
+    }
+
+    public struct PageView: Equatable, Sendable {
+        public var pageNodeId: String
+        public var flowPosition: Double
+        public var pageName: String
+        public var navigationNodeId: String
+        public var previousPageNodeId: String?
+        public var previousFlowPosition: Double?
+        public var type: String
+        public var timeOnPreviousPageMs: Double?
+        public init(
+            pageNodeId: String, flowPosition: Double, pageName: String, navigationNodeId: String,
+            previousPageNodeId: String? = nil, previousFlowPosition: Double? = nil, type: String,
+            timeOnPreviousPageMs: Double? = nil
+        ) {
+            self.pageNodeId = pageNodeId
+            self.flowPosition = flowPosition
+            self.pageName = pageName
+            self.navigationNodeId = navigationNodeId
+            self.previousPageNodeId = previousPageNodeId
+            self.previousFlowPosition = previousFlowPosition
+            self.type = type
+            self.timeOnPreviousPageMs = timeOnPreviousPageMs
+        }
+    }
+}

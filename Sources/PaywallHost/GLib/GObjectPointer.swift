@@ -1,0 +1,24 @@
+import CGtk
+
+/// GObject C casts, which Swift cannot spell with the C macros (`GTK_WINDOW()` and friends).
+/// Every instance pointer travels as an untyped pointer and is viewed as the struct a
+/// function wants. Only call with pointers whose GType really is `T` or a subclass.
+@inline(__always)
+func gcast<T>(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<T>? {
+    pointer?.assumingMemoryBound(to: T.self)
+}
+
+@inline(__always)
+func gcast<T, U>(_ pointer: UnsafeMutablePointer<U>?) -> UnsafeMutablePointer<T>? {
+    gcast(UnsafeMutableRawPointer(pointer))
+}
+
+@inline(__always)
+func gcast<T>(_ pointer: OpaquePointer?) -> UnsafeMutablePointer<T>? {
+    gcast(UnsafeMutableRawPointer(pointer))
+}
+
+/// Takes back one GObject reference.
+func gunref(_ object: UnsafeMutableRawPointer?) {
+    if let object { g_object_unref(object) }
+}

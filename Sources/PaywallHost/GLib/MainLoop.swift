@@ -1,0 +1,46 @@
+import CGtk
+import Dispatch
+
+/// The GTK main loop, made to run Swift concurrency too.
+///
+/// On Linux nothing drains libdispatch's main queue inside `gtk_main()`, so `@MainActor`
+/// tasks and `DispatchQueue.main` blocks would never run (PLATFORM.md). `integrateDispatch()`
+/// watches the main queue's eventfd from GLib and drains the queue whenever it is signalled.
+public enum MainLoop {
+    nonisolated(unsafe) private static var dispatchSource: guint = 0
+
+    /// Makes `@MainActor` work run inside the GLib default main context. Idempotent.
+    @MainActor
+    public static func integrateDispatch() {
+        guard dispatchSource == 0 else { return }
+        let fd = _dispatch_get_main_queue_handle_4CF()
+        dispatchSource = g_unix_fd_add(fd, G_IO_IN, { _, _, _ in
+            _dispatch_main_queue_callback_4CF(nil)
+            return 1  // keep watching
+        }, nil)
+    }
+
+    /// Runs `body` once on the main loop after `seconds`. Returns an id for `cancel`.
+    @MainActor @discardableResult
+    public static func after(seconds: Double, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+        typealias F = @MainActor () -> Void
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(0, seconds * 1000)), { data in
+            MainActor.assumeIsolated { ClosureBox<F>.from(data).call() }
+            return 0  // one shot
+        }, ClosureBox.retained(body), { releaseClosureBox($0) })
+    }
+
+    /// Runs `body` every `seconds` until it returns false.
+    @MainActor @discardableResult
+    public static func every(seconds: Double, _ body: @escaping @MainActor () -> Bool) -> UInt32 {
+        typealias F = @MainActor () -> Bool
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, seconds * 1000)), { data in
+            MainActor.assumeIsolated { ClosureBox<F>.from(data).call() ? 1 : 0 }
+        }, ClosureBox.retained(body), { releaseClosureBox($0) })
+    }
+
+    @MainActor
+    public static func cancel(_ id: UInt32) {
+        if id != 0 { g_source_remove(id) }
+    }
+}

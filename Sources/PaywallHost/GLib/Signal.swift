@@ -1,0 +1,76 @@
+import CGtk
+
+/// Connects Swift closures to GObject signals. GLib passes the closure back as user data and
+/// releases it when the handler goes away, so nothing leaks and nothing dangles.
+/// One trampoline per C signature; signals with other signatures add one here.
+@MainActor
+enum Signal {
+    private static func connect<F>(_ instance: UnsafeMutableRawPointer, _ name: String, _ trampoline: GCallback, _ f: F) {
+        g_signal_connect_data(instance, name, trampoline, ClosureBox.retained(f), { data, _ in releaseClosureBox(data) }, GConnectFlags(0))
+    }
+
+    /// `void (instance, gpointer)`: e.g. `destroy`.
+    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String, _ f: @escaping @MainActor () -> Void) {
+        typealias F = @MainActor () -> Void
+        let t: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+            MainActor.assumeIsolated { ClosureBox<F>.from(data).call() }
+        }
+        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+    }
+
+    /// `void (instance, pointer, gpointer)`: e.g. `script-message-received::NAME`.
+    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String,
+                        pointer f: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) {
+        typealias F = @MainActor (UnsafeMutableRawPointer?) -> Void
+        let t: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
+            _, arg, data in
+            MainActor.assumeIsolated { ClosureBox<F>.from(data).call(arg) }
+        }
+        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+    }
+
+    /// `void (instance, enum, gpointer)`: e.g. `load-changed`, `web-process-terminated`.
+    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String,
+                        enumValue f: @escaping @MainActor (UInt32) -> Void) {
+        typealias F = @MainActor (UInt32) -> Void
+        let t: @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafeMutableRawPointer?) -> Void = { _, value, data in
+            MainActor.assumeIsolated { ClosureBox<F>.from(data).call(value) }
+        }
+        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+    }
+
+    /// `gboolean (instance, pointer, gpointer)`: e.g. `delete-event`. Return true to stop other handlers.
+    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String,
+                        stopping f: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) {
+        typealias F = @MainActor (UnsafeMutableRawPointer?) -> Bool
+        let t: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = {
+            _, arg, data in
+            MainActor.assumeIsolated { ClosureBox<F>.from(data).call(arg) ? 1 : 0 }
+        }
+        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+    }
+
+    /// `gboolean (instance, pointer, enum, gpointer)`: `decide-policy`.
+    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String,
+                        decide f: @escaping @MainActor (UnsafeMutableRawPointer?, UInt32) -> Bool) {
+        typealias F = @MainActor (UnsafeMutableRawPointer?, UInt32) -> Bool
+        let t: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UInt32, UnsafeMutableRawPointer?)
+            -> gboolean = { _, arg, kind, data in
+                MainActor.assumeIsolated { ClosureBox<F>.from(data).call(arg, kind) ? 1 : 0 }
+            }
+        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+    }
+
+    /// `gboolean (instance, enum, const char*, GError*, gpointer)`: `load-failed`.
+    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String,
+                        loadFailed f: @escaping @MainActor (String, String) -> Bool) {
+        typealias F = @MainActor (String, String) -> Bool
+        let t: @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?,
+                               UnsafeMutableRawPointer?) -> gboolean = { _, _, uri, error, data in
+            let uri = uri.map { String(cString: $0) } ?? ""
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            return MainActor.assumeIsolated { ClosureBox<F>.from(data).call(uri, message) ? 1 : 0 }
+        }
+        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+    }
+}

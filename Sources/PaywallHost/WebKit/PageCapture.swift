@@ -1,0 +1,48 @@
+import CGtk
+import CWebKit
+import Foundation
+
+/// Writes a PNG of what a paywall view shows, once its images and web fonts have loaded and
+/// two more frames have been painted.
+@MainActor
+public enum PageCapture {
+    /// Resolves when fonts and `<img>` elements are loaded (or failed) and two frames were drawn.
+    static let settleScript = """
+        await document.fonts.ready;
+        await Promise.all(Array.from(document.images, img =>
+            img.complete ? null : new Promise(done => { img.onload = img.onerror = done; })));
+        await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+        return true;
+        """
+
+    public static func writePNG(of webView: PaywallWebView, to path: String,
+                                completion: @escaping @MainActor (Result<Void, CaptureError>) -> Void) {
+        webView.callAsync(settleScript) { settled in
+            if case .failure(let error) = settled {
+                completion(.failure(CaptureError(message: "page did not settle: \(error.message)")))
+                return
+            }
+            let view = webView.view
+            webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil,
+                AsyncCallback.function, AsyncCallback.userData { result in
+                    var error: UnsafeMutablePointer<GError>?
+                    guard let surface = webkit_web_view_get_snapshot_finish(view, result, &error) else {
+                        completion(.failure(CaptureError(message: "snapshot failed: \(consumeError(error))")))
+                        return
+                    }
+                    defer { cairo_surface_destroy(surface) }
+                    let status = cairo_surface_write_to_png(surface, path)
+                    if status == CAIRO_STATUS_SUCCESS {
+                        completion(.success(()))
+                    } else {
+                        completion(.failure(CaptureError(message: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")))
+                    }
+                })
+        }
+    }
+
+    public struct CaptureError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+}

@@ -1,0 +1,164 @@
+import CGtk
+import CWebKit
+import Foundation
+import PaywallCore
+
+/// A WebKit view showing one paywall bundle: injects the runtime's page script, forwards page
+/// messages, load signals and navigation requests to the `PaywallSession`, and runs scripts.
+@MainActor
+public final class PaywallWebView {
+    /// The view as a GTK widget, to put into a window or an app's container.
+    public let widget: UnsafeMutablePointer<GtkWidget>
+    let view: UnsafeMutablePointer<WebKitWebView>
+    let session: PaywallSession
+    let bundleHost: String
+    /// Kept alive: its scheme handler serves this view's requests.
+    private let runtime: WebRuntime
+
+    /// The handler name pages post to (`window.webkit.messageHandlers.paywallMessageHandler`).
+    static let messageHandler = "paywallMessageHandler"
+
+    public init(runtime: WebRuntime, session: PaywallSession, bundleHost: String) {
+        widget = webkit_web_view_new_with_context(runtime.context)
+        view = gcast(widget)!
+        g_object_ref_sink(UnsafeMutableRawPointer(widget))  // ours until deinit, whichever window holds it
+        self.session = session
+        self.runtime = runtime
+        self.bundleHost = bundleHost
+        configureSettings()
+        installBridge(script: runtime.bridgeScript)
+        connectSignals()
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(widget))
+    }
+
+    public func load(_ url: URL) {
+        webkit_web_view_load_uri(view, url.absoluteString)
+    }
+
+    public func reload() {
+        webkit_web_view_reload_bypass_cache(view)
+    }
+
+    /// Runs `script` in the page; `completion` gets the result as JSON text, or the exception message.
+    public func evaluate(_ script: String, completion: (@MainActor (Result<String, ScriptError>) -> Void)? = nil) {
+        guard let completion else {
+            webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
+            return
+        }
+        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, AsyncCallback.function, AsyncCallback.userData { [view] result in
+            var error: UnsafeMutablePointer<GError>?
+            let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
+            completion(Self.jsonResult(value, error))
+        })
+    }
+
+    /// Runs `body` as an async function (it may `await`); `completion` gets its resolved value as JSON text.
+    public func callAsync(_ body: String, completion: @escaping @MainActor (Result<String, ScriptError>) -> Void) {
+        webkit_web_view_call_async_javascript_function(view, body, -1, nil, nil, nil, nil, AsyncCallback.function,
+            AsyncCallback.userData { [view] result in
+                var error: UnsafeMutablePointer<GError>?
+                let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error)
+                completion(Self.jsonResult(value, error))
+            })
+    }
+
+    public struct ScriptError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    private static func jsonResult(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?)
+        -> Result<String, ScriptError>
+    {
+        guard let value else { return .failure(ScriptError(message: consumeError(error))) }
+        defer { g_object_unref(UnsafeMutableRawPointer(value)) }
+        guard jsc_value_is_undefined(value) == 0, let json = jsc_value_to_json(value, 0) else { return .success("null") }
+        defer { g_free(json) }
+        return .success(String(cString: json))
+    }
+
+    // MARK: Setup
+
+    private func configureSettings() {
+        let settings = webkit_web_view_get_settings(view)
+        webkit_settings_set_enable_developer_extras(settings, 1)  // right-click > Inspect for designers
+        webkit_settings_set_javascript_can_open_windows_automatically(settings, 0)
+        webkit_settings_set_enable_back_forward_navigation_gestures(settings, 0)
+    }
+
+    private func installBridge(script: String) {
+        let manager = webkit_web_view_get_user_content_manager(view)
+        // Top frame only: WebKitGTK cannot tell which frame posted a message.
+        let userScript = webkit_user_script_new(
+            script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+        webkit_user_content_manager_add_script(manager, userScript)
+        webkit_user_script_unref(userScript)
+        webkit_user_content_manager_register_script_message_handler(manager, Self.messageHandler)
+        Signal.connect(UnsafeMutableRawPointer(manager!), "script-message-received::\(Self.messageHandler)",
+                       pointer: { [weak self] result in self?.receive(jsResult: result) })
+    }
+
+    private func receive(jsResult: UnsafeMutableRawPointer?) {
+        guard let value = webkit_javascript_result_get_js_value(OpaquePointer(jsResult)) else { return }
+        // The protocol posts JSON text; an object posted by mistake is taken as its JSON.
+        let text = jsc_value_is_string(value) != 0 ? jsc_value_to_string(value) : jsc_value_to_json(value, 0)
+        guard let text else {
+            session.receive("")  // reported as not JSON
+            return
+        }
+        defer { g_free(text) }
+        session.receive(String(cString: text))
+    }
+
+    private func connectSignals() {
+        let instance = UnsafeMutableRawPointer(view)
+        Signal.connect(instance, "load-changed", enumValue: { [weak self] event in self?.loadChanged(event) })
+        Signal.connect(instance, "load-failed", loadFailed: { [weak self] uri, message in
+            self?.session.loadFailed(url: uri, reason: message)
+            return false  // let WebKit show its error page, so the window is never blank
+        })
+        Signal.connect(instance, "decide-policy", decide: { [weak self] decision, kind in
+            self?.decide(decision, kind) ?? false
+        })
+        Signal.connect(instance, "web-process-terminated", enumValue: { [weak self] reason in
+            let text = reason == WEBKIT_WEB_PROCESS_CRASHED.rawValue ? "crashed"
+                : reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT.rawValue ? "exceeded_memory_limit" : "terminated_by_api"
+            self?.session.webProcessTerminated(reason: text)
+        })
+    }
+
+    private var currentURI: String {
+        webkit_web_view_get_uri(view).map { String(cString: $0) } ?? ""
+    }
+
+    private func loadChanged(_ event: UInt32) {
+        switch event {
+        case WEBKIT_LOAD_STARTED.rawValue:
+            session.loadStarted(url: currentURI)
+        case WEBKIT_LOAD_FINISHED.rawValue:
+            session.loadFinished(url: currentURI)
+            MainLoop.after(seconds: PageReadiness.pingGracePeriod) { [weak self] in self?.session.pingGraceElapsed() }
+        default:
+            break
+        }
+    }
+
+    /// Returns true when the decision was handled here (navigations); other decisions keep WebKit's default.
+    private func decide(_ decision: UnsafeMutableRawPointer?, _ kind: UInt32) -> Bool {
+        let newWindow = kind == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue
+        guard newWindow || kind == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue else { return false }
+        let navigation: UnsafeMutablePointer<WebKitNavigationPolicyDecision>? = gcast(decision)
+        let action = webkit_navigation_policy_decision_get_navigation_action(navigation)
+        let request = webkit_navigation_action_get_request(action)
+        let target = webkit_uri_request_get_uri(request).map { String(cString: $0) } ?? ""
+        if session.shouldAllowNavigation(to: target, bundleHost: bundleHost, newWindow: newWindow) {
+            webkit_policy_decision_use(gcast(decision))
+        } else {
+            webkit_policy_decision_ignore(gcast(decision))
+        }
+        return true
+    }
+}

@@ -1,0 +1,53 @@
+import CGtk
+import CWebKit
+import Foundation
+import PaywallCore
+
+/// The process's one WebKit context: an ephemeral (nothing written to disk) web context
+/// that serves mounted bundles through the `paywall://` scheme. Every paywall view shares it.
+@MainActor
+public final class WebRuntime {
+    let context: UnsafeMutablePointer<WebKitWebContext>
+    private(set) var server = BundleServer()
+    /// The runtime's page script, injected at document start into every page.
+    let bridgeScript: String
+
+    public init(resources: RuntimeResources) throws {
+        bridgeScript = try resources.bridgeScript()
+        context = webkit_web_context_new_ephemeral()!
+        let security = webkit_web_context_get_security_manager(context)
+        // Secure: the page gets a secure context (fetch, modules, crypto). CORS-enabled: ES
+        // modules and fetch() of the bundle's own files work.
+        webkit_security_manager_register_uri_scheme_as_secure(security, BundleServer.scheme)
+        webkit_security_manager_register_uri_scheme_as_cors_enabled(security, BundleServer.scheme)
+        let box = Unmanaged.passUnretained(self).toOpaque()
+        webkit_web_context_register_uri_scheme(context, BundleServer.scheme, { request, data in
+            let runtime = Unmanaged<WebRuntime>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { runtime.serve(request) }
+        }, box, nil)
+    }
+
+    /// Serves `bundle` on `paywall://host/` and returns its entry URL.
+    public func mount(_ bundle: PaywallBundle, host: String) -> URL {
+        server.mount(bundle, host: host)
+    }
+
+    private func serve(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>?) {
+        let uri = String(cString: webkit_uri_scheme_request_get_uri(request))
+        let response = server.respond(to: uri)
+        let bytes = response.body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }  // WebKit owns a copy
+        let stream = g_memory_input_stream_new_from_bytes(bytes)
+        let reply = webkit_uri_scheme_response_new(stream, gint64(response.body.count))
+        webkit_uri_scheme_response_set_status(reply, guint(response.status), nil)
+        webkit_uri_scheme_response_set_content_type(reply, response.mimeType)
+        let headers = soup_message_headers_new(SOUP_MESSAGE_HEADERS_RESPONSE)
+        for (name, value) in response.headers {
+            soup_message_headers_append(headers, name, value)
+        }
+        webkit_uri_scheme_response_set_http_headers(reply, headers)  // takes ownership
+        webkit_uri_scheme_request_finish_with_response(request, reply)
+        g_object_unref(UnsafeMutableRawPointer(reply))
+        g_object_unref(UnsafeMutableRawPointer(stream))
+        g_bytes_unref(bytes)
+    }
+}

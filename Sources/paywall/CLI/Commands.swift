@@ -1,0 +1,66 @@
+import PaywallCore
+
+/// The `paywall` commands and their options: the CLI's contract, documented in the README.
+enum Commands {
+    static let sizeOption = OptionSpec(name: "--size", valueName: "WxH", help: "View size in pixels (default 400x720).")
+    static let eventsOption = OptionSpec(
+        name: "--events", valueName: "FILE", help: "Append every event to FILE, one JSON object per line.")
+
+    static let preview = CommandSpec(
+        name: "preview", summary: "Open a bundle in a window and reload it whenever one of its files changes.",
+        positionals: ["BUNDLE"], options: [sizeOption, eventsOption],
+        discussion: "The window closes when the page sends `close` or the window is closed.")
+
+    static let snapshot = CommandSpec(
+        name: "snapshot", summary: "Render a bundle once it is ready and write a PNG of the view.",
+        positionals: ["BUNDLE"],
+        options: [
+            OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (required)."),
+            sizeOption, eventsOption,
+        ],
+        discussion: """
+            Ready means: the page's ping and its load event, then images and web fonts loaded and two
+            frames painted. When no ping comes within 2 s of the load, the load alone counts.
+            """)
+
+    static let present = CommandSpec(
+        name: "present", summary: "Present a paywall; print one JSON line with the result when it closes.",
+        positionals: ["BUNDLE"],
+        options: [
+            eventsOption,
+            OptionSpec(name: "--eval", valueName: "JS", repeats: true,
+                       help: "Run JS in the page once it is ready; repeatable, run in order."),
+            OptionSpec(name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3."),
+            sizeOption,
+        ],
+        discussion: """
+            Prints exactly one line on stdout, e.g. {"result":"declined"}, and exits 0 (3 on timeout).
+            """)
+
+    static let install = CommandSpec(
+        name: "install", summary: "Install the paywall executable and its resources under a prefix.",
+        positionals: [],
+        options: [OptionSpec(name: "--prefix", valueName: "DIR", help: "Install prefix (default /usr/local).")],
+        discussion: "Writes PREFIX/bin/paywall and PREFIX/share/paywall/{web,templates,locales}.")
+
+    static let all = [preview, snapshot, present, install]
+
+    static let mainHelp = """
+        USAGE: paywall <command> [options]
+
+        Show paywalls from local web bundles in a GTK/WebKitGTK window.
+
+        COMMANDS:
+        \(all.map { "  " + $0.name.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+        Run 'paywall <command> --help' for a command's options.
+        """
+
+    static func size(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> ViewSize {
+        guard let text = arguments.value("--size") else { return .standard }
+        guard let size = ViewSize(parsing: text) else {
+            throw .usage("--size must be WIDTHxHEIGHT in pixels, e.g. 400x720; got '\(text)'", command)
+        }
+        return size
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import PaywallCore
+
+/// `paywall install --prefix DIR`: copies this executable to DIR/bin and the resources it runs
+/// with to DIR/share/paywall, where an installed `paywall` looks for them.
+enum InstallCommand {
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let prefix = URL(fileURLWithPath: arguments.value("--prefix") ?? "/usr/local")
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let resources: RuntimeResources
+        do {
+            resources = try RuntimeResources.locate(executable: executable)
+        } catch {
+            throw .failure(error.description)
+        }
+        let fm = FileManager.default
+        let bin = prefix.appendingPathComponent("bin")
+        let share = prefix.appendingPathComponent("share/paywall")
+        do {
+            try fm.createDirectory(at: bin, withIntermediateDirectories: true)
+            try fm.createDirectory(at: share, withIntermediateDirectories: true)
+            try replace(bin.appendingPathComponent("paywall"), with: executable)
+            for folder in [resources.web, resources.templates, resources.locales] {
+                try replace(share.appendingPathComponent(folder.lastPathComponent), with: folder)
+            }
+        } catch {
+            throw .failure("cannot install under \(prefix.path): \(error.localizedDescription)")
+        }
+        print("installed \(bin.appendingPathComponent("paywall").path) and \(share.path)")
+        return 0
+    }
+
+    private static func replace(_ destination: URL, with source: URL) throws {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }
+        try fm.copyItem(at: source, to: destination)
+    }
+}

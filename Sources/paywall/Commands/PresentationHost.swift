@@ -1,0 +1,61 @@
+import Foundation
+import PaywallCore
+import PaywallHost
+
+/// What `preview`, `snapshot` and `present` share: checks the bundle and resources, starts
+/// GTK, wires the session's events to the log, and puts the bundle in a window.
+@MainActor
+final class PresentationHost {
+    let bundle: PaywallBundle
+    let events = EventDispatcher()
+    let session: PaywallSession
+    let webView: PaywallWebView
+    let window: PaywallWindow
+    private let entryURL: URL
+    private var exitCode: Int32 = 0
+    /// Every bundle of this process is served on this host of the `paywall:` scheme.
+    static let bundleHost = "bundle"
+
+    init(bundlePath: String, size: ViewSize, eventsPath: String?, offscreen: Bool) throws(CLIError) {
+        do {
+            bundle = try PaywallBundle(path: bundlePath)
+        } catch {
+            throw .failure(error.description)
+        }
+        let resources: RuntimeResources
+        do {
+            resources = try RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
+        } catch {
+            throw .failure(error.description)
+        }
+        if let eventsPath {
+            let log: EventLog
+            do { log = try EventLog(path: eventsPath) } catch { throw .failure(error.description) }
+            events.observe { log.append($0) }
+        }
+        do { try Toolkit.initialize() } catch { throw .failure(error.description) }
+        let runtime: WebRuntime
+        do { runtime = try WebRuntime(resources: resources) } catch { throw .failure("\(error)") }
+        session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
+        webView = PaywallWebView(runtime: runtime, session: session, bundleHost: Self.bundleHost)
+        window = PaywallWindow(webView: webView, title: bundle.root.lastPathComponent, size: size, offscreen: offscreen)
+        entryURL = runtime.mount(bundle, host: Self.bundleHost)
+    }
+
+    /// Shows the window, loads the bundle and runs until `finish`; returns the exit code.
+    func run() -> Int32 {
+        window.show()
+        webView.load(entryURL)
+        Toolkit.run()
+        return exitCode
+    }
+
+    func finish(exitCode: Int32) {
+        self.exitCode = exitCode
+        Toolkit.quit()
+    }
+
+    static func fail(_ message: String) {
+        FileHandle.standardError.write(Data("paywall: \(message)\n".utf8))
+    }
+}

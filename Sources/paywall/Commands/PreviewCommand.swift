@@ -1,0 +1,26 @@
+import PaywallCore
+import PaywallHost
+
+/// `paywall preview BUNDLE`: a window that reloads whenever a file of the bundle changes.
+@MainActor
+enum PreviewCommand {
+    static let pollInterval = 0.25
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let host = try PresentationHost(
+            bundlePath: arguments.positionals[0], size: try Commands.size(arguments, Commands.preview),
+            eventsPath: arguments.value("--events"), offscreen: false)
+        host.session.onFinish = { _ in host.finish(exitCode: 0) }
+        var fingerprint = BundleFingerprint(root: host.bundle.root)
+        MainLoop.every(seconds: pollInterval) {
+            let current = BundleFingerprint(root: host.bundle.root)
+            let changed = current.changes(since: fingerprint)
+            guard !changed.isEmpty else { return true }
+            fingerprint = current
+            host.events.emit(EventName.bundleReload, ["files": .array(changed.map(JSONValue.string))])
+            host.webView.reload()
+            return true
+        }
+        return host.run()
+    }
+}

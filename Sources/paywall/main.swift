@@ -1,0 +1,34 @@
+import Foundation
+
+/// Entry point: `paywall <command> [options]`. Exit codes: 0 success, 1 failure (message on
+/// stderr), 2 usage error, 3 `present --timeout` elapsed.
+@MainActor
+func runCLI(_ arguments: [String]) -> Int32 {
+    guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+        print(Commands.mainHelp)
+        return arguments.isEmpty ? 2 : 0
+    }
+    guard let command = Commands.all.first(where: { $0.name == name }) else {
+        PresentationHost.fail("unknown command '\(name)'\n\n\(Commands.mainHelp)")
+        return 2
+    }
+    do {
+        let parsed = try command.parse(Array(arguments.dropFirst()))
+        if parsed.has("--help") {
+            print(command.help)
+            return 0
+        }
+        switch command.name {
+        case Commands.preview.name: return try PreviewCommand.run(parsed)
+        case Commands.snapshot.name: return try SnapshotCommand.run(parsed)
+        case Commands.present.name: return try PresentCommand.run(parsed)
+        default: return try InstallCommand.run(parsed)
+        }
+    } catch {
+        let usage = error.command.map { "\n\nUSAGE: \($0.usageLine)\nRun 'paywall \($0.name) --help' for details." } ?? ""
+        PresentationHost.fail(error.message + usage)
+        return error.exitCode
+    }
+}
+
+exit(runCLI(Array(CommandLine.arguments.dropFirst())))

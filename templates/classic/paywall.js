@@ -1,0 +1,47 @@
+/*
+ * Lumen Notes: "classic" paywall template script.
+ * Keeps the call-to-action in sync with the selected plan card. The runtime
+ * reads #purchase's data-paywall-purchase attribute at click time, so this
+ * script never calls Paywall.purchase() itself (that would buy twice).
+ */
+(function () {
+  "use strict";
+
+  var LABELS = {
+    primary: "Start free trial",
+    secondary: "Continue",
+    tertiary: "Continue"
+  };
+
+  var cta = document.getElementById("purchase");
+  var inputs = document.querySelectorAll('input[name="plan"]');
+  var notes = document.querySelectorAll("[data-note-for]");
+
+  function select(slot) {
+    if (!cta || !LABELS[slot]) return;
+    cta.setAttribute("data-paywall-purchase", slot);
+    cta.textContent = LABELS[slot];
+    notes.forEach(function (note) {
+      note.hidden = note.getAttribute("data-note-for") !== slot;
+    });
+  }
+
+  inputs.forEach(function (input) {
+    input.addEventListener("change", function () {
+      if (input.checked) select(input.value);
+    });
+    if (input.checked) select(input.value);
+  });
+
+  // Opened in a normal browser (no runtime): log actions instead of failing silently.
+  if (!window.Paywall) {
+    document.addEventListener("click", function (event) {
+      var el = event.target.closest("[data-paywall-purchase], [data-paywall-restore], [data-paywall-close]");
+      if (!el) return;
+      var action = el.hasAttribute("data-paywall-close") ? "close"
+        : el.hasAttribute("data-paywall-restore") ? "restore"
+        : "purchase " + el.getAttribute("data-paywall-purchase");
+      console.info("[preview] Paywall." + action + " (window.Paywall not available)");
+    });
+  }
+})();
