@@ -4,9 +4,13 @@ import Foundation
 /// stderr), 2 usage error, 3 `present --timeout` elapsed.
 @MainActor
 func runCLI(_ arguments: [String]) -> Int32 {
-    guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+    guard let name = arguments.first else {
+        PresentationHost.fail("no command given\n\n\(Commands.mainHelp)")
+        return 2
+    }
+    if ["--help", "-h", "help"].contains(name) {
         print(Commands.mainHelp)
-        return arguments.isEmpty ? 2 : 0
+        return 0
     }
     guard let command = Commands.all.first(where: { $0.name == name }) else {
         PresentationHost.fail("unknown command '\(name)'\n\n\(Commands.mainHelp)")

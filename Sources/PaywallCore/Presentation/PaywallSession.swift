@@ -17,6 +17,8 @@ public final class PaywallSession {
     public private(set) var readiness = PageReadiness()
     public private(set) var result: PresentationResult?
     private let decoder: PageEnvelopeDecoder
+    /// Events for the page that arrived before it was ready to receive them.
+    private var pendingPageEvents: [JSONValue] = []
 
     public init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
         self.paywallId = paywallId
@@ -33,7 +35,7 @@ public final class PaywallSession {
 
     public func loadFinished(url: String) {
         events.emit(EventName.webviewLoadComplete, params(["url": .string(url)]))
-        if readiness.loadDidFinish() { becameReady(via: "ping") }
+        if readiness.loadDidFinish() { becameReady() }
     }
 
     public func loadFailed(url: String, reason: String) {
@@ -42,7 +44,7 @@ public final class PaywallSession {
 
     /// The ping grace period after the load has run out.
     public func pingGraceElapsed() {
-        if readiness.graceDidElapse() { becameReady(via: "load") }
+        if readiness.graceDidElapse() { becameReady() }
     }
 
     public func webProcessTerminated(reason: String) {
@@ -91,7 +93,7 @@ public final class PaywallSession {
         switch message {
         case .ping(let version):
             events.emit("ping", params(["version": version.map(JSONValue.string) ?? .null]))
-            if readiness.pingDidArrive() { becameReady(via: "ping") }
+            if readiness.pingDidArrive() { becameReady() }
         case .close:
             decline(source: "page")
         case .custom(let data):
@@ -126,8 +128,12 @@ public final class PaywallSession {
 
     // MARK: Helpers
 
-    private func becameReady(via: String) {
+    private func becameReady() {
         events.emit(EventName.pageReady, params(["via": .string(readiness.pingReceived ? "ping" : "load")]))
+        if !pendingPageEvents.isEmpty {
+            page?.evaluate(PageDelivery.script(for: pendingPageEvents))
+            pendingPageEvents = []
+        }
         onReady?()
     }
 
@@ -154,7 +160,12 @@ public final class PaywallSession {
         events.emit(name, p)
         var pageEvent = p
         pageEvent["event_name"] = .string(name)
-        page?.evaluate(PageDelivery.script(for: [.object(pageEvent)]))
+        // A page still loading has no receiver yet: it gets the event once it is ready.
+        if readiness.isReady {
+            page?.evaluate(PageDelivery.script(for: [.object(pageEvent)]))
+        } else {
+            pendingPageEvents.append(.object(pageEvent))
+        }
     }
 
     private func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {

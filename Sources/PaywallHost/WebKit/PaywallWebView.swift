@@ -73,7 +73,16 @@ public final class PaywallWebView {
     private static func jsonResult(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?)
         -> Result<String, ScriptError>
     {
-        guard let value else { return .failure(ScriptError(message: consumeError(error))) }
+        guard let value else {
+            // The script ran but returned something JSON cannot carry (a Promise, a DOM node): not a failure.
+            if let error, error.pointee.domain == webkit_javascript_error_quark(),
+                error.pointee.code == WEBKIT_JAVASCRIPT_ERROR_INVALID_RESULT.rawValue
+            {
+                g_error_free(error)
+                return .success("null")
+            }
+            return .failure(ScriptError(message: consumeError(error)))
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(value)) }
         guard jsc_value_is_undefined(value) == 0, let json = jsc_value_to_json(value, 0) else { return .success("null") }
         defer { g_free(json) }

@@ -31,3 +31,4 @@ for (const path of attacks) {
   }
 }
 window.Paywall.custom(JSON.stringify(report));
+document.title = "reported";

@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+
+/// The command-line contract: help, usage errors (exit 2), failures (exit 1), installation.
+final class CLITests: EndToEndTestCase {
+    func testHelpListsEveryCommand() throws {
+        let result = try PaywallProcess.run(["--help"], in: workDir)
+        XCTAssertEqual(result.status, 0)
+        for command in ["preview", "snapshot", "present", "install"] {
+            XCTAssertTrue(result.stdout.contains(command), "help lacks \(command)")
+        }
+    }
+
+    func testCommandHelpListsItsOptions() throws {
+        let result = try PaywallProcess.run(["present", "--help"], in: workDir)
+        XCTAssertEqual(result.status, 0)
+        for option in ["--events", "--eval", "--timeout", "--size"] {
+            XCTAssertTrue(result.stdout.contains(option), "present --help lacks \(option)")
+        }
+    }
+
+    func testNoArgumentsIsAUsageError() throws {
+        let result = try PaywallProcess.run([], in: workDir)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("USAGE"), result.stderr)
+    }
+
+    func testUnknownFlagExits2WithUsage() throws {
+        let result = try PaywallProcess.run(["present", "x", "--bogus"], in: workDir)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("unknown option '--bogus'"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("USAGE: paywall present BUNDLE"), result.stderr)
+    }
+
+    func testUnknownCommandExits2() throws {
+        let result = try PaywallProcess.run(["frobnicate"], in: workDir)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("unknown command 'frobnicate'"), result.stderr)
+    }
+
+    func testBadOptionValuesExit2() throws {
+        let bundle = try inlineBundle("b", body: "")
+        for arguments in [["snapshot", bundle.path, "--out", "x.png", "--size", "big"],
+                          ["present", bundle.path, "--timeout", "-1"],
+                          ["snapshot", bundle.path],
+                          ["present", bundle.path, "--timeout"],
+                          ["present"]] {
+            let result = try PaywallProcess.run(arguments, in: workDir)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.isEmpty)
+        }
+    }
+
+    func testMissingBundleExits1NamingThePath() throws {
+        for command in ["present", "preview"] {
+            let result = try PaywallProcess.run([command, "/no/such/bundle"], in: workDir)
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.contains("/no/such/bundle"), result.stderr)
+        }
+    }
+
+    func testUnwritableEventLogExits1() throws {
+        let bundle = try inlineBundle("b", body: "")
+        let result = try PaywallProcess.run(["present", bundle.path, "--events", "/no/such/dir/ev.jsonl"], in: workDir)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("/no/such/dir/ev.jsonl"), result.stderr)
+    }
+
+    /// An installed copy finds its resources under PREFIX/share/paywall, with no checkout around.
+    func testInstalledExecutableFindsItsResources() throws {
+        let prefix = workDir.appendingPathComponent("prefix")
+        let install = try PaywallProcess.run(["install", "--prefix", prefix.path], in: workDir)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        for path in ["bin/paywall", "share/paywall/web/bridge.js", "share/paywall/templates/classic/index.html",
+                     "share/paywall/locales"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), path)
+        }
+        let installed = Process()
+        installed.executableURL = prefix.appendingPathComponent("bin/paywall")
+        let bundle = try inlineBundle("b", body: "")
+        installed.arguments = ["present", bundle.path, "--eval", "Paywall.close()", "--timeout", "30"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PAYWALL_RESOURCES"] = nil
+        installed.environment = environment
+        let out = Pipe()
+        installed.standardOutput = out
+        try installed.run()
+        installed.waitUntilExit()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(installed.terminationStatus, 0)
+        XCTAssertEqual(stdout, "{\"result\":\"declined\"}\n", "Paywall API came from the installed bridge script")
+    }
+
+    func testMissingResourcesAreAClearError() throws {
+        let lonely = workDir.appendingPathComponent("lonely/bin")
+        try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: PaywallProcess.executable, to: lonely.appendingPathComponent("paywall"))
+        let bundle = try inlineBundle("b", body: "")
+        let process = Process()
+        process.executableURL = lonely.appendingPathComponent("paywall")
+        process.arguments = ["present", bundle.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PAYWALL_RESOURCES"] = nil
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 1)
+        XCTAssertTrue(stderr.contains("cannot find the runtime's resources"), stderr)
+        XCTAssertTrue(stderr.contains("PAYWALL_RESOURCES"), stderr)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import PaywallCore
+import XCTest
+
+/// `paywall present`: results, the event log, the page bridge and the navigation policy.
+final class PresentTests: EndToEndTestCase {
+    private func present(_ bundle: URL, _ extra: [String], environment: [String: String] = [:]) throws
+        -> PaywallProcess.Outcome
+    {
+        try PaywallProcess.run(["present", bundle.path, "--events", eventsPath] + extra, in: workDir,
+                               environment: environment)
+    }
+
+    func testClickingTheCloseButtonDeclines() throws {
+        let bundle = try fixtureBundle("kitchen-sink")
+        let result = try present(bundle, ["--eval", "document.getElementById('close').click()", "--timeout", "30"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n")
+        let names = eventNames()
+        for expected in ["paywall_open", "paywallWebviewLoad_start", "paywallWebviewLoad_complete", "paywall_decline",
+                         "paywall_close"] {
+            XCTAssertTrue(names.contains(expected), "missing \(expected) in \(names)")
+        }
+        XCTAssertEqual(names.last, "paywall_close")
+        XCTAssertEqual(loggedEvents().last?.params["result"], "declined")
+        XCTAssertEqual(loggedEvents().last?.params["paywall_identifier"], "kitchen-sink")
+    }
+
+    func testTimeoutPrintsTimeoutAndExits3() throws {
+        let bundle = try inlineBundle("idle", body: "<p>waiting</p>")
+        let result = try present(bundle, ["--timeout", "1.5"])
+        XCTAssertEqual(result.status, 3)
+        XCTAssertEqual(result.stdout, "{\"result\":\"timeout\"}\n")
+    }
+
+    func testCustomMessageReachesTheEventFile() throws {
+        let bundle = try inlineBundle("custom", body: "<p>custom</p>")
+        let result = try present(bundle, ["--eval", "Paywall.custom('hello from the page'); Paywall.close()",
+                                          "--timeout", "30"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let custom = loggedEvents().first { $0.name == "custom" }
+        XCTAssertEqual(custom?.params["data"], "hello from the page")
+    }
+
+    /// A Superwall-style page posts raw protocol JSON itself; camelCase keys work too.
+    func testRawProtocolMessagesFromThePage() throws {
+        let bundle = try inlineBundle("raw", body: "<p>raw</p>")
+        let post = """
+            window.webkit.messageHandlers.paywallMessageHandler.postMessage(JSON.stringify({version: 1,
+              payload: {events: [{eventName: 'custom', data: 'camel'}, {event_name: 'close'}]}}))
+            """
+        let result = try present(bundle, ["--eval", post, "--timeout", "30"])
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "camel")
+    }
+
+    /// Bad messages are reported and skipped; the paywall keeps running and still closes.
+    func testMalformedMessagesAreReportedAndTheRestOfTheBatchRuns() throws {
+        let bundle = try inlineBundle("bad", body: "<p>bad</p>")
+        let handler = "window.webkit.messageHandlers.paywallMessageHandler"
+        let scripts = [
+            "\(handler).postMessage('this is not json')",
+            "\(handler).postMessage('x'.repeat(1024 * 1024 + 1))",
+            "\(handler).postMessage(JSON.stringify({version: 1, payload: {}}))",
+            """
+            \(handler).postMessage(JSON.stringify({version: 1, payload: {events: [
+              {event_name: 'custom', data: 'before'}, {event_name: 'no_such_event'}, {event_name: 'custom'},
+              {event_name: 'custom', data: 'after'}]}}))
+            """,
+            "Paywall.close()",
+        ]
+        let result = try present(bundle, scripts.flatMap { ["--eval", $0] } + ["--timeout", "30"])
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        let events = loggedEvents()
+        let invalid = events.filter { $0.name == "pageMessage_invalid" }.map { $0.params["reason"]?.stringValue ?? "" }
+        XCTAssertEqual(invalid.count, 5, "\(invalid)")
+        XCTAssertTrue(invalid[0].contains("not JSON"), invalid[0])
+        XCTAssertTrue(invalid[1].contains("over the 1048576-byte limit"), invalid[1])
+        XCTAssertTrue(invalid[2].contains("payload.events"), invalid[2])
+        XCTAssertTrue(invalid[3].contains("no_such_event"), invalid[3])
+        XCTAssertTrue(invalid[4].contains("\"data\""), invalid[4])
+        XCTAssertEqual(events.filter { $0.name == "custom" }.map { $0.params["data"] }, ["before", "after"])
+    }
+
+    /// Requests for files outside the bundle (the fixture's module tries them all) never succeed.
+    func testPageCannotReadFilesOutsideTheBundle() throws {
+        let bundle = try fixtureBundle("kitchen-sink")
+        // A link inside the bundle pointing outside it.
+        try FileManager.default.createSymbolicLink(
+            atPath: bundle.appendingPathComponent("outside-link").path, withDestinationPath: "/etc")
+        let wait = "new Promise(done => { const t = setInterval(() => { if (document.title === 'reported') { clearInterval(t); done(); } }, 20); })"
+        let result = try present(bundle, ["--eval", wait, "--timeout", "8"])
+        XCTAssertNotEqual(result.status, 1, result.stderr)
+        let report = loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue ?? ""
+        let attacks = try XCTUnwrap(try JSONValue(parsing: report)["attacks"]?.objectValue, "no report in \(report)")
+        XCTAssertEqual(attacks.count, 11)
+        for (path, outcome) in attacks {
+            XCTAssertTrue(outcome == .number(403) || outcome == .number(404) || outcome == "error",
+                          "\(path) gave \(outcome)")
+        }
+    }
+
+    /// http(s) links go to the system browser (here a script standing in for xdg-open); the page stays.
+    func testWebLinksOpenInTheSystemBrowser() throws {
+        let bundle = try fixtureBundle("kitchen-sink")
+        let opened = workDir.appendingPathComponent("opened.txt")
+        let opener = workDir.appendingPathComponent("opener.sh")
+        try "#!/bin/sh\necho \"$1\" >> '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        let scripts = [
+            "document.getElementById('terms').click()",
+            "Paywall.openURLExternal('https://example.com/external')",
+            "Paywall.openURLExternal('javascript:alert(1)')",
+            "document.getElementById('elsewhere').click()",
+            "new Promise(done => setTimeout(done, 300))",
+            "Paywall.custom(location.href); Paywall.close()",
+        ]
+        let result = try present(bundle, scripts.flatMap { ["--eval", $0] } + ["--timeout", "30"],
+                                 environment: ["PAYWALL_URL_OPENER": opener.path])
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        let deadline = Date().addingTimeInterval(5)
+        var lines: [String] = []
+        while Date() < deadline {
+            lines = ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.count >= 2 { break }
+            usleep(50_000)
+        }
+        XCTAssertEqual(Set(lines), ["https://example.com/terms", "https://example.com/external"])
+        let events = loggedEvents()
+        XCTAssertEqual(events.filter { $0.name == "url_openExternal" }.count, 2)
+        let blocked = events.filter { $0.name == "navigation_blocked" }.compactMap { $0.params["url"]?.stringValue }
+        XCTAssertTrue(blocked.contains("javascript:alert(1)"), "\(blocked)")
+        XCTAssertTrue(blocked.contains("paywall://other/index.html"), "\(blocked)")
+        let location = events.filter { $0.name == "custom" }.last?.params["data"]
+        XCTAssertEqual(location, "paywall://bundle/index.html", "the main frame stayed on the bundle")
+    }
+
+    func testLifecycleEventsReachThePage() throws {
+        let bundle = try inlineBundle("listener", body: """
+            <script>Paywall.on('paywall_open', e => Paywall.custom('page saw ' + e.event_name + ' of ' + e.paywall_identifier));</script>
+            """)
+        let result = try present(bundle, ["--eval", "new Promise(done => setTimeout(done, 200))", "--eval", "Paywall.close()",
+                                          "--timeout", "30"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "page saw paywall_open of listener")
+    }
+}

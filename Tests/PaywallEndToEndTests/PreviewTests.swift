@@ -1,0 +1,19 @@
+import Foundation
+import XCTest
+
+/// `paywall preview`: a real window that reloads when a bundle file changes.
+final class PreviewTests: EndToEndTestCase {
+    func testEditingAFileReloadsThePage() throws {
+        let bundle = try inlineBundle("live", body: "<p>version one</p>")
+        let preview = try PaywallProcess(["preview", bundle.path, "--events", eventsPath], in: workDir)
+        defer { preview.terminate() }
+        waitForEvents { $0.contains { $0.name == "page_ready" } }
+
+        let css = bundle.appendingPathComponent("style.css")
+        try "p { color: red }".write(to: css, atomically: true, encoding: .utf8)
+        waitForEvents { events in events.filter { $0.name == "page_ready" }.count == 2 }
+        let reload = loggedEvents().first { $0.name == "bundle_reload" }
+        XCTAssertEqual(reload?.params["files"], .array([.string(css.resolvingSymlinksInPath().path)]))
+        XCTAssertTrue(preview.process.isRunning, "preview stays open across reloads")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+/// `paywall snapshot`: real WebKit rendering checked pixel by pixel.
+final class SnapshotTests: EndToEndTestCase {
+    /// The kitchen-sink fixture paints one cell per bundle feature; each colour proves one worked.
+    func testBundleWithStylesheetModuleImageFontAndFetchRenders() throws {
+        let bundle = try fixtureBundle("kitchen-sink")
+        let out = workDir.appendingPathComponent("kitchen-sink.png").path
+        let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+
+        let image = try PNGImage(path: out)
+        XCTAssertEqual([image.width, image.height], [400, 720], "default size")
+        image.assertColor(390, 700, [12, 34, 56], "external stylesheet (body background)")
+        image.assertColor(50, 50, [0, 200, 0], "ES module with an import")
+        image.assertColor(150, 50, [200, 100, 0], "fetch() of a bundle JSON file")
+        image.assertColor(250, 50, [0, 0, 255], "<img> from the bundle")
+        image.assertColor(350, 50, [255, 0, 255], "CSS url() image")
+        image.assertColor(50, 150, [255, 255, 0], "web font loaded (red means it did not)")
+    }
+
+    func testSizeOptionSetsTheImageSize() throws {
+        let bundle = try inlineBundle("plain", body: "<p>hello</p>")
+        let out = workDir.appendingPathComponent("small.png").path
+        let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out, "--size", "320x480"], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let image = try PNGImage(path: out)
+        XCTAssertEqual([image.width, image.height], [320, 480])
+    }
+
+    /// A page that never pings is captured once its load finished and the 2 s grace passed.
+    func testPageWithoutPingIsCapturedAfterLoad() throws {
+        let bundle = try inlineBundle("no-ping", body: "<div style='position:fixed;inset:0;background:rgb(0,128,128)'></div>")
+        try "<!DOCTYPE html><html data-paywall-manual-ready><body style='margin:0'>"
+            .appending("<div style='position:fixed;inset:0;background:rgb(0,128,128)'></div></body></html>")
+            .write(to: bundle.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        let out = workDir.appendingPathComponent("no-ping.png").path
+        let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out, "--events", eventsPath], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try PNGImage(path: out).assertColor(200, 360, [0, 128, 128], "page content")
+        let ready = loggedEvents().first { $0.name == "page_ready" }
+        XCTAssertEqual(ready?.params["via"], "load")
+    }
+
+    /// The shipped template is the demo: it must render as a real page, not a blank one.
+    func testClassicTemplateRenders() throws {
+        let out = workDir.appendingPathComponent("classic.png").path
+        let template = Self.packageRoot.appendingPathComponent("templates/classic").path
+        let result = try PaywallProcess.run(["snapshot", template, "--out", out], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let image = try PNGImage(path: out)
+        XCTAssertGreaterThan(image.distinctColors(), 20, "a rendered paywall has many colours")
+    }
+
+    func testMissingBundleExits1NamingThePath() throws {
+        let missing = workDir.appendingPathComponent("nope").path
+        let result = try PaywallProcess.run(["snapshot", missing, "--out", "x.png"], in: workDir)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains(missing), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workDir.appendingPathComponent("x.png").path))
+    }
+
+    func testBundleWithoutEntryPageExits1() throws {
+        let dir = workDir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let result = try PaywallProcess.run(["snapshot", dir.path, "--out", "x.png"], in: workDir)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("index.html"), result.stderr)
+    }
+
+    func testUnwritableOutputExits1() throws {
+        let bundle = try inlineBundle("plain", body: "<p>hello</p>")
+        let out = workDir.appendingPathComponent("no/such/dir/x.png").path
+        let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out], in: workDir)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains(out), result.stderr)
+    }
+}

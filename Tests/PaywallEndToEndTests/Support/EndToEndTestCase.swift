@@ -1,0 +1,76 @@
+import Foundation
+import PaywallCore
+import XCTest
+
+/// Base class for tests that drive the `paywall` executable: a fresh work directory per test,
+/// fixture bundles copied into it, and readers for the event log.
+class EndToEndTestCase: XCTestCase {
+    var workDir: URL!
+
+    /// The package checkout (for `templates/`), found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    override func setUpWithError() throws {
+        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil
+            || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil
+        else {
+            XCTFail("end-to-end tests need a display: run the suite as `xvfb-run -a swift test`")
+            throw XCTSkip("no display")
+        }
+        workDir = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workDir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let workDir { try? FileManager.default.removeItem(at: workDir) }
+    }
+
+    /// Copies fixture bundle `name` into the work directory and returns its path.
+    func fixtureBundle(_ name: String) throws -> URL {
+        let copy = workDir.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(name), to: copy)
+        return copy
+    }
+
+    /// Writes a one-file bundle whose body is `body` and returns its path.
+    func inlineBundle(_ name: String, body: String) throws -> URL {
+        let dir = workDir.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>\(body)</body></html>"
+            .write(to: dir.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    var eventsPath: String { workDir.appendingPathComponent("events.jsonl").path }
+
+    /// The events written to `eventsPath` so far, each checked to be a well-formed log line.
+    func loggedEvents(file: StaticString = #filePath, line: UInt = #line) -> [PaywallEvent] {
+        guard let text = try? String(contentsOfFile: eventsPath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { raw in
+            guard let value = try? JSONValue(parsing: String(raw)), let name = value["name"]?.stringValue,
+                let params = value["params"]?.objectValue, let stamp = value["timestamp"]?.stringValue,
+                let date = try? Date(stamp, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            else {
+                XCTFail("malformed event log line: \(raw)", file: file, line: line)
+                return nil
+            }
+            return PaywallEvent(name, params, timestamp: date)
+        }
+    }
+
+    func eventNames() -> [String] { loggedEvents().map(\.name) }
+
+    /// Polls the event log until `condition` holds; fails after `timeout` seconds.
+    func waitForEvents(timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line,
+                       _ condition: ([PaywallEvent]) -> Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(loggedEvents()) { return }
+            usleep(50_000)
+        }
+        XCTFail("events never matched; got \(eventNames())", file: file, line: line)
+    }
+}

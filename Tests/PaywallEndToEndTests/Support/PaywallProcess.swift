@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+
+/// Runs the built `paywall` executable as a subprocess, as a tester would, so GTK owns that
+/// process's main thread. Output goes to files (no pipe can fill up and stall the child).
+struct PaywallProcess {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `paywall` binary next to this test bundle (`.build/<config>/paywall`).
+    static var executable: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("paywall")
+    }
+
+    let process = Process()
+    let stdoutURL: URL
+    let stderrURL: URL
+
+    /// Starts `paywall ARGS` in `workDir`.
+    init(_ arguments: [String], in workDir: URL, environment: [String: String] = [:]) throws {
+        stdoutURL = workDir.appendingPathComponent("stdout-\(UUID().uuidString).txt")
+        stderrURL = workDir.appendingPathComponent("stderr-\(UUID().uuidString).txt")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = workDir
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+    }
+
+    /// Waits for the process to exit; kills it and fails the test after `timeout` seconds.
+    func wait(timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) -> Outcome {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            XCTFail("paywall did not exit within \(timeout) s", file: file, line: line)
+        }
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "")
+    }
+
+    func terminate() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    /// Runs `paywall ARGS` to completion.
+    static func run(_ arguments: [String], in workDir: URL, environment: [String: String] = [:], timeout: Double = 60,
+                    file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
+        try PaywallProcess(arguments, in: workDir, environment: environment).wait(timeout: timeout, file: file, line: line)
+    }
+}
