@@ -16,7 +16,9 @@ final class PresentationHost {
     /// Every bundle of this process is served on this host of the `paywall:` scheme.
     static let bundleHost = "bundle"
 
-    init(bundlePath: String, size: ViewSize, eventsPath: String?, offscreen: Bool) throws(CLIError) {
+    /// - Parameter titleKey: the string-table key of the window title (`{bundle}` is filled in).
+    init(bundlePath: String, size: ViewSize, eventsPath: String?, offscreen: Bool,
+         titleKey: String = "window.title.present") throws(CLIError) {
         do {
             bundle = try PaywallBundle(path: bundlePath)
         } catch {
@@ -25,6 +27,14 @@ final class PresentationHost {
         let resources: RuntimeResources
         do {
             resources = try RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
+        } catch {
+            throw .failure(error.description)
+        }
+        let strings: StringTable
+        do {
+            strings = try StringTable(
+                directory: resources.locales,
+                locale: SystemLocale.identifier(environment: ProcessInfo.processInfo.environment))
         } catch {
             throw .failure(error.description)
         }
@@ -38,7 +48,8 @@ final class PresentationHost {
         do { runtime = try WebRuntime(resources: resources) } catch { throw .failure("\(error)") }
         session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
         webView = PaywallWebView(runtime: runtime, session: session, bundleHost: Self.bundleHost)
-        window = PaywallWindow(webView: webView, title: bundle.root.lastPathComponent, size: size, offscreen: offscreen)
+        let title = strings.text(titleKey, ["bundle": bundle.root.lastPathComponent])
+        window = PaywallWindow(webView: webView, title: title, size: size, offscreen: offscreen)
         entryURL = runtime.mount(bundle, host: Self.bundleHost)
     }
 

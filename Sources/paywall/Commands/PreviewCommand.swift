@@ -9,7 +9,7 @@ enum PreviewCommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let host = try PresentationHost(
             bundlePath: arguments.positionals[0], size: try Commands.size(arguments, Commands.preview),
-            eventsPath: arguments.value("--events"), offscreen: false)
+            eventsPath: arguments.value("--events"), offscreen: false, titleKey: "window.title.preview")
         host.session.onFinish = { _ in host.finish(exitCode: 0) }
         var fingerprint = BundleFingerprint(root: host.bundle.root)
         MainLoop.every(seconds: pollInterval) {

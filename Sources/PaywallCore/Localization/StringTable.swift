@@ -1,0 +1,62 @@
+import Foundation
+
+/// User-visible strings of the runtime's own UI, read from `locales/<locale>.json` (a flat
+/// JSON object of key -> text, `{name}` placeholders). Lookups fall back from the most specific
+/// locale to its language and then to English, so a missing translation shows English text
+/// rather than a key.
+public struct StringTable: Sendable {
+    private let layers: [[String: String]]
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case missingEnglish(path: String)
+        case malformed(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .missingEnglish(let p): "string table \(p) is missing; reinstall the runtime's locales/ folder"
+            case .malformed(let p, let r): "string table \(p) is not a JSON object of strings (\(r)); fix or remove it"
+            }
+        }
+    }
+
+    /// Loads the tables for `locale` (e.g. `pt_BR.UTF-8`, `de-DE`, `fr`) from `directory`.
+    public init(directory: URL, locale: String) throws(LoadError) {
+        var layers: [[String: String]] = []
+        for name in Self.fallbackChain(for: locale) {
+            let url = directory.appendingPathComponent("\(name).json")
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                if name == "en" { throw .missingEnglish(path: url.path) }
+                continue
+            }
+            do {
+                layers.append(try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url)))
+            } catch {
+                throw .malformed(path: url.path, reason: "\(error)")
+            }
+        }
+        self.layers = layers
+    }
+
+    /// `pt_BR.UTF-8` -> `["pt_BR", "pt", "en"]`.
+    static func fallbackChain(for locale: String) -> [String] {
+        let base = locale.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(String.init) ?? ""
+        let normalized = base.replacingOccurrences(of: "-", with: "_")
+        var chain: [String] = []
+        if !normalized.isEmpty, normalized != "C", normalized != "POSIX" {
+            chain.append(normalized)
+            if let language = normalized.split(separator: "_").first.map(String.init), language != normalized {
+                chain.append(language)
+            }
+        }
+        if !chain.contains("en") { chain.append("en") }
+        return chain
+    }
+
+    /// The text for `key` with `{name}` placeholders filled from `arguments`; the key itself
+    /// when no table has it (visible, so a missing string is noticed).
+    public func text(_ key: String, _ arguments: [String: String] = [:]) -> String {
+        guard var text = layers.lazy.compactMap({ $0[key] }).first else { return key }
+        for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+final class StringTableTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("locales-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try write("en", ["greeting": "Hello {name}", "only.en": "English only"])
+        try write("pt", ["greeting": "Olá {name}"])
+        try write("pt_BR", ["greeting": "Oi {name}"])
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    private func write(_ locale: String, _ strings: [String: String]) throws {
+        try JSONEncoder().encode(strings).write(to: dir.appendingPathComponent("\(locale).json"))
+    }
+
+    func testMostSpecificLocaleWins() throws {
+        XCTAssertEqual(try StringTable(directory: dir, locale: "pt_BR.UTF-8").text("greeting", ["name": "Ana"]), "Oi Ana")
+        XCTAssertEqual(try StringTable(directory: dir, locale: "pt-PT").text("greeting", ["name": "Ana"]), "Olá Ana")
+    }
+
+    func testFallsBackToEnglishThenToTheKey() throws {
+        let table = try StringTable(directory: dir, locale: "pt_BR")
+        XCTAssertEqual(table.text("only.en"), "English only")
+        XCTAssertEqual(table.text("no.such.key"), "no.such.key")
+        XCTAssertEqual(try StringTable(directory: dir, locale: "C").text("greeting", ["name": "x"]), "Hello x")
+    }
+
+    func testFallbackChain() {
+        XCTAssertEqual(StringTable.fallbackChain(for: "de_DE.UTF-8@euro"), ["de_DE", "de", "en"])
+        XCTAssertEqual(StringTable.fallbackChain(for: "en_US"), ["en_US", "en"])
+        XCTAssertEqual(StringTable.fallbackChain(for: "POSIX"), ["en"])
+        XCTAssertEqual(StringTable.fallbackChain(for: ""), ["en"])
+    }
+
+    func testMissingEnglishAndMalformedTablesAreClearErrors() throws {
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("en.json"))
+        XCTAssertThrowsError(try StringTable(directory: dir, locale: "en")) { error in
+            XCTAssertTrue("\(error)".contains("en.json"), "\(error)")
+        }
+        try Data("[1, 2]".utf8).write(to: dir.appendingPathComponent("en.json"))
+        XCTAssertThrowsError(try StringTable(directory: dir, locale: "en")) { error in
+            XCTAssertTrue("\(error)".contains("not a JSON object of strings"), "\(error)")
+        }
+    }
+
+    func testShippedEnglishTableHasTheHostsKeys() throws {
+        let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("locales")
+        let table = try StringTable(directory: locales, locale: "en")
+        XCTAssertEqual(table.text("window.title.preview", ["bundle": "classic"]), "classic — Paywall Preview")
+        XCTAssertEqual(table.text("window.title.present", ["bundle": "classic"]), "classic")
+    }
+
+    func testSystemLocalePrecedence() {
+        XCTAssertEqual(SystemLocale.identifier(environment: ["LANG": "fr_FR.UTF-8", "LC_ALL": "de_DE"]), "de_DE")
+        XCTAssertEqual(SystemLocale.identifier(environment: ["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "ja_JP"]), "ja_JP")
+        XCTAssertEqual(SystemLocale.identifier(environment: ["LANG": "fr_FR.UTF-8", "LC_ALL": ""]), "fr_FR.UTF-8")
+        XCTAssertEqual(SystemLocale.identifier(environment: [:]), "en")
+    }
+}
