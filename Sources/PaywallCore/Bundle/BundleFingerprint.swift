@@ -10,14 +10,15 @@ public struct BundleFingerprint: Equatable, Sendable {
         var modified: Date
     }
 
-    /// Reads the current state of every file below `root` (hidden files included, links not followed).
+    /// Reads the current state of every file below `root` (hidden files included; a symlinked
+    /// file counts with its target's size and time).
     public init(root: URL) {
         entries = [:]
         let fm = FileManager.default
         guard let walker = fm.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey])
         else { return }
         for case let url as URL in walker {
-            guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]),
+            guard let values = try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]),
                 values.isRegularFile == true
             else { continue }
             entries[url.path] = Entry(size: values.fileSize ?? 0, modified: values.contentModificationDate ?? .distantPast)

@@ -81,12 +81,18 @@ public final class PaywallSession {
             events.emit(EventName.pageMessageInvalid, params(["reason": .string(error.description)]))
             return
         }
-        for problem in batch.problems {
-            var p: [String: JSONValue] = ["reason": .string(problem.reason), "index": .number(Double(problem.index))]
-            if let name = problem.eventName { p["event_name"] = .string(name) }
-            events.emit(EventName.pageMessageInvalid, params(p))
+        for item in batch.items {
+            // Once the paywall is dismissed, the rest of its batch has nothing left to act on.
+            guard result == nil else { return }
+            switch item {
+            case .success(let message):
+                handle(message)
+            case .failure(let problem):
+                var p: [String: JSONValue] = ["reason": .string(problem.reason), "index": .number(Double(problem.index))]
+                if let name = problem.eventName { p["event_name"] = .string(name) }
+                events.emit(EventName.pageMessageInvalid, params(p))
+            }
         }
-        for message in batch.messages { handle(message) }
     }
 
     func handle(_ message: PageMessage) {

@@ -16,14 +16,27 @@ public struct PageEnvelopeDecoder: Sendable {
         self.maximumBytes = maximumBytes
     }
 
-    /// What one envelope held: the messages that decoded, in order, and the events that did not.
+    /// What one envelope held, in the page's order: each event decoded, or the problem with it.
     public struct Batch: Equatable, Sendable {
-        public var messages: [PageMessage]
-        public var problems: [Problem]
+        public var items: [Result<PageMessage, Problem>]
+
+        public init(items: [Result<PageMessage, Problem>] = []) {
+            self.items = items
+        }
+
+        /// The events that decoded, in order.
+        public var messages: [PageMessage] {
+            items.compactMap { if case .success(let m) = $0 { m } else { nil } }
+        }
+
+        /// The events that did not decode, in order.
+        public var problems: [Problem] {
+            items.compactMap { if case .failure(let p) = $0 { p } else { nil } }
+        }
     }
 
     /// An event of a batch that could not be decoded.
-    public struct Problem: Equatable, Sendable, CustomStringConvertible {
+    public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
         /// Position of the event in the batch.
         public var index: Int
         /// The event's name, when it had a readable one.
@@ -66,15 +79,10 @@ public struct PageEnvelopeDecoder: Sendable {
         guard let events = payload["events"]?.arrayValue else {
             throw .notAnEnvelope("no \"payload.events\" array")
         }
-        var batch = Batch(messages: [], problems: [])
-        for (index, event) in events.enumerated() {
-            do {
-                batch.messages.append(try Self.decodeEvent(event))
-            } catch {
-                batch.problems.append(Problem(index: index, eventName: error.eventName, reason: error.reason))
-            }
-        }
-        return batch
+        return Batch(items: events.enumerated().map { index, event in
+            Result { () throws(EventError) in try Self.decodeEvent(event) }
+                .mapError { Problem(index: index, eventName: $0.eventName, reason: $0.reason) }
+        })
     }
 
     static func decodeEvent(_ value: JSONValue) throws(EventError) -> PageMessage {
@@ -83,13 +91,13 @@ public struct PageEnvelopeDecoder: Sendable {
         guard let rawName = fields.raw["event_name"]?.stringValue else {
             throw EventError(eventName: nil, reason: "missing \"event_name\"")
         }
-        let name = KeyNormalizer.snakeCase(rawName)
         do {
-            return try message(named: name, fields)
+            return try message(named: KeyNormalizer.snakeCase(rawName), fields)
         } catch let error as EventError {
-            throw EventError(eventName: name, reason: error.reason)
+            // Name the event as the page spelled it, so the page's author can find it.
+            throw EventError(eventName: rawName, reason: error.reason)
         } catch {
-            throw EventError(eventName: name, reason: "\(error)")
+            throw EventError(eventName: rawName, reason: "\(error)")
         }
     }
 
@@ -139,7 +147,7 @@ public struct PageEnvelopeDecoder: Sendable {
                 kind: name, checkoutContextId: try f.string("checkout_context_id"),
                 productId: try f.optionalString("product_identifier"))
         default:
-            throw EventError(eventName: name, reason: "unknown event_name \"\(name)\"")
+            throw EventError(eventName: name, reason: "unknown event_name \"\(name)\"; see PROTOCOL.md for the known events")
         }
     }
 

@@ -1,0 +1,348 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// A page without a display: records what the session asks of it.
+@MainActor
+final class FakePaywallPage: PaywallPage {
+    var evaluated: [String] = []
+    var openedExternally: [URL] = []
+    var dismissCount = 0
+
+    func evaluate(_ script: String) { evaluated.append(script) }
+    func openExternally(_ url: URL) { openedExternally.append(url) }
+    func dismiss() { dismissCount += 1 }
+
+    /// The events delivered through `accept64('BASE64')`, decoded back to JSON.
+    var deliveredEvents: [JSONValue] {
+        evaluated.flatMap { script -> [JSONValue] in
+            guard let start = script.range(of: "accept64('"),
+                let end = script[start.upperBound...].firstIndex(of: "'"),
+                let data = Data(base64Encoded: String(script[start.upperBound..<end])),
+                let array = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)).arrayValue
+            else { return [] }
+            return array
+        }
+    }
+}
+
+/// The test methods are `async`: on Linux, XCTest's discovery casts each synchronous test method
+/// to a nonisolated function type, which aborts the whole test process for `@MainActor` classes.
+@MainActor
+final class PaywallSessionTests: XCTestCase {
+    /// One session wired to a fake page, an event recorder and finish/ready counters.
+    @MainActor
+    final class Harness {
+        let session: PaywallSession
+        let page = FakePaywallPage()
+        var events: [PaywallEvent] = []
+        var finished: [PresentationResult] = []
+        var readyCount = 0
+
+        init(paywallId: String = "pw-1") {
+            let dispatcher = EventDispatcher()
+            session = PaywallSession(paywallId: paywallId, events: dispatcher)
+            session.page = page
+            dispatcher.observe { [unowned self] event in self.events.append(event) }
+            session.onFinish = { [unowned self] result in self.finished.append(result) }
+            session.onReady = { [unowned self] in self.readyCount += 1 }
+        }
+
+        var names: [String] { events.map(\.name) }
+    }
+
+    // MARK: Page messages
+
+    func testBatchWithUnknownEventAndClose() async throws {
+        let h = Harness()
+        h.session.receive(envelope([
+            #"{"event_name": "custom", "data": "hello"}"#,
+            #"{"event_name": "teleport"}"#,
+            #"{"event_name": "close"}"#,
+        ]))
+        // Events are reported in batch order, problems included.
+        XCTAssertEqual(h.names, ["custom", "pageMessage_invalid", "paywall_decline", "paywall_close"])
+
+        let custom = try XCTUnwrap(h.events.first { $0.name == "custom" })
+        XCTAssertEqual(custom.params["data"], "hello")
+        let invalid = try XCTUnwrap(h.events.first { $0.name == "pageMessage_invalid" })
+        XCTAssertEqual(invalid.params["index"], 1)
+        XCTAssertEqual(invalid.params["event_name"], "teleport")
+        XCTAssertEqual(invalid.params["reason"], #"unknown event_name "teleport"; see PROTOCOL.md for the known events"#)
+        let decline = try XCTUnwrap(h.events.first { $0.name == "paywall_decline" })
+        XCTAssertEqual(decline.params["source"], "page")
+        let close = try XCTUnwrap(h.events.first { $0.name == "paywall_close" })
+        XCTAssertEqual(close.params["result"], "declined")
+
+        XCTAssertEqual(h.finished, [.declined])
+        XCTAssertEqual(h.session.result, .declined)
+        XCTAssertEqual(h.page.dismissCount, 1)
+    }
+
+    func testBatchWithUnknownEventAndCloseHandlesEveryEvent() async throws {
+        // The same batch, order aside: each event is reported exactly once.
+        let h = Harness()
+        h.session.receive(envelope([
+            #"{"event_name": "custom", "data": "hello"}"#,
+            #"{"event_name": "teleport"}"#,
+            #"{"event_name": "close"}"#,
+        ]))
+        XCTAssertEqual(h.names.sorted(), ["custom", "pageMessage_invalid", "paywall_close", "paywall_decline"])
+        XCTAssertEqual(
+            h.names.filter { $0 != "pageMessage_invalid" }, ["custom", "paywall_decline", "paywall_close"])
+        XCTAssertEqual(h.finished, [.declined])
+        XCTAssertEqual(h.page.dismissCount, 1)
+    }
+
+    func testSecondCloseDoesNothingMore() async {
+        let h = Harness()
+        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        let eventCount = h.events.count
+        let evaluatedCount = h.page.evaluated.count
+        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        h.session.windowClosedByUser()
+        XCTAssertEqual(h.events.count, eventCount)
+        XCTAssertEqual(h.page.evaluated.count, evaluatedCount)
+        XCTAssertEqual(h.finished, [.declined])
+        XCTAssertEqual(h.page.dismissCount, 1)
+    }
+
+    func testMessagesAfterCloseInTheSameBatchAreNotActedOn() async {
+        let h = Harness()
+        h.session.receive(envelope([
+            #"{"event_name": "close"}"#,
+            #"{"event_name": "open_url_external", "url": "https://example.com"}"#,
+            #"{"event_name": "custom", "data": "late"}"#,
+        ]))
+        XCTAssertEqual(h.names, ["paywall_decline", "paywall_close"])
+        XCTAssertEqual(h.page.openedExternally, [])
+    }
+
+    func testTextThatIsNotJSONGivesOneInvalidEvent() async {
+        let h = Harness()
+        h.session.receive("this is not json")
+        XCTAssertEqual(h.names, ["pageMessage_invalid"])
+        XCTAssertEqual(h.events.first?.params["reason"], .string(PageEnvelopeDecoder.EnvelopeError.notJSON.description))
+        XCTAssertEqual(h.finished, [])
+        XCTAssertEqual(h.page.evaluated, [])
+        XCTAssertEqual(h.page.openedExternally, [])
+        XCTAssertEqual(h.page.dismissCount, 0)
+    }
+
+    func testOpenURLExternalOpensHTTPS() async {
+        let h = Harness()
+        h.session.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/terms"}"#]))
+        XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/terms")!])
+        XCTAssertEqual(h.names, ["url_openExternal"])
+        XCTAssertEqual(h.events.first?.params["url"], "https://example.com/terms")
+        XCTAssertEqual(h.events.first?.params["source"], "open_url_external")
+    }
+
+    func testOpenURLExternalRefusesJavaScript() async {
+        let h = Harness()
+        h.session.receive(envelope([#"{"event_name": "open_url_external", "url": "javascript:alert(1)"}"#]))
+        XCTAssertEqual(h.page.openedExternally, [])
+        XCTAssertEqual(h.names, ["navigation_blocked"])
+        XCTAssertEqual(h.events.first?.params["url"], "javascript:alert(1)")
+    }
+
+    func testOpenURLInAppOpensInTheSystemBrowser() async {
+        let h = Harness()
+        h.session.receive(envelope([#"{"event_name": "open_url", "url": "https://pay.example.com"}"#]))
+        XCTAssertEqual(h.page.openedExternally, [URL(string: "https://pay.example.com")!])
+        XCTAssertEqual(h.events.first?.params["source"], "open_url")
+    }
+
+    func testPurchaseIsUnsupported() async {
+        let h = Harness()
+        h.session.receive(envelope([#"{"event_name": "purchase", "product_identifier": "pro"}"#]))
+        XCTAssertEqual(h.names, ["pageMessage_unsupported"])
+        XCTAssertEqual(h.events.first?.params["event_name"], "purchase")
+        XCTAssertEqual(h.finished, [])
+        XCTAssertEqual(h.page.dismissCount, 0)
+    }
+
+    // MARK: Results
+
+    func testFinishTimeoutThenCloseKeepsTimeout() async {
+        let h = Harness()
+        h.session.finish(.timeout)
+        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        h.session.finish(.declined)
+        XCTAssertEqual(h.session.result, .timeout)
+        XCTAssertEqual(h.finished, [.timeout])
+        XCTAssertEqual(h.names, ["paywall_close"])
+        XCTAssertEqual(h.events.first?.params["result"], "timeout")
+        XCTAssertEqual(h.page.dismissCount, 1)
+    }
+
+    func testWindowClosedByUserDeclines() async {
+        let h = Harness()
+        h.session.windowClosedByUser()
+        XCTAssertEqual(h.names, ["paywall_decline", "paywall_close"])
+        XCTAssertEqual(h.events.first?.params["source"], "window")
+        XCTAssertEqual(h.finished, [.declined])
+    }
+
+    func testEveryEventCarriesThePaywallIdentifier() async {
+        let h = Harness(paywallId: "spring-sale")
+        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.loadFinished(url: "paywall://b/index.html")
+        h.session.presented()
+        h.session.receive(envelope([
+            #"{"event_name": "ping", "version": "1"}"#,
+            #"{"event_name": "custom", "data": "d"}"#,
+            #"{"event_name": "nope"}"#,
+            #"{"event_name": "restore"}"#,
+            #"{"event_name": "open_url_external", "url": "https://e.x"}"#,
+            #"{"event_name": "open_url_external", "url": "file:///etc/passwd"}"#,
+        ]))
+        h.session.receive("garbage")
+        _ = h.session.shouldAllowNavigation(to: "paywall://other/x", bundleHost: "b", newWindow: false)
+        h.session.loadFailed(url: "paywall://b/x", reason: "boom")
+        h.session.webProcessTerminated(reason: "crashed")
+        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        XCTAssertEqual(h.events.count, 16)
+        for event in h.events {
+            XCTAssertEqual(event.params["paywall_identifier"], "spring-sale", event.name)
+        }
+        XCTAssertEqual(h.finished, [.declined])
+    }
+
+    // MARK: Delivery to the page
+
+    /// Loads the page and lets it ping, so it can receive events.
+    private func makeReady(_ h: Harness) {
+        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.loadFinished(url: "paywall://b/index.html")
+        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+    }
+
+    func testLifecycleEventsAreDeliveredToThePage() async throws {
+        let h = Harness(paywallId: "pw-7")
+        makeReady(h)
+        XCTAssertEqual(h.page.evaluated, [])
+        h.session.presented()
+        XCTAssertEqual(h.names.last, "paywall_open")
+        XCTAssertEqual(h.page.evaluated.count, 1)
+        let script = try XCTUnwrap(h.page.evaluated.first)
+        XCTAssertTrue(script.contains("accept64("), script)
+        XCTAssertEqual(
+            h.page.deliveredEvents, [["event_name": "paywall_open", "paywall_identifier": "pw-7"]])
+
+        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        XCTAssertEqual(h.page.evaluated.count, 3)
+        XCTAssertTrue(h.page.evaluated.allSatisfy { $0.contains("accept64(") })
+        XCTAssertEqual(h.page.deliveredEvents, [
+            ["event_name": "paywall_open", "paywall_identifier": "pw-7"],
+            ["event_name": "paywall_decline", "paywall_identifier": "pw-7", "source": "page"],
+            ["event_name": "paywall_close", "paywall_identifier": "pw-7", "result": "declined"],
+        ])
+    }
+
+    func testLifecycleEventsWaitUntilThePageIsReady() async throws {
+        let h = Harness(paywallId: "pw-8")
+        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.presented()
+        h.session.loadFinished(url: "paywall://b/index.html")
+        XCTAssertEqual(h.page.evaluated, [], "a page without its ping has no receiver yet")
+        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        XCTAssertEqual(h.page.evaluated.count, 1)
+        XCTAssertTrue(h.page.evaluated.first?.contains("accept64(") == true)
+        XCTAssertEqual(
+            h.page.deliveredEvents, [["event_name": "paywall_open", "paywall_identifier": "pw-8"]])
+        // Delivered once: a later event does not resend it.
+        h.session.finish(.timeout)
+        XCTAssertEqual(h.page.deliveredEvents, [
+            ["event_name": "paywall_open", "paywall_identifier": "pw-8"],
+            ["event_name": "paywall_close", "paywall_identifier": "pw-8", "result": "timeout"],
+        ])
+    }
+
+    func testPageMessagesAreNotEchoedToThePage() async {
+        let h = Harness()
+        h.session.receive(envelope([#"{"event_name": "custom", "data": "d"}"#]))
+        XCTAssertEqual(h.page.evaluated, [])
+    }
+
+    // MARK: Navigation
+
+    func testNavigationInsideTheBundleIsAllowed() async {
+        let h = Harness()
+        XCTAssertTrue(h.session.shouldAllowNavigation(to: "paywall://b/page2.html", bundleHost: "b", newWindow: false))
+        XCTAssertEqual(h.events, [])
+        XCTAssertEqual(h.page.openedExternally, [])
+    }
+
+    func testNavigationToHTTPSOpensExternally() async {
+        let h = Harness()
+        XCTAssertFalse(h.session.shouldAllowNavigation(to: "https://example.com/", bundleHost: "b", newWindow: false))
+        XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/")!])
+        XCTAssertEqual(h.names, ["url_openExternal"])
+        XCTAssertEqual(h.events.first?.params["source"], "link")
+
+        XCTAssertFalse(h.session.shouldAllowNavigation(to: "https://example.com/2", bundleHost: "b", newWindow: true))
+        XCTAssertEqual(h.events.last?.params["source"], "new_window")
+    }
+
+    func testBlockedNavigationIsReported() async {
+        let h = Harness()
+        XCTAssertFalse(h.session.shouldAllowNavigation(to: "paywall://evil/x", bundleHost: "b", newWindow: false))
+        XCTAssertFalse(h.session.shouldAllowNavigation(to: "javascript:alert(1)", bundleHost: "b", newWindow: false))
+        XCTAssertEqual(h.names, ["navigation_blocked", "navigation_blocked"])
+        XCTAssertEqual(h.page.openedExternally, [])
+    }
+
+    // MARK: Readiness
+
+    func testPingAfterLoadFinishedCallsOnReadyOnce() async {
+        let h = Harness()
+        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.loadFinished(url: "paywall://b/index.html")
+        XCTAssertEqual(h.readyCount, 0)
+        h.session.receive(envelope([#"{"event_name": "ping", "version": "2"}"#]))
+        XCTAssertEqual(h.readyCount, 1)
+        h.session.receive(envelope([#"{"event_name": "ping", "version": "2"}"#]))
+        h.session.pingGraceElapsed()
+        XCTAssertEqual(h.readyCount, 1)
+        XCTAssertEqual(h.names.filter { $0 == "page_ready" }.count, 1)
+        XCTAssertEqual(h.events.first { $0.name == "page_ready" }?.params["via"], "ping")
+        XCTAssertEqual(h.events.first { $0.name == "ping" }?.params["version"], "2")
+    }
+
+    func testGraceAfterLoadWithoutPingIsReadyViaLoad() async {
+        let h = Harness()
+        h.session.loadStarted(url: "u")
+        h.session.loadFinished(url: "u")
+        h.session.pingGraceElapsed()
+        XCTAssertEqual(h.readyCount, 1)
+        XCTAssertEqual(h.events.first { $0.name == "page_ready" }?.params["via"], "load")
+    }
+
+    func testReloadReportsReadinessAgain() async {
+        let h = Harness()
+        h.session.loadStarted(url: "u")
+        h.session.loadFinished(url: "u")
+        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        h.session.loadStarted(url: "u")
+        XCTAssertEqual(h.session.readiness, PageReadiness())
+        h.session.loadFinished(url: "u")
+        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        XCTAssertEqual(h.readyCount, 2)
+    }
+
+    func testLoadEventsAreReported() async {
+        let h = Harness()
+        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.loadFinished(url: "paywall://b/index.html")
+        h.session.loadFailed(url: "paywall://b/x.html", reason: "gone")
+        h.session.webProcessTerminated(reason: "crash")
+        XCTAssertEqual(h.names, [
+            "paywallWebviewLoad_start", "paywallWebviewLoad_complete", "paywallWebviewLoad_fail",
+            "paywallWebviewLoad_processTerminated",
+        ])
+        XCTAssertEqual(h.events.first?.params["url"], "paywall://b/index.html")
+        XCTAssertEqual(h.events.first { $0.name == "paywallWebviewLoad_fail" }?.params["reason"], "gone")
+    }
+}
