@@ -75,20 +75,12 @@ final class CLITests: EndToEndTestCase {
                      "share/paywall/locales"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), path)
         }
-        let installed = Process()
-        installed.executableURL = prefix.appendingPathComponent("bin/paywall")
         let bundle = try inlineBundle("b", body: "")
-        installed.arguments = ["present", bundle.path, "--eval", "Paywall.close()", "--timeout", "30"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PAYWALL_RESOURCES"] = nil
-        installed.environment = environment
-        let out = Pipe()
-        installed.standardOutput = out
-        try installed.run()
-        installed.waitUntilExit()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(installed.terminationStatus, 0)
-        XCTAssertEqual(stdout, "{\"result\":\"declined\"}\n", "Paywall API came from the installed bridge script")
+        let result = try PaywallProcess.run(
+            ["present", bundle.path, "--eval", "Paywall.close()", "--timeout", "30"], in: workDir,
+            environment: ["PAYWALL_RESOURCES": nil], executable: prefix.appendingPathComponent("bin/paywall"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", "Paywall API came from the installed bridge script")
     }
 
     func testMissingResourcesAreAClearError() throws {
@@ -96,18 +88,10 @@ final class CLITests: EndToEndTestCase {
         try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: PaywallProcess.executable, to: lonely.appendingPathComponent("paywall"))
         let bundle = try inlineBundle("b", body: "")
-        let process = Process()
-        process.executableURL = lonely.appendingPathComponent("paywall")
-        process.arguments = ["present", bundle.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PAYWALL_RESOURCES"] = nil
-        process.environment = environment
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 1)
+        let result = try PaywallProcess.run(["present", bundle.path], in: workDir, environment: ["PAYWALL_RESOURCES": nil],
+                                            executable: lonely.appendingPathComponent("paywall"))
+        let stderr = result.stderr
+        XCTAssertEqual(result.status, 1)
         XCTAssertTrue(stderr.contains("cannot find the runtime's resources"), stderr)
         XCTAssertTrue(stderr.contains("PAYWALL_RESOURCES"), stderr)
     }

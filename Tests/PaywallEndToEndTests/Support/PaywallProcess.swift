@@ -20,16 +20,20 @@ struct PaywallProcess {
     let stdoutURL: URL
     let stderrURL: URL
 
-    /// Starts `paywall ARGS` in `workDir`.
-    init(_ arguments: [String], in workDir: URL, environment: [String: String] = [:]) throws {
+    /// Starts `paywall ARGS` in `workDir` (`executable` to run another copy of the binary).
+    /// `environment` entries override the test's own; a nil value removes a variable.
+    init(_ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
+         executable: URL = PaywallProcess.executable) throws {
         stdoutURL = workDir.appendingPathComponent("stdout-\(UUID().uuidString).txt")
         stderrURL = workDir.appendingPathComponent("stderr-\(UUID().uuidString).txt")
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = workDir
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value }
+        process.environment = merged
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
@@ -58,8 +62,10 @@ struct PaywallProcess {
     }
 
     /// Runs `paywall ARGS` to completion.
-    static func run(_ arguments: [String], in workDir: URL, environment: [String: String] = [:], timeout: Double = 60,
+    static func run(_ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
+                    executable: URL = PaywallProcess.executable, timeout: Double = 60,
                     file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
-        try PaywallProcess(arguments, in: workDir, environment: environment).wait(timeout: timeout, file: file, line: line)
+        try PaywallProcess(arguments, in: workDir, environment: environment, executable: executable)
+            .wait(timeout: timeout, file: file, line: line)
     }
 }
