@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit) -> PaywallCore (pure Swift, no GTK) -> PaywallHost (GTK/WebKit) -> paywall (CLI)
+//   C shims (CGtk, CWebKit, CSQLite) -> PaywallCore (pure Swift, no GTK) -> PaywallHost (GTK/WebKit) -> paywall (CLI)
 let package = Package(
     name: "paywall",
     products: [
@@ -15,7 +15,9 @@ let package = Package(
                        providers: [.apt(["libgtk-3-dev"])]),
         .systemLibrary(name: "CWebKit", pkgConfig: "webkit2gtk-4.1",
                        providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
-        .target(name: "PaywallCore"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "PaywallCore", dependencies: ["CSQLite"]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"]),

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A length of time in calendar units, written in ISO 8601 (`P3D`, `P1W`, `P1M`, `P1Y`).
+public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
+    public enum Unit: String, Sendable, CaseIterable {
+        case day = "D", week = "W", month = "M", year = "Y"
+    }
+
+    public var value: Int
+    public var unit: Unit
+
+    public init(value: Int, unit: Unit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    /// Parses `P<n><D|W|M|Y>`; nil for anything else (combined forms like `P1Y2M` are not periods stores sell).
+    public init?(iso8601 text: String) {
+        guard text.count >= 3, text.first == "P", let unit = Unit(rawValue: String(text.last!)),
+            let value = Int(text.dropFirst().dropLast()), value > 0
+        else { return nil }
+        self.init(value: value, unit: unit)
+    }
+
+    public var iso8601: String { "P\(value)\(unit.rawValue)" }
+    public var description: String { iso8601 }
+
+    /// `date` moved on by this period `times` times, in UTC calendar arithmetic (a month from
+    /// Jan 31 is Feb 28/29, as stores bill).
+    public func advance(_ date: Date, times: Int = 1) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var components = DateComponents()
+        switch unit {
+        case .day: components.day = value * times
+        case .week: components.day = 7 * value * times
+        case .month: components.month = value * times
+        case .year: components.year = value * times
+        }
+        return calendar.date(byAdding: components, to: date)!
+    }
+
+    /// Approximate length in days (a month is 30, a year 365): for per-day price arithmetic only.
+    public var approximateDays: Double {
+        switch unit {
+        case .day: Double(value)
+        case .week: Double(value * 7)
+        case .month: Double(value * 30)
+        case .year: Double(value * 365)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import CSQLite
+import Foundation
+
+/// A value stored in or read from SQLite.
+public enum SQLiteValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public var int: Int64? { if case .integer(let v) = self { v } else { nil } }
+    public var double: Double? {
+        switch self {
+        case .real(let v): v
+        case .integer(let v): Double(v)
+        default: nil
+        }
+    }
+    public var string: String? { if case .text(let v) = self { v } else { nil } }
+    public var date: Date? { double.map(Date.init(timeIntervalSince1970:)) }
+    public var bool: Bool { int.map { $0 != 0 } ?? false }
+
+    public static func date(_ date: Date?) -> SQLiteValue { date.map { .real($0.timeIntervalSince1970) } ?? .null }
+    public static func optional(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
+    public static func bool(_ value: Bool) -> SQLiteValue { .integer(value ? 1 : 0) }
+}
+
+/// One result row, by column name.
+public typealias SQLiteRow = [String: SQLiteValue]
+
+public struct SQLiteError: Error, Equatable, CustomStringConvertible {
+    public let code: Int32
+    public let message: String
+    public var description: String { message }
+
+    /// The file is not a database, or is damaged.
+    public var isCorruption: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+}
+
+/// A small, synchronous SQLite connection: prepared statements with bound values,
+/// transactions, and schema migrations keyed by `PRAGMA user_version`.
+public final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    public let path: String
+
+    /// Opens (creating) the file in WAL mode, waiting up to 5 s for other processes' locks.
+    public init(path: String) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
+        }
+        handle = db
+        self.path = path
+        sqlite3_busy_timeout(db, 5000)
+        do {
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+            try execute("PRAGMA foreign_keys = ON")
+        } catch {
+            sqlite3_close(db)
+            throw error
+        }
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without results.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        guard rc == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? lastError
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: rc, message: "\(path): \(message)")
+        }
+    }
+
+    /// Runs one statement with `?` placeholders bound to `values`, returning its rows.
+    @discardableResult
+    public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+        var statement: OpaquePointer?
+        var rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw failure(rc) }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, position)
+            case .integer(let v): rc = sqlite3_bind_int64(statement, position, v)
+            case .real(let v): rc = sqlite3_bind_double(statement, position, v)
+            case .text(let v): rc = sqlite3_bind_text(statement, position, v, -1, sqliteTransient)
+            }
+            guard rc == SQLITE_OK else { throw failure(rc) }
+        }
+        var rows: [SQLiteRow] = []
+        while true {
+            rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return rows }
+            guard rc == SQLITE_ROW else { throw failure(rc) }
+            var row: SQLiteRow = [:]
+            for column in 0..<sqlite3_column_count(statement) {
+                let name = String(cString: sqlite3_column_name(statement, column))
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row[name] = .integer(sqlite3_column_int64(statement, column))
+                case SQLITE_FLOAT: row[name] = .real(sqlite3_column_double(statement, column))
+                case SQLITE_TEXT: row[name] = .text(String(cString: sqlite3_column_text(statement, column)))
+                default: row[name] = .null
+                }
+            }
+            rows.append(row)
+        }
+    }
+
+    /// Runs `body` in one write transaction: all of it is committed, or none of it.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Brings the schema up to date: runs `migrations[n]` for every n from the file's
+    /// `user_version` on, each in its own transaction. A file from a newer version is refused.
+    public func migrate(_ migrations: [String]) throws(SQLiteError) {
+        let version = Int(try query("PRAGMA user_version").first?["user_version"]?.int ?? 0)
+        guard version <= migrations.count else {
+            throw SQLiteError(code: SQLITE_ERROR, message:
+                "\(path) has schema version \(version), newer than this runtime's \(migrations.count); upgrade paywall")
+        }
+        for (index, sql) in migrations.enumerated().dropFirst(version) {
+            do {
+                try transaction {
+                    try execute(sql)
+                    try execute("PRAGMA user_version = \(index + 1)")
+                }
+            } catch let error as SQLiteError {
+                throw error
+            } catch {
+                throw SQLiteError(code: SQLITE_ERROR, message: "\(path): migration \(index + 1) failed: \(error)")
+            }
+        }
+    }
+
+    private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    private func failure(_ rc: Int32) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle) & 0xff, message: "\(path): \(lastError)")
+    }
+}
+
+/// SQLITE_TRANSIENT: SQLite copies bound text before the Swift string goes away.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

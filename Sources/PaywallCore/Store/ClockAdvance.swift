@@ -1,0 +1,38 @@
+import Foundation
+
+/// An amount to move the fake store's clock by: `36h`, `7d`, `2w`, `1M` (calendar month),
+/// `1y`, or `90m` / `30s` for minutes and seconds.
+public struct ClockAdvance: Equatable, Sendable, CustomStringConvertible {
+    public enum Unit: String, Sendable, CaseIterable {
+        case second = "s", minute = "m", hour = "h", day = "d", week = "w", month = "M", year = "y"
+    }
+
+    public var value: Int
+    public var unit: Unit
+
+    public init(value: Int, unit: Unit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    public init?(parsing text: String) {
+        guard let last = text.last, let unit = Unit(rawValue: String(last)), let value = Int(text.dropLast()), value > 0
+        else { return nil }
+        self.init(value: value, unit: unit)
+    }
+
+    public var description: String { "\(value)\(unit.rawValue)" }
+
+    /// `date` moved forward; months and years follow the UTC calendar.
+    public func apply(to date: Date) -> Date {
+        switch unit {
+        case .second: date.addingTimeInterval(Double(value))
+        case .minute: date.addingTimeInterval(Double(value) * 60)
+        case .hour: date.addingTimeInterval(Double(value) * 3600)
+        case .day: SubscriptionPeriod(value: value, unit: .day).advance(date)
+        case .week: SubscriptionPeriod(value: value, unit: .week).advance(date)
+        case .month: SubscriptionPeriod(value: value, unit: .month).advance(date)
+        case .year: SubscriptionPeriod(value: value, unit: .year).advance(date)
+        }
+    }
+}

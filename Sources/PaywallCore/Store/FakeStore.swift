@@ -1,0 +1,291 @@
+import Foundation
+
+/// A store for testers that ships with the runtime: products from a catalog, scripted outcomes,
+/// a clock that can be moved, and the whole subscription lifecycle on it (trials, renewals,
+/// auto-renew off, billing retry and grace, refunds, upgrades and downgrades, expiry).
+/// State lives in SQLite, so it survives restarts.
+@MainActor
+public final class FakeStore: PurchaseController, TransactionSource {
+    public let catalog: Catalog
+    let db: FakeStoreDatabase
+
+    /// Set when the database file was unusable and a new one was started.
+    public var recovery: RecoveringDatabase.Recovery? { db.recovery }
+
+    public init(catalog: Catalog, databasePath: String) throws(SQLiteError) {
+        self.catalog = catalog
+        db = try FakeStoreDatabase(path: databasePath)
+    }
+
+    // MARK: Clock
+
+    /// The store's time: the real time moved by every `advance` so far.
+    public func now() throws -> Date {
+        Date().addingTimeInterval(Double(try db.value("clock_offset") ?? "0") ?? 0)
+    }
+
+    /// Moves the clock on and applies every renewal and expiry that falls in between.
+    public func advance(_ amount: ClockAdvance) throws {
+        try db.database.transaction {
+            let now = try now()
+            let offset = (Double(try db.value("clock_offset") ?? "0") ?? 0) + amount.apply(to: now).timeIntervalSince(now)
+            try db.setValue("clock_offset", String(offset))
+            try settle(at: try self.now())
+        }
+    }
+
+    // MARK: Scripted outcomes
+
+    /// Sets what the next purchase does (used once), optionally after `delay` seconds.
+    public func setNextOutcome(_ outcome: PurchaseOutcome, delay: Double = 0) throws {
+        try db.database.transaction {
+            try db.setValue("next_outcome", outcome.description)
+            try db.setValue("next_delay", delay > 0 ? String(delay) : nil)
+        }
+    }
+
+    public func nextOutcome() throws -> (outcome: PurchaseOutcome, delay: Double) {
+        let outcome = try db.value("next_outcome").flatMap(PurchaseOutcome.init(parsing:))
+            ?? (catalog.settings.askToBuy ? .pending : .success)
+        return (outcome, Double(try db.value("next_delay") ?? "0") ?? 0)
+    }
+
+    // MARK: PurchaseController
+
+    public func purchase(_ product: Product) async -> PurchaseResult {
+        do {
+            let (_, delay) = try nextOutcome()
+            if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+            return try buy(product)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Restoring re-reads the store account, which this store always has at hand.
+    public func restorePurchases() async -> RestorationResult {
+        do {
+            _ = try currentTransactions()
+            return .restored
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    public var canManageSubscriptions: Bool { true }
+    public var canRequestRefunds: Bool { true }
+    public var canChangePlans: Bool { true }
+
+    public func cancelSubscription(transactionId: String) async -> Bool {
+        (try? cancel(transactionId)) != nil
+    }
+
+    public func requestRefund(transactionId: String) async -> RefundRequestStatus {
+        (try? refund(transactionId)) != nil ? .success : .error
+    }
+
+    // MARK: TransactionSource
+
+    public func currentTransactions() throws -> [StoreTransaction] {
+        try db.database.transaction { try settle(at: try now()) }
+        return try db.records(where: "approval = 'approved'").map(\.transaction)
+    }
+
+    /// Every transaction, pending and declined ones included, for `paywall store transactions`.
+    public func allRecords() throws -> [(transaction: StoreTransaction, approval: String)] {
+        try db.database.transaction { try settle(at: try now()) }
+        return try db.records().map { ($0.transaction, $0.approval) }
+    }
+
+    // MARK: Buying
+
+    /// Applies the next outcome to a purchase of `product` now, in one database transaction.
+    func buy(_ product: Product) throws -> PurchaseResult {
+        try db.database.transaction { () throws -> PurchaseResult in
+            let now = try now()
+            try settle(at: now)
+            let (outcome, _) = try nextOutcome()
+            try db.setValue("next_outcome", nil)
+            try db.setValue("next_delay", nil)
+            switch outcome {
+            case .cancelled: return .cancelled
+            case .failed(let reason): return .failed(FakeStoreError.purchaseFailed(reason: reason))
+            case .success, .pending: break
+            }
+            if try owns(product, at: now) { return .purchased }  // nothing charged twice
+            if outcome == .pending {
+                var record = try newRecord(product, at: now)
+                record.approval = "pending"
+                try db.save(record)
+                return .pending
+            }
+            try complete(product, at: now)
+            return .purchased
+        }
+    }
+
+    /// Whether buying `product` now would give the user nothing new.
+    func owns(_ product: Product, at now: Date) throws -> Bool {
+        switch product.kind {
+        case .consumable:
+            return false
+        case .nonConsumable:
+            return try !db.records(where: "approval = 'approved' AND product_id = ? AND revocation_date IS NULL",
+                                   [.text(product.id)]).isEmpty
+        case .autoRenewable, .nonRenewing:
+            return try activeChains(at: now).contains { $0.transaction.productId == product.id }
+        }
+    }
+
+    /// Records a paid (or approved) purchase, handling plan changes within a subscription group.
+    private func complete(_ product: Product, at now: Date) throws {
+        if product.kind == .autoRenewable, let group = product.subscriptionGroup,
+            var current = try activeChains(at: now).first(where: { $0.transaction.subscriptionGroupId == group })
+        {
+            let currentRank = catalog.product(id: current.transaction.productId)?.groupRank ?? Int.max
+            if (product.groupRank ?? Int.max) > currentRank {
+                // Downgrade: the current plan runs to the end of its period, then renews as the new one.
+                current.renewalProductId = product.id
+                current.transaction.willRenew = true
+                try db.save(current)
+                return
+            }
+            // Upgrade or crossgrade: the current period ends now and the new plan starts at once.
+            current.transaction.expirationDate = now
+            current.transaction.willRenew = false
+            current.renewalProductId = nil
+            try db.save(current)
+        }
+        try db.save(try newRecord(product, at: now))
+    }
+
+    /// A first transaction for `product` bought at `now`, with its introductory offer if eligible.
+    private func newRecord(_ product: Product, at now: Date) throws -> FakeStoreDatabase.Record {
+        var t = StoreTransaction(
+            id: try db.nextTransactionId(), productId: product.id, kind: product.kind, store: .fakeStore,
+            purchaseDate: now, subscriptionGroupId: product.subscriptionGroup, entitlementIds: product.entitlements,
+            isFamilyShared: false, price: product.price, currencyCode: product.currencyCode)
+        var record = FakeStoreDatabase.Record(transaction: t)
+        switch product.kind {
+        case .autoRenewable:
+            t.willRenew = true
+            let period = product.period ?? SubscriptionPeriod(value: 1, unit: .month)
+            if let offer = product.introductoryOffer, try isEligibleForIntroOffer(product) {
+                t.offerType = offer.mode == .freeTrial ? .trial : nil
+                t.price = offer.price
+                switch offer.mode {
+                case .freeTrial, .payUpFront:
+                    t.expirationDate = offer.totalPeriod.advance(now)
+                case .payAsYouGo:
+                    t.expirationDate = offer.period.advance(now)
+                    record.introPeriodsLeft = offer.count - 1
+                }
+            } else {
+                t.expirationDate = period.advance(now)
+            }
+        case .nonRenewing:
+            t.expirationDate = (product.period ?? SubscriptionPeriod(value: 1, unit: .month)).advance(now)
+        case .consumable, .nonConsumable:
+            break
+        }
+        record.transaction = t
+        return record
+    }
+
+    /// Introductory offers are for users who never subscribed in the product's group.
+    public func isEligibleForIntroOffer(_ product: Product) throws -> Bool {
+        guard product.introductoryOffer != nil else { return false }
+        guard let group = product.subscriptionGroup else { return true }
+        return try db.records(where: "approval = 'approved' AND subscription_group_id = ?", [.text(group)]).isEmpty
+    }
+
+    // MARK: Lifecycle
+
+    /// The latest record of each approved subscription chain that grants access at `now`.
+    private func activeChains(at now: Date) throws -> [FakeStoreDatabase.Record] {
+        try latestRecords().filter { CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now)) }
+    }
+
+    private func latestRecords() throws -> [FakeStoreDatabase.Record] {
+        var latest: [String: FakeStoreDatabase.Record] = [:]
+        for r in try db.records(where: "approval = 'approved'") where r.transaction.isSubscription {
+            latest[r.transaction.originalId] = r  // records come oldest first
+        }
+        return Array(latest.values).sorted { $0.transaction.id < $1.transaction.id }
+    }
+
+    /// Applies renewals and failed renewals up to `now`. Must run inside a database transaction.
+    func settle(at now: Date) throws {
+        for var latest in try latestRecords() where latest.transaction.kind == .autoRenewable {
+            // Each pass renews one period; a cap keeps a mistaken clock from looping for long.
+            for _ in 0..<10_000 {
+                let t = latest.transaction
+                guard t.willRenew, !t.isRevoked, t.billingIssueDate == nil, let expiry = t.expirationDate, expiry <= now
+                else { break }
+                if latest.billingFailing {
+                    latest.transaction.billingIssueDate = expiry
+                    let grace = catalog.settings.gracePeriodDays
+                    latest.transaction.gracePeriodEnd = grace > 0 ? SubscriptionPeriod(value: grace, unit: .day).advance(expiry) : nil
+                    latest.transaction.billingRetryEnd = SubscriptionPeriod(
+                        value: max(1, catalog.settings.billingRetryDays), unit: .day).advance(expiry)
+                    try db.save(latest)
+                    break
+                }
+                latest = try renew(latest, from: expiry)
+            }
+        }
+    }
+
+    /// Starts the next period of a chain at `start` and returns its new latest record.
+    private func renew(_ previous: FakeStoreDatabase.Record, from start: Date) throws -> FakeStoreDatabase.Record {
+        let productId = previous.renewalProductId ?? previous.transaction.productId
+        guard let product = catalog.product(id: productId), let period = product.period else {
+            // The catalog no longer sells it: the subscription lapses instead of renewing.
+            var ended = previous
+            ended.transaction.willRenew = false
+            try db.save(ended)
+            return ended
+        }
+        var old = previous
+        old.renewalProductId = nil
+        try db.save(old)
+        var t = previous.transaction
+        t.id = try db.nextTransactionId()
+        t.productId = product.id
+        t.purchaseDate = start
+        t.entitlementIds = product.entitlements
+        t.currencyCode = product.currencyCode
+        var record = FakeStoreDatabase.Record(transaction: t)
+        if previous.introPeriodsLeft > 0, let offer = product.introductoryOffer, product.id == previous.transaction.productId {
+            record.transaction.expirationDate = offer.period.advance(start)
+            record.transaction.price = offer.price
+            record.introPeriodsLeft = previous.introPeriodsLeft - 1
+        } else {
+            record.transaction.expirationDate = period.advance(start)
+            record.transaction.price = product.price
+            record.transaction.offerType = nil  // a trial converts to the paid plan
+        }
+        record.billingFailing = previous.billingFailing
+        try db.save(record)
+        return record
+    }
+}
+
+/// Why a fake-store operation could not be done.
+public enum FakeStoreError: Error, Equatable, CustomStringConvertible {
+    case purchaseFailed(reason: String)
+    case unknownTransaction(String)
+    case notASubscription(String)
+    case notPending(String)
+    case notInBillingTrouble(String)
+
+    public var description: String {
+        switch self {
+        case .purchaseFailed(let reason): "purchase failed: \(reason)"
+        case .unknownTransaction(let id): "no transaction \(id); list them with `paywall store transactions`"
+        case .notASubscription(let id): "transaction \(id) is not an auto-renewable subscription"
+        case .notPending(let id): "transaction \(id) is not waiting for approval"
+        case .notInBillingTrouble(let id): "subscription of \(id) has no billing issue to recover from"
+        }
+    }
+}
