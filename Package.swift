@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "PaywallCore", dependencies: ["CSQLite"]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
-        .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"]),
+        .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk"]),
         .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallCore", "CGtk"],
                     exclude: ["Fixtures"]),

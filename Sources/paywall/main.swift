@@ -17,6 +17,8 @@ func runCLI(_ arguments: [String]) -> Int32 {
         return 2
     }
     do {
+        // `store` has actions of its own, each with its options.
+        if command.name == StoreCommand.spec.name { return try StoreCommand.run(Array(arguments.dropFirst())) }
         let parsed = try command.parse(Array(arguments.dropFirst()))
         if parsed.has("--help") {
             print(command.help)
@@ -26,6 +28,7 @@ func runCLI(_ arguments: [String]) -> Int32 {
         case Commands.preview.name: return try PreviewCommand.run(parsed)
         case Commands.snapshot.name: return try SnapshotCommand.run(parsed)
         case Commands.present.name: return try PresentCommand.run(parsed)
+        case StatusCommand.spec.name: return try StatusCommand.run(parsed)
         default: return try InstallCommand.run(parsed)
         }
     } catch {

@@ -9,10 +9,15 @@ final class FakePaywallPage: PaywallPage {
     var evaluated: [String] = []
     var openedExternally: [URL] = []
     var dismissCount = 0
+    /// Every showProgress call, in order.
+    var progress: [Bool] = []
+    var alerts: [(title: String, message: String)] = []
 
     func evaluate(_ script: String) { evaluated.append(script) }
     func openExternally(_ url: URL) { openedExternally.append(url) }
     func dismiss() { dismissCount += 1 }
+    func showProgress(_ visible: Bool) { progress.append(visible) }
+    func showAlert(title: String, message: String) { alerts.append((title, message)) }
 
     /// The events delivered through `accept64('BASE64')`, decoded back to JSON.
     var deliveredEvents: [JSONValue] {

@@ -1,5 +1,6 @@
 import CGtk
 import Dispatch
+import Glibc
 import XCTest
 
 @testable import PaywallHost
@@ -36,6 +37,9 @@ final class MainLoopTests: XCTestCase {
             g_main_loop_run(loop)
             MainLoop.cancel(deadline)
             XCTAssertEqual(recorder.hops, expected)
+            // The queue's eventfd must be reset once drained, or GLib would spin on it.
+            var wake = pollfd(fd: _dispatch_get_main_queue_handle_4CF(), events: Int16(POLLIN), revents: 0)
+            XCTAssertEqual(poll(&wake, 1, 0), 0, "main queue eventfd still signalled after draining")
         }
     }
 }

@@ -10,4 +10,9 @@ public protocol PaywallPage: AnyObject {
     func openExternally(_ url: URL)
     /// Takes the paywall off screen.
     func dismiss()
+    /// Shows or hides a progress overlay drawn by the host over the page (the page cannot be
+    /// trusted to show one while a purchase or restore runs).
+    func showProgress(_ visible: Bool)
+    /// Tells the user something in a dialog of the host's.
+    func showAlert(title: String, message: String)
 }

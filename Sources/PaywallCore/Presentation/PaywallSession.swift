@@ -9,6 +9,9 @@ public final class PaywallSession {
     public let events: EventDispatcher
     public weak var page: PaywallPage?
 
+    /// The products the page's slots show; sent to the page after its ping.
+    public var productSlots = ProductSlots()
+
     /// Called once when the page becomes ready (after each load).
     public var onReady: (() -> Void)?
     /// Called once when the presentation ends.
@@ -17,6 +20,8 @@ public final class PaywallSession {
     public private(set) var readiness = PageReadiness()
     public private(set) var result: PresentationResult?
     private let decoder: PageEnvelopeDecoder
+    /// Runs purchases and restores; nil when no purchase controller is configured.
+    private var purchaseFlow: PurchaseFlow?
     /// Events for the page that arrived before it was ready to receive them.
     private var pendingPageEvents: [JSONValue] = []
 
@@ -24,6 +29,11 @@ public final class PaywallSession {
         self.paywallId = paywallId
         self.events = events
         self.decoder = decoder
+    }
+
+    /// Lets the page's `purchase` and `restore` messages buy through `purchases`.
+    public func enablePurchases(_ purchases: Purchases, strings: StringTable) {
+        purchaseFlow = PurchaseFlow(session: self, purchases: purchases, strings: strings)
     }
 
     // MARK: Page lifecycle, reported by the host
@@ -99,6 +109,7 @@ public final class PaywallSession {
         switch message {
         case .ping(let version):
             events.emit("ping", params(["version": version.map(JSONValue.string) ?? .null]))
+            if !productSlots.entries.isEmpty { page?.evaluate(PageDelivery.script(for: [productSlots.productsEvent])) }
             if readiness.pingDidArrive() { becameReady() }
         case .close:
             decline(source: "page")
@@ -109,6 +120,12 @@ public final class PaywallSession {
         case .openURL(let url, _):
             // No in-app browser yet: in-app links open in the system browser.
             openExternally(url, source: message.eventName)
+        case .purchase(let productId, let shouldDismiss, let slot) where purchaseFlow != nil:
+            // A page that named a slot before it learned the slot's product still buys the right one.
+            let resolved = slot.flatMap(productSlots.productId(forSlot:)) ?? productId
+            purchaseFlow?.purchase(productId: resolved, shouldDismiss: shouldDismiss)
+        case .restore where purchaseFlow != nil:
+            purchaseFlow?.restore()
         default:
             events.emit(EventName.pageMessageUnsupported, params([
                 "event_name": .string(message.eventName),
@@ -161,7 +178,7 @@ public final class PaywallSession {
     }
 
     /// Emits an event to the observers and sends it to the page too (lifecycle events).
-    private func report(_ name: String, _ extra: [String: JSONValue] = [:]) {
+    func report(_ name: String, _ extra: [String: JSONValue] = [:]) {
         let p = params(extra)
         events.emit(name, p)
         var pageEvent = p

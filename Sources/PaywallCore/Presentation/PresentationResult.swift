@@ -2,6 +2,12 @@
 public enum PresentationResult: Equatable, Sendable {
     /// The user closed the paywall without buying.
     case declined
+    /// The user bought `productId`.
+    case purchased(productId: String)
+    /// The user restored earlier purchases (or tried to buy what they already own).
+    case restored
+    /// The paywall was not shown: the user already has access.
+    case skipped(reason: String)
     /// `--timeout` elapsed before the paywall closed.
     case timeout
 
@@ -9,13 +15,21 @@ public enum PresentationResult: Equatable, Sendable {
     public var name: String {
         switch self {
         case .declined: "declined"
+        case .purchased: "purchased"
+        case .restored: "restored"
+        case .skipped: "skipped"
         case .timeout: "timeout"
         }
     }
 
-    /// The single line `paywall present` prints, e.g. `{"result":"declined"}`.
+    /// The single line `paywall present` prints, e.g. `{"result":"declined"}` or
+    /// `{"result":"purchased","product_id":"pro.monthly"}` (`result` always first).
     public var jsonLine: String {
-        (["result": .string(name)] as JSONValue).jsonText
+        var fields = [("result", name)]
+        if case .purchased(let productId) = self { fields.append(("product_id", productId)) }
+        if case .skipped(let reason) = self { fields.append(("reason", reason)) }
+        let members = fields.map { "\(JSONValue.string($0.0).jsonText):\(JSONValue.string($0.1).jsonText)" }
+        return "{" + members.joined(separator: ",") + "}"
     }
 
     /// The process exit status for this result.

@@ -73,8 +73,8 @@ public struct IntroductoryOffer: Hashable, Sendable {
         self.price = price
     }
 
-    /// The whole offer's length: `count` periods, except pay-up-front which is one period paid once.
+    /// The whole offer's length: `count` periods (billed once up front, each period, or never).
     public var totalPeriod: SubscriptionPeriod {
-        mode == .payUpFront ? period : SubscriptionPeriod(value: period.value * count, unit: period.unit)
+        SubscriptionPeriod(value: period.value * count, unit: period.unit)
     }
 }

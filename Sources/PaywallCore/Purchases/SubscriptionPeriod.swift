@@ -14,10 +14,13 @@ public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
         self.unit = unit
     }
 
-    /// Parses `P<n><D|W|M|Y>`; nil for anything else (combined forms like `P1Y2M` are not periods stores sell).
+    /// Parses `P<n><D|W|M|Y>` with n from 1 to 9999; nil for anything else (combined forms
+    /// like `P1Y2M` are not periods stores sell).
     public init?(iso8601 text: String) {
+        let digits = text.dropFirst().dropLast()
         guard text.count >= 3, text.first == "P", let unit = Unit(rawValue: String(text.last!)),
-            let value = Int(text.dropFirst().dropLast()), value > 0
+            digits.count <= 4, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.first != "0",
+            let value = Int(digits)
         else { return nil }
         self.init(value: value, unit: unit)
     }

@@ -14,7 +14,11 @@ public enum MainLoop {
     public static func integrateDispatch() {
         guard dispatchSource == 0 else { return }
         let fd = _dispatch_get_main_queue_handle_4CF()
-        dispatchSource = g_unix_fd_add(fd, G_IO_IN, { _, _, _ in
+        dispatchSource = g_unix_fd_add(fd, G_IO_IN, { fd, _, _ in
+            // Reset the eventfd first (libdispatch leaves that to the run loop); a signalled fd
+            // left unread would make GLib call back forever and starve every other source.
+            var counter: UInt64 = 0
+            _ = read(fd, &counter, MemoryLayout<UInt64>.size)
             _dispatch_main_queue_callback_4CF(nil)
             return 1  // keep watching
         }, nil)

@@ -9,11 +9,15 @@ import PaywallCore
 public final class PaywallWindow: PaywallPage {
     public let webView: PaywallWebView
     let window: UnsafeMutablePointer<GtkWidget>
+    private let progress: ProgressOverlay
+    private let strings: StringTable
     /// Called after the window was taken off screen by `dismiss()`.
     public var onDismiss: (() -> Void)?
 
-    public init(webView: PaywallWebView, title: String, size: ViewSize, offscreen: Bool = false) {
+    public init(webView: PaywallWebView, title: String, size: ViewSize, strings: StringTable, offscreen: Bool = false) {
         self.webView = webView
+        self.strings = strings
+        progress = ProgressOverlay(label: strings.text("progress.label"))
         window = offscreen ? gtk_offscreen_window_new() : gtk_window_new(GTK_WINDOW_TOPLEVEL)
         if !offscreen {
             gtk_window_set_title(gcast(window), title)
@@ -21,7 +25,10 @@ public final class PaywallWindow: PaywallPage {
             gtk_window_set_position(gcast(window), GTK_WIN_POS_CENTER)
         }
         gtk_widget_set_size_request(webView.widget, gint(size.width), gint(size.height))
-        gtk_container_add(gcast(window), webView.widget)
+        let overlay = gtk_overlay_new()!
+        gtk_container_add(gcast(overlay), webView.widget)
+        gtk_overlay_add_overlay(gcast(overlay), progress.widget)
+        gtk_container_add(gcast(window), overlay)
         webView.session.page = self
         // Closing with the window manager declines; the session then calls dismiss().
         Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { [weak self] _ in
@@ -41,6 +48,14 @@ public final class PaywallWindow: PaywallPage {
 
     public func openExternally(_ url: URL) {
         ExternalOpener.open(url, parent: window)
+    }
+
+    public func showProgress(_ visible: Bool) {
+        progress.setVisible(visible)
+    }
+
+    public func showAlert(title: String, message: String) {
+        AlertDialog.show(title: title, message: message, button: strings.text("dialog.ok"), parent: window)
     }
 
     public func dismiss() {

@@ -6,6 +6,15 @@ enum Commands {
     static let eventsOption = OptionSpec(
         name: "--events", valueName: "FILE", help: "Append every event to FILE, one JSON object per line.")
 
+    static let storeOption = OptionSpec(name: "--store", valueName: "CATALOG",
+                                        help: "Product catalog (our JSON format or an Apple .storekit file) for the fake store.")
+    static let dataDirOption = OptionSpec(name: "--data-dir", valueName: "DIR",
+                                          help: "Where the databases live (default $XDG_DATA_HOME/paywall).")
+    static let userOption = OptionSpec(name: "--user", valueName: "ID", help: "The app user id (default $anonymous).")
+
+    static let productsOption = OptionSpec(name: "--products", valueName: "SLOT=ID,...",
+                                           help: "Products in the page's slots, e.g. primary=pro.yearly,secondary=pro.monthly.")
+
     static let preview = CommandSpec(
         name: "preview", summary: "Open a bundle in a window and reload it whenever one of its files changes.",
         positionals: ["BUNDLE"], options: [sizeOption, eventsOption],
@@ -31,10 +40,13 @@ enum Commands {
             OptionSpec(name: "--eval", valueName: "JS", repeats: true,
                        help: "Run JS in the page once it is ready; repeatable, run in order."),
             OptionSpec(name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3."),
-            sizeOption,
+            sizeOption, storeOption, dataDirOption, userOption, productsOption,
         ],
         discussion: """
-            Prints exactly one line on stdout, e.g. {"result":"declined"}, and exits 0 (3 on timeout).
+            Prints exactly one line on stdout and exits 0 (3 on timeout): {"result":"declined"},
+            {"result":"purchased","product_id":"..."}, {"result":"restored"}, {"result":"timeout"}, or
+            {"result":"skipped","reason":"subscribed"} when the user already has access (nothing is shown).
+            With --store, purchases and restores go to the fake store.
             """)
 
     static let install = CommandSpec(
@@ -43,7 +55,7 @@ enum Commands {
         options: [OptionSpec(name: "--prefix", valueName: "DIR", help: "Install prefix (default /usr/local).")],
         discussion: "Writes PREFIX/bin/paywall and PREFIX/share/paywall/{web,templates,locales}.")
 
-    static let all = [preview, snapshot, present, install]
+    static let all = [preview, snapshot, present, StoreCommand.spec, StatusCommand.spec, install]
 
     static let mainHelp = """
         USAGE: paywall <command> [options]

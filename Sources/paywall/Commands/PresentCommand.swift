@@ -17,6 +17,13 @@ enum PresentCommand {
         let host = try PresentationHost(
             bundlePath: arguments.positionals[0], size: try Commands.size(arguments, Commands.present),
             eventsPath: arguments.value("--events"), offscreen: false)
+        if let text = arguments.value("--products") {
+            do { host.session.productSlots = try ProductSlots(parsing: text) } catch {
+                throw .usage("--products: \(error)", Commands.present)
+            }
+        }
+        let stores = try StoreContext(arguments, events: host.events, requireStore: false, command: Commands.present)
+        if let purchases = stores.purchases { host.session.enablePurchases(purchases, strings: host.strings) }
         host.session.onFinish = { result in
             FileHandle.standardOutput.write(Data((result.jsonLine + "\n").utf8))
             host.finish(exitCode: result.exitCode)
@@ -26,7 +33,8 @@ enum PresentCommand {
         if let timeout {
             MainLoop.after(seconds: timeout) { host.session.finish(.timeout) }
         }
-        return host.run()
+        guard let purchases = stores.purchases else { return host.run() }
+        return host.run(gate: { await PresentationGate.check(purchases, paywallId: host.session.paywallId) })
     }
 
     /// Runs the scripts one after another, each once the previous one has finished.

@@ -11,6 +11,7 @@ final class PresentationHost {
     let session: PaywallSession
     let webView: PaywallWebView
     let window: PaywallWindow
+    let strings: StringTable
     private let entryURL: URL
     private var exitCode: Int32 = 0
     /// Every bundle of this process is served on this host of the `paywall:` scheme.
@@ -30,7 +31,6 @@ final class PresentationHost {
         } catch {
             throw .failure(error.description)
         }
-        let strings: StringTable
         do {
             strings = try StringTable(
                 directory: resources.locales,
@@ -49,14 +49,21 @@ final class PresentationHost {
         session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
         webView = PaywallWebView(runtime: runtime, session: session, bundleHost: Self.bundleHost)
         let title = strings.text(titleKey, ["bundle": bundle.root.lastPathComponent])
-        window = PaywallWindow(webView: webView, title: title, size: size, offscreen: offscreen)
+        window = PaywallWindow(webView: webView, title: title, size: size, strings: strings, offscreen: offscreen)
         entryURL = runtime.mount(bundle, host: Self.bundleHost)
     }
 
     /// Shows the window, loads the bundle and runs until `finish`; returns the exit code.
-    func run() -> Int32 {
-        window.show()
-        webView.load(entryURL)
+    /// `gate` runs first, inside the main loop; a result from it ends the presentation unshown.
+    func run(gate: (@MainActor () async -> PresentationResult?)? = nil) -> Int32 {
+        Task { @MainActor in
+            if let gate, let result = await gate() {
+                session.finish(result)
+                return
+            }
+            window.show()
+            webView.load(entryURL)
+        }
         Toolkit.run()
         return exitCode
     }

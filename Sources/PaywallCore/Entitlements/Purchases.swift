@@ -1,0 +1,103 @@
+import Foundation
+
+/// The runtime's purchase state for the current user: the purchase controller, the
+/// entitlement cache and who owns the subscription status.
+///
+/// With a `TransactionSource` (the runtime's own stores, such as `FakeStore`) the runtime
+/// derives the status from the store's transactions. Without one, the app owns the status and
+/// sets it with `setSubscriptionStatus(_:)` from its backend. Either way the last status is
+/// cached and used on the next cold start until a fresh one arrives.
+@MainActor
+public final class Purchases {
+    public let controller: PurchaseController
+    public let catalog: Catalog
+    public let cache: EntitlementCache
+    public let events: EventDispatcher
+    /// The store whose transactions decide the status; nil when the app owns the status.
+    public let transactionSource: TransactionSource?
+
+    public static let anonymousUser = "$anonymous"
+
+    public private(set) var userId: String
+    public private(set) var subscriptionStatus: SubscriptionStatus
+    public private(set) var customerInfo: CustomerInfo
+    private var statusWaiters: [CheckedContinuation<Void, Never>] = []
+
+    public init(controller: PurchaseController, catalog: Catalog, cache: EntitlementCache,
+                transactionSource: TransactionSource?, events: EventDispatcher, userId: String = Purchases.anonymousUser) throws {
+        self.controller = controller
+        self.catalog = catalog
+        self.cache = cache
+        self.transactionSource = transactionSource
+        self.events = events
+        self.userId = userId
+        (subscriptionStatus, customerInfo) = try cache.coldStartStatus(user: userId)
+    }
+
+    /// Switches to another user; their cached status applies at once.
+    public func identify(_ userId: String) throws {
+        guard userId != self.userId else { return }
+        self.userId = userId
+        let (status, info) = try cache.coldStartStatus(user: userId)
+        update(status: status, info: info)
+    }
+
+    /// The app's word on the status (purchase-controller mode).
+    public func setSubscriptionStatus(_ status: SubscriptionStatus) throws {
+        try cache.appSetStatus(user: userId, status)
+        update(status: status, info: customerInfo)
+    }
+
+    /// Reads the store again (after a purchase, restore or refund) and caches the result.
+    /// Does nothing when the app owns the status.
+    public func refresh() throws {
+        guard let source = transactionSource else { return }
+        let info = try cache.storeSynced(user: userId, transactions: try source.currentTransactions(), now: try source.now())
+        update(status: info.subscriptionStatus, info: info)
+    }
+
+    /// Waits until the status is known or `timeout` seconds pass. Returns false on timeout.
+    public func waitForKnownStatus(timeout: Double) async -> Bool {
+        if subscriptionStatus != .unknown { return true }
+        let timer = Task { @MainActor in
+            try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
+            self.resumeWaiters()
+        }
+        await withCheckedContinuation { statusWaiters.append($0) }
+        timer.cancel()
+        return subscriptionStatus != .unknown
+    }
+
+    /// Whether buying `product` would give the user nothing they do not already have.
+    public func alreadyOwns(_ product: Product) -> Bool {
+        guard product.kind != .consumable, !product.entitlements.isEmpty else { return false }
+        return Set(product.entitlements).isSubset(of: subscriptionStatus.activeEntitlements)
+    }
+
+    private func update(status: SubscriptionStatus, info: CustomerInfo) {
+        let statusChanged = status != subscriptionStatus
+        let infoChanged = info.transactions != customerInfo.transactions || info.entitlements != customerInfo.entitlements
+        subscriptionStatus = status
+        customerInfo = info
+        if infoChanged {
+            events.emit("customerInfo_didChange", [
+                "user_id": .string(userId),
+                "active_entitlements": .array(info.entitlements.filter(\.isActive).map { .string($0.id) }),
+                "transaction_count": .number(Double(info.transactions.count)),
+            ])
+        }
+        if statusChanged {
+            events.emit("subscriptionStatus_didChange", [
+                "user_id": .string(userId), "status": .string(status.name),
+                "entitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),
+            ])
+        }
+        if status != .unknown { resumeWaiters() }
+    }
+
+    private func resumeWaiters() {
+        let waiters = statusWaiters
+        statusWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+}

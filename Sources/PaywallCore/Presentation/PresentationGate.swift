@@ -1,0 +1,34 @@
+import Foundation
+
+/// Decides whether a paywall may be shown, from the subscription status: a user with access
+/// never sees one; an unknown status is waited for, but only for a bounded time, and the
+/// wait's outcome is always reported (`paywallPresentationRequest`), never a silent stall.
+@MainActor
+public enum PresentationGate {
+    /// How long presenting waits for an unknown status by default, in seconds.
+    public static let defaultStatusTimeout = 2.0
+
+    /// Returns nil to present, or the result of not presenting.
+    public static func check(_ purchases: Purchases, paywallId: String, timeout: Double = defaultStatusTimeout) async
+        -> PresentationResult?
+    {
+        var params: [String: JSONValue] = ["paywall_identifier": .string(paywallId)]
+        let known = await purchases.waitForKnownStatus(timeout: timeout)
+        if !known {
+            params["status"] = "timeout"
+            params["reason"] = "subscriptionStatusTimeout"
+            params["waited_ms"] = .number((timeout * 1000).rounded())
+            purchases.events.emit("paywallPresentationRequest", params)
+            return nil  // present anyway: an unknown user is not known to have access
+        }
+        if !purchases.subscriptionStatus.activeEntitlements.isEmpty {
+            params["status"] = "noPresentation"
+            params["reason"] = "userIsSubscribed"
+            purchases.events.emit("paywallPresentationRequest", params)
+            return .skipped(reason: "subscribed")
+        }
+        params["status"] = "presentation"
+        purchases.events.emit("paywallPresentationRequest", params)
+        return nil
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Which product fills each named slot of a paywall (`primary`, `secondary`, `tertiary`, ...),
+/// written `primary=ID,secondary=ID` on the command line.
+public struct ProductSlots: Equatable, Sendable {
+    /// Slot name and product id, in the order given.
+    public private(set) var entries: [(slot: String, productId: String)]
+
+    public init(_ entries: [(slot: String, productId: String)] = []) {
+        self.entries = entries
+    }
+
+    public static func == (a: ProductSlots, b: ProductSlots) -> Bool {
+        a.entries.elementsEqual(b.entries) { $0.slot == $1.slot && $0.productId == $1.productId }
+    }
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Parses `primary=ID,secondary=ID`.
+    public init(parsing text: String) throws(ParseError) {
+        var entries: [(String, String)] = []
+        for pair in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ParseError(description: "'\(pair)' is not SLOT=PRODUCT_ID; write e.g. primary=pro.yearly,secondary=pro.monthly")
+            }
+            guard !entries.contains(where: { $0.0 == parts[0] }) else {
+                throw ParseError(description: "slot '\(parts[0])' is given twice")
+            }
+            entries.append((parts[0], parts[1]))
+        }
+        self.init(entries)
+    }
+
+    public func productId(forSlot slot: String) -> String? {
+        entries.first { $0.slot == slot }?.productId
+    }
+
+    /// The page's `products` event: `{"event_name":"products","products":[{"product":"primary","productId":"..."}]}`.
+    public var productsEvent: JSONValue {
+        .object([
+            "event_name": "products",
+            "products": .array(entries.map { .object(["product": .string($0.slot), "productId": .string($0.productId)]) }),
+        ])
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// What a paywall's `purchase` and `restore` messages do: run them through the purchase
+/// controller with a progress overlay, report every step as events (to the app and the page),
+/// tell the user what went wrong, and close the paywall on success.
+@MainActor
+final class PurchaseFlow {
+    unowned let session: PaywallSession
+    let purchases: Purchases
+    let strings: StringTable
+    /// A purchase or restore is running; further taps start nothing.
+    private(set) var inFlight = false
+
+    init(session: PaywallSession, purchases: Purchases, strings: StringTable) {
+        self.session = session
+        self.purchases = purchases
+        self.strings = strings
+    }
+
+    func purchase(productId: String, shouldDismiss: Bool) {
+        guard !inFlight else { return }
+        guard let product = purchases.catalog.product(id: productId) else {
+            let known = purchases.catalog.products.map(\.id).joined(separator: ", ")
+            session.report("transaction_fail", [
+                "product_identifier": .string(productId),
+                "message": .string("unknown product id \"\(productId)\"; the catalog has: \(known)"),
+            ])
+            alert("purchase.unavailable")
+            return
+        }
+        if purchases.alreadyOwns(product) {
+            // Nothing is charged twice: owning it already counts as a restore.
+            session.report("transaction_restore", ["product_identifier": .string(productId)])
+            if shouldDismiss { session.finish(.restored) }
+            return
+        }
+        let trialExpected = isEligibleForFreeTrial(product)
+        begin()
+        session.report("transaction_start", ["product_identifier": .string(productId)])
+        Task { @MainActor in
+            let result = await purchases.controller.purchase(product)
+            defer { end() }
+            switch result {
+            case .purchased:
+                try? purchases.refresh()
+                completed(product, trialExpected: trialExpected, shouldDismiss: shouldDismiss)
+            case .cancelled:
+                session.report("transaction_abandon", ["product_identifier": .string(productId)])
+            case .pending:
+                session.report("transaction_pending", ["product_identifier": .string(productId)])
+                alert("purchase.pending")
+            case .failed(let error):
+                session.report("transaction_fail", [
+                    "product_identifier": .string(productId), "message": .string("\(error)"),
+                ])
+                alert("purchase.failed", ["reason": "\(error)"])
+            }
+        }
+    }
+
+    func restore() {
+        guard !inFlight else { return }
+        begin()
+        session.report("restore_start")
+        Task { @MainActor in
+            let result = await purchases.controller.restorePurchases()
+            defer { end() }
+            var failure: String?
+            switch result {
+            case .restored:
+                do {
+                    try purchases.refresh()
+                    if purchases.subscriptionStatus.activeEntitlements.isEmpty { failure = "no active purchases to restore" }
+                } catch {
+                    failure = "\(error)"
+                }
+            case .failed(let error):
+                failure = error.map { "\($0)" } ?? "the store did not say why"
+            }
+            if let failure {
+                session.report("restore_fail", ["message": .string(failure)])
+                alert(failure == "no active purchases to restore" ? "restore.nothing" : "restore.failed", ["reason": failure])
+            } else {
+                session.report("restore_complete")
+                session.finish(.restored)
+            }
+        }
+    }
+
+    private func completed(_ product: Product, trialExpected: Bool, shouldDismiss: Bool) {
+        let transaction = purchases.customerInfo.transactions.last { $0.productId == product.id }
+        var params: [String: JSONValue] = ["product_identifier": .string(product.id)]
+        if let transaction { params["transaction_id"] = .string(transaction.id) }
+        session.report("transaction_complete", params)
+        let startedTrial = purchases.transactionSource == nil ? trialExpected : transaction?.offerType == .trial
+        switch product.kind {
+        case .autoRenewable:
+            session.report(startedTrial ? "freeTrial_start" : "subscription_start", params)
+        case .nonRenewing, .consumable, .nonConsumable:
+            session.report("nonRecurringProduct_purchase", params)
+        }
+        if shouldDismiss { session.finish(.purchased(productId: product.id)) }
+    }
+
+    /// A free trial applies when the product has one and the user never subscribed in its group.
+    private func isEligibleForFreeTrial(_ product: Product) -> Bool {
+        guard product.introductoryOffer?.mode == .freeTrial else { return false }
+        guard let group = product.subscriptionGroup else { return true }
+        return !purchases.customerInfo.transactions.contains { $0.subscriptionGroupId == group }
+    }
+
+    private func begin() {
+        inFlight = true
+        session.page?.showProgress(true)
+    }
+
+    private func end() {
+        inFlight = false
+        session.page?.showProgress(false)
+    }
+
+    private func alert(_ key: String, _ arguments: [String: String] = [:]) {
+        session.page?.showAlert(title: strings.text("\(key).title", arguments), message: strings.text("\(key).message", arguments))
+    }
+}

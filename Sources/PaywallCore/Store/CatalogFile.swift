@@ -1,0 +1,149 @@
+import Foundation
+
+/// Our catalog format: a JSON file (snake_case keys) listing the products a paywall sells.
+///
+/// ```json
+/// {
+///   "products": [
+///     {"id": "lumen.pro.yearly", "display_name": "Lumen Pro Yearly", "description": "All of Lumen, billed yearly",
+///      "price": "39.99", "currency": "USD", "kind": "auto_renewable", "period": "P1Y",
+///      "group": "pro", "group_rank": 1,
+///      "intro_offer": {"mode": "free_trial", "period": "P1W", "count": 1, "price": "0"},
+///      "family_shareable": false, "entitlements": ["pro"]}
+///   ],
+///   "groups": {"pro": "Lumen Pro"},
+///   "settings": {"grace_period_days": 16, "billing_retry_days": 60, "ask_to_buy": false}
+/// }
+/// ```
+///
+/// A product:
+/// - `id` (required): unique within the file.
+/// - `display_name` (required), `description` (default `""`).
+/// - `price` (required): a decimal string such as `"39.99"` (a JSON number is accepted too), never
+///   negative. It is read exactly, so `"0.1"` is 0.1 and not the nearest binary fraction.
+/// - `currency` (required): an ISO 4217 code, three uppercase letters (`USD`).
+/// - `kind` (required): `auto_renewable`, `non_renewing`, `consumable` or `non_consumable`.
+/// - `period`: an ISO 8601 period of one unit (`P3D`, `P1W`, `P1M`, `P1Y`); required for
+///   `auto_renewable` and `non_renewing`, not allowed on the other kinds.
+/// - `group`: the subscription group; required for `auto_renewable`, not allowed on other kinds.
+///   `group_rank` (default 1) is the level in the group, 1 the highest.
+/// - `intro_offer`: only on `auto_renewable`. `mode` (required) is `free_trial`, `pay_as_you_go`
+///   or `pay_up_front`; `period` (required) the length of one offer period; `count` (default 1)
+///   how many; `price` (default 0) the price of one period, which must be 0 for a free trial.
+/// - `family_shareable` (default `false`), `entitlements` (default `[]`): what buying it unlocks.
+///
+/// At the top level, `products` is required; `groups` (group id -> display name) and `settings`
+/// are optional. Settings default to `StoreSettings()`: `grace_period_days` (0),
+/// `billing_retry_days` (60), `ask_to_buy` (false).
+///
+/// Keys this format does not define are ignored, so files can carry notes or tool-specific data.
+/// Errors name the product (by index and id) and the field, e.g.
+/// `products[2] ("lumen.x"): "period" must be an ISO 8601 period like P1M, got "monthly"`.
+public enum CatalogFile {
+    /// Parses and validates a catalog file.
+    public static func parse(_ data: Data) throws(CatalogError) -> Catalog {
+        let root = try CatalogJSON.parseObject(data)
+        let entries = try root.required("products", root.array("products"))
+        var products: [Product] = []
+        var indexByID: [String: Int] = [:]
+        for (index, entry) in entries.enumerated() {
+            let product = try parseProduct(entry, index: index)
+            if let first = indexByID[product.id] {
+                throw CatalogError("products[\(index)] (\"\(product.id)\"): \"id\" is already used by products[\(first)]")
+            }
+            indexByID[product.id] = index
+            products.append(product)
+        }
+        return Catalog(products: products, groupNames: try parseGroups(root), settings: try parseSettings(root))
+    }
+
+    private static func parseProduct(_ entry: CatalogJSON, index: Int) throws(CatalogError) -> Product {
+        let unnamed = try CatalogObject.element(entry, at: "products[\(index)]")
+        let id = try unnamed.required("id", unnamed.nonEmptyString("id"))
+        let fields = unnamed.located(at: "products[\(index)] (\"\(id)\")")
+
+        let kindText = try fields.required("kind", fields.string("kind"))
+        guard let kind = Product.Kind(rawValue: kindText) else {
+            throw fields.error("kind", "must be one of \(names(of: Product.Kind.self)), got \"\(kindText)\"")
+        }
+        let currency = try fields.required("currency", fields.string("currency"))
+        guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw fields.error("currency", "must be an ISO 4217 code of three uppercase letters like USD, got \"\(currency)\"")
+        }
+
+        var product = Product(
+            id: id,
+            displayName: try fields.required("display_name", fields.nonEmptyString("display_name")),
+            description: try fields.string("description") ?? "",
+            price: try fields.required("price", fields.price("price")),
+            currencyCode: currency,
+            kind: kind,
+            familyShareable: try fields.bool("family_shareable") ?? false,
+            entitlements: try fields.stringArray("entitlements") ?? [])
+
+        // Fields that only make sense for some kinds are rejected elsewhere rather than dropped,
+        // so a product whose kind was mistyped does not silently lose its subscription terms.
+        let period = try fields.period("period")
+        let group = try fields.nonEmptyString("group")
+        let groupRank = try fields.integer("group_rank", minimum: 1)
+        let introOffer = try fields.object("intro_offer")
+        switch kind {
+        case .autoRenewable:
+            product.period = try fields.required("period", period)
+            product.subscriptionGroup = try fields.required("group", group)
+            product.groupRank = groupRank ?? 1
+            product.introductoryOffer = try introOffer.map { (offer) throws(CatalogError) in try parseIntroOffer(offer) }
+        case .nonRenewing, .consumable, .nonConsumable:
+            if kind == .nonRenewing {
+                product.period = try fields.required("period", period)
+            } else if period != nil {
+                throw fields.error("period", "is only allowed on auto_renewable and non_renewing products")
+            }
+            for (key, present) in [("group", group != nil), ("group_rank", groupRank != nil), ("intro_offer", introOffer != nil)]
+            where present {
+                throw fields.error(key, "is only allowed on auto_renewable products, not \(kind.rawValue)")
+            }
+        }
+        return product
+    }
+
+    private static func parseIntroOffer(_ fields: CatalogObject) throws(CatalogError) -> IntroductoryOffer {
+        let modeText = try fields.required("mode", fields.string("mode"))
+        guard let mode = IntroductoryOffer.Mode(rawValue: modeText) else {
+            throw fields.error("mode", "must be one of \(names(of: IntroductoryOffer.Mode.self)), got \"\(modeText)\"")
+        }
+        let price = try fields.price("price") ?? 0
+        if mode == .freeTrial, price != 0 {
+            throw fields.error("price", "must be 0 for a free_trial, got \(price)")
+        }
+        return IntroductoryOffer(
+            mode: mode,
+            period: try fields.required("period", fields.period("period")),
+            count: try fields.integer("count", minimum: 1) ?? 1,
+            price: price)
+    }
+
+    private static func parseGroups(_ root: CatalogObject) throws(CatalogError) -> [String: String] {
+        guard let groups = try root.object("groups") else { return [:] }
+        var names: [String: String] = [:]
+        for key in groups.fields.keys.sorted() {
+            names[key] = try groups.required(key, groups.string(key))
+        }
+        return names
+    }
+
+    private static func parseSettings(_ root: CatalogObject) throws(CatalogError) -> StoreSettings {
+        let defaults = StoreSettings()
+        guard let settings = try root.object("settings") else { return defaults }
+        return StoreSettings(
+            gracePeriodDays: try settings.integer("grace_period_days", minimum: 0) ?? defaults.gracePeriodDays,
+            billingRetryDays: try settings.integer("billing_retry_days", minimum: 0) ?? defaults.billingRetryDays,
+            askToBuy: try settings.bool("ask_to_buy") ?? defaults.askToBuy)
+    }
+
+    /// The raw values of an enum, for "must be one of ..." messages.
+    private static func names<T: CaseIterable & RawRepresentable>(of _: T.Type) -> String
+    where T.RawValue == String {
+        T.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import PaywallCore
+
+/// `paywall store <action>`: look at and steer the fake store, as a tester does.
+enum StoreCommand {
+    private static let common = [Commands.storeOption, Commands.dataDirOption]
+    private static let json = OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text.")
+
+    private static func spec(_ action: String, _ summary: String, _ positionals: [String] = [],
+                             _ extra: [OptionSpec] = []) -> CommandSpec {
+        CommandSpec(name: "store \(action)", summary: summary, positionals: positionals, options: common + extra,
+                    discussion: "")
+    }
+
+    static let actions: [CommandSpec] = [
+        spec("products", "List the catalog's products.", [], [json]),
+        spec("transactions", "List every transaction, pending ones included.", [], [json]),
+        spec("entitlements", "Show the subscription status and entitlements.", [], [json, Commands.userOption]),
+        spec("set-outcome", "Set what the next purchase does: success, cancelled, pending or failed:<reason>.",
+             ["OUTCOME"], [OptionSpec(name: "--delay", valueName: "SECONDS", help: "Wait this long before answering.")]),
+        spec("approve", "Approve a pending (Ask to Buy) purchase.", ["TXN"]),
+        spec("decline", "Decline a pending purchase.", ["TXN"]),
+        spec("refund", "Refund a purchase; its access ends now.", ["TXN"]),
+        spec("cancel", "Turn auto-renew off; access lasts until the period ends.", ["TXN"]),
+        spec("expire", "End a subscription's current period now.", ["TXN"]),
+        spec("billing-issue", "Make the next renewal fail to bill (grace period, then billing retry).", ["TXN"]),
+        spec("billing-recover", "Fix billing: a subscription in grace or billing retry renews now.", ["TXN"]),
+        spec("advance", "Move the store's clock on (36h, 7d, 2w, 1M, 1y) and apply renewals.", ["DURATION"]),
+        spec("reset", "Forget every transaction, the clock offset and the next outcome."),
+    ]
+
+    static let spec = CommandSpec(
+        name: "store", summary: "Inspect and steer the fake store (products, outcomes, clock, refunds, ...).",
+        positionals: ["ACTION"], options: [],
+        discussion: "ACTIONS:\n" + actions.map {
+            "  " + $0.name.dropFirst("store ".count).padding(toLength: 16, withPad: " ", startingAt: 0) + $0.summary
+        }.joined(separator: "\n"))
+
+    @MainActor
+    static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
+        guard let action = arguments.first, !action.hasPrefix("--") else {
+            if arguments.contains("--help") {
+                print(spec.help)
+                return 0
+            }
+            throw .usage("which store action? one of: \(actions.map { $0.name.dropFirst(6) }.joined(separator: ", "))", spec)
+        }
+        guard let command = actions.first(where: { $0.name == "store \(action)" }) else {
+            throw .usage("unknown store action '\(action)'", spec)
+        }
+        let parsed = try command.parse(Array(arguments.dropFirst()))
+        if parsed.has("--help") {
+            print(command.help)
+            return 0
+        }
+        let context = try StoreContext(parsed, events: EventDispatcher(), requireStore: true, command: command)
+        guard let store = context.store, let purchases = context.purchases else { return 1 }
+        do {
+            try perform(action, parsed, store: store, purchases: purchases, command: command)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw .failure("\(error)")
+        }
+        return 0
+    }
+
+    @MainActor
+    private static func perform(_ action: String, _ arguments: ParsedArguments, store: FakeStore, purchases: Purchases,
+                                command: CommandSpec) throws {
+        let argument = arguments.positionals.first ?? ""
+        switch action {
+        case "products":
+            let products = store.catalog.products
+            if arguments.has("--json") { return printJSON(.array(products.map(StoreReport.product))) }
+            for p in products {
+                print("\(p.id)\t\(p.kind.rawValue)\t\(p.price) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)")
+            }
+        case "transactions":
+            let now = try store.now()
+            let records = try store.allRecords()
+            if arguments.has("--json") {
+                return printJSON(.array(records.map { StoreReport.transaction($0.transaction, approval: $0.approval, now: now) }))
+            }
+            for (t, approval) in records {
+                let state = t.isSubscription ? CustomerInfo.state(of: t, now: now).rawValue : (t.isRevoked ? "revoked" : "owned")
+                print("\(t.id)\t\(t.productId)\t\(approval)\t\(state)\texpires \(StoreReport.date(t.expirationDate).stringValue ?? "never")")
+            }
+        case "entitlements":
+            let info = purchases.customerInfo
+            if arguments.has("--json") {
+                return printJSON(StoreReport.entitlements(info, status: purchases.subscriptionStatus, userId: purchases.userId))
+            }
+            print("subscription status: \(purchases.subscriptionStatus.name)")
+            for e in info.entitlements {
+                print("\(e.id)\t\(e.isActive ? "active" : "inactive")\t\(e.state?.rawValue ?? "-")\texpires \(StoreReport.date(e.expiresAt).stringValue ?? "never")")
+            }
+        case "set-outcome":
+            guard let outcome = PurchaseOutcome(parsing: argument) else {
+                throw CLIError.usage("OUTCOME must be success, cancelled, pending or failed:<reason>; got '\(argument)'", command)
+            }
+            var delay = 0.0
+            if let text = arguments.value("--delay") {
+                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                    throw CLIError.usage("--delay must be a number of seconds; got '\(text)'", command)
+                }
+                delay = seconds
+            }
+            try store.setNextOutcome(outcome, delay: delay)
+            print("next purchase: \(outcome)\(delay > 0 ? " after \(delay) s" : "")")
+        case "advance":
+            guard let amount = ClockAdvance(parsing: argument) else {
+                throw CLIError.usage("DURATION must be a number and a unit (s, m, h, d, w, M, y), e.g. 36h or 1M; got '\(argument)'", command)
+            }
+            try store.advance(amount)
+            print("store clock: \(StoreReport.date(try store.now()).stringValue ?? "")")
+        case "reset":
+            try store.reset()
+            print("fake store reset")
+        default:
+            let actions: [String: (String) throws -> Void] = [
+                "approve": store.approve, "decline": store.decline, "refund": store.refund, "cancel": store.cancel,
+                "expire": store.expire, "billing-issue": store.billingIssue, "billing-recover": store.billingRecover,
+            ]
+            try actions[action]?(argument)
+            print("\(action): \(argument)")
+        }
+        try purchases.refresh()  // keep the entitlement cache in step with the store
+    }
+
+    static func printJSON(_ value: JSONValue) {
+        print(value.jsonText)
+    }
+}

@@ -1,0 +1,368 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+final class CatalogFileTests: XCTestCase {
+    /// templates/classic/store.json, found from this file so the tests run from any directory.
+    private let templateCatalogPath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("templates/classic/store.json").path
+
+    private func decimal(_ text: String) -> Decimal {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!
+    }
+
+    /// A catalog holding one product: `fields` are the product's members after `"id": "lumen.x"`.
+    private func catalog(product fields: String, id: String = "lumen.x") -> String {
+        #"{"products": [{"id": "\#(id)", \#(fields)}]}"#
+    }
+
+    /// The product fields every kind needs, so tests only spell out what they are about.
+    private let basics = #""display_name": "X", "price": "1.99", "currency": "USD""#
+
+    private func parse(_ json: String) throws -> Catalog {
+        try CatalogFile.parse(Data(json.utf8))
+    }
+
+    /// The message `CatalogFile.parse` fails with, or nil when it succeeds.
+    private func parseError(_ json: String) -> String? {
+        do {
+            _ = try CatalogFile.parse(Data(json.utf8))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    // MARK: - Loading
+
+    func testTemplateCatalogLoadsWithEveryField() throws {
+        let catalog = try CatalogFile.parse(Data(contentsOf: URL(fileURLWithPath: templateCatalogPath)))
+
+        XCTAssertEqual(catalog.products.map(\.id), [
+            "lumen.pro.yearly", "lumen.pro.monthly", "lumen.pro.lifetime", "lumen.credits.100", "lumen.pass.month",
+        ])
+        XCTAssertEqual(catalog.products[0], Product(
+            id: "lumen.pro.yearly", displayName: "Lumen Pro Yearly",
+            description: "Every Lumen Pro feature, billed once a year.",
+            price: decimal("39.99"), currencyCode: "USD", kind: .autoRenewable,
+            period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "pro", groupRank: 1,
+            introductoryOffer: IntroductoryOffer(
+                mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), count: 1, price: 0),
+            familyShareable: false, entitlements: ["pro"]))
+        XCTAssertEqual(catalog.products[1], Product(
+            id: "lumen.pro.monthly", displayName: "Lumen Pro Monthly",
+            description: "Every Lumen Pro feature, billed monthly.",
+            price: decimal("7.99"), currencyCode: "USD", kind: .autoRenewable,
+            period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro", groupRank: 2,
+            introductoryOffer: nil, familyShareable: false, entitlements: ["pro"]))
+        XCTAssertEqual(catalog.products[2], Product(
+            id: "lumen.pro.lifetime", displayName: "Lumen Pro Lifetime",
+            description: "Every Lumen Pro feature, paid once.",
+            price: decimal("99.99"), currencyCode: "USD", kind: .nonConsumable,
+            period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
+            familyShareable: false, entitlements: ["pro"]))
+        XCTAssertEqual(catalog.products[3], Product(
+            id: "lumen.credits.100", displayName: "100 AI Credits", description: "100 credits for AI features.",
+            price: decimal("4.99"), currencyCode: "USD", kind: .consumable,
+            period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
+            familyShareable: false, entitlements: []))
+        XCTAssertEqual(catalog.products[4], Product(
+            id: "lumen.pass.month", displayName: "Lumen Pass (1 month)",
+            description: "Lumen Pro for one month, no renewal.",
+            price: decimal("9.99"), currencyCode: "USD", kind: .nonRenewing,
+            period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: nil, groupRank: nil,
+            introductoryOffer: nil, familyShareable: false, entitlements: ["pro"]))
+        XCTAssertEqual(catalog.groupNames, ["pro": "Lumen Pro"])
+        XCTAssertEqual(catalog.settings, StoreSettings(gracePeriodDays: 16, billingRetryDays: 60, askToBuy: false))
+    }
+
+    func testOptionalFieldsTakeTheirDefaults() throws {
+        let catalog = try parse(catalog(product: #"""
+            \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+            "intro_offer": {"mode": "free_trial", "period": "P3D"}
+            """#))
+
+        XCTAssertEqual(catalog.products, [Product(
+            id: "lumen.x", displayName: "X", description: "", price: decimal("1.99"), currencyCode: "USD",
+            kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "g",
+            groupRank: 1,
+            introductoryOffer: IntroductoryOffer(
+                mode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .day), count: 1, price: 0),
+            familyShareable: false, entitlements: [])])
+        XCTAssertEqual(catalog.groupNames, [:])
+        XCTAssertEqual(catalog.settings, StoreSettings())
+    }
+
+    func testPaidIntroOfferKeepsCountAndPrice() throws {
+        let catalog = try parse(catalog(product: #"""
+            \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g", "group_rank": 3,
+            "intro_offer": {"mode": "pay_as_you_go", "period": "P1M", "count": 3, "price": "0.99"}
+            """#))
+
+        XCTAssertEqual(catalog.products.first?.groupRank, 3)
+        XCTAssertEqual(catalog.products.first?.introductoryOffer, IntroductoryOffer(
+            mode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), count: 3, price: decimal("0.99")))
+    }
+
+    func testPriceMayBeAJSONNumberAndStaysExact() throws {
+        let catalog = try parse(catalog(product: #""display_name": "X", "price": 4.99, "currency": "USD", "kind": "consumable""#))
+
+        XCTAssertEqual(catalog.products.first?.price, decimal("4.99"))
+    }
+
+    func testNumberPriceNeverPassesThroughDouble() throws {
+        // More significant digits than a Double holds: any trip through Double would round them.
+        let catalog = try parse(catalog(product: #""display_name": "X", "price": 1234567890.123456789, "currency": "USD", "kind": "consumable""#))
+
+        XCTAssertEqual(catalog.products.first?.price, decimal("1234567890.123456789"))
+    }
+
+    func testDecimalPricesAddUpExactly() throws {
+        let catalog = try parse(#"""
+            {"products": [
+              {"id": "a", "display_name": "A", "price": "0.1", "currency": "USD", "kind": "consumable"},
+              {"id": "b", "display_name": "B", "price": "0.2", "currency": "USD", "kind": "consumable"}
+            ]}
+            """#)
+
+        XCTAssertEqual(catalog.products[0].price + catalog.products[1].price, decimal("0.3"))
+    }
+
+    func testUnknownKeysAreIgnored() throws {
+        let catalog = try parse(#"""
+            {"$schema": "x", "notes": ["anything"],
+             "products": [{"id": "a", "display_name": "A", "price": "1", "currency": "USD", "kind": "consumable",
+                           "color": "red", "tiers": {"x": 1}}]}
+            """#)
+
+        XCTAssertEqual(catalog.products.map(\.id), ["a"])
+    }
+
+    func testSettingsAndGroupsAreRead() throws {
+        let catalog = try parse(#"""
+            {"products": [], "groups": {"pro": "Lumen Pro", "team": "Lumen Team"},
+             "settings": {"grace_period_days": 3, "billing_retry_days": 30, "ask_to_buy": true}}
+            """#)
+
+        XCTAssertEqual(catalog.groupNames, ["pro": "Lumen Pro", "team": "Lumen Team"])
+        XCTAssertEqual(catalog.settings, StoreSettings(gracePeriodDays: 3, billingRetryDays: 30, askToBuy: true))
+    }
+
+    // MARK: - Validation errors
+
+    func testBadPeriodNamesProductAndField() {
+        let json = #"""
+            {"products": [
+              {"id": "a", "display_name": "A", "price": "1", "currency": "USD", "kind": "consumable"},
+              {"id": "b", "display_name": "B", "price": "1", "currency": "USD", "kind": "consumable"},
+              {"id": "lumen.x", "display_name": "X", "price": "1", "currency": "USD", "kind": "auto_renewable",
+               "period": "monthly", "group": "g"}
+            ]}
+            """#
+
+        XCTAssertEqual(parseError(json), #"products[2] ("lumen.x"): "period" must be an ISO 8601 period like P1M, got "monthly""#)
+    }
+
+    func testMissingIdNamesProductByIndex() {
+        XCTAssertEqual(
+            parseError(#"{"products": [{"display_name": "X", "price": "1", "currency": "USD", "kind": "consumable"}]}"#),
+            #"products[0]: "id" is required"#)
+    }
+
+    func testMissingRequiredFieldsAreNamed() {
+        XCTAssertEqual(
+            parseError(catalog(product: #""price": "1", "currency": "USD", "kind": "consumable""#)),
+            #"products[0] ("lumen.x"): "display_name" is required"#)
+        XCTAssertEqual(
+            parseError(catalog(product: #""display_name": "X", "currency": "USD", "kind": "consumable""#)),
+            #"products[0] ("lumen.x"): "price" is required"#)
+        XCTAssertEqual(
+            parseError(catalog(product: #""display_name": "X", "price": "1", "kind": "consumable""#)),
+            #"products[0] ("lumen.x"): "currency" is required"#)
+        XCTAssertEqual(
+            parseError(catalog(product: basics)),
+            #"products[0] ("lumen.x"): "kind" is required"#)
+        XCTAssertEqual(parseError(#"{"groups": {}}"#), #""products" is required"#)
+    }
+
+    func testUnknownKindListsTheKinds() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "subscription""#)),
+            #"products[0] ("lumen.x"): "kind" must be one of auto_renewable, non_renewing, consumable, non_consumable, got "subscription""#)
+    }
+
+    func testUnknownIntroModeListsTheModes() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"""
+                \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                "intro_offer": {"mode": "trial", "period": "P1W"}
+                """#)),
+            #"products[0] ("lumen.x"): "intro_offer.mode" must be one of free_trial, pay_as_you_go, pay_up_front, got "trial""#)
+    }
+
+    func testBadIntroPeriodAndCountAreNamed() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"""
+                \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                "intro_offer": {"mode": "free_trial", "period": "1 week"}
+                """#)),
+            #"products[0] ("lumen.x"): "intro_offer.period" must be an ISO 8601 period like P1M, got "1 week""#)
+        XCTAssertEqual(
+            parseError(catalog(product: #"""
+                \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                "intro_offer": {"mode": "pay_as_you_go", "period": "P1M", "count": 0, "price": "0.99"}
+                """#)),
+            #"products[0] ("lumen.x"): "intro_offer.count" must be a whole number of at least 1, got 0"#)
+    }
+
+    func testFreeTrialMustBeFree() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"""
+                \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                "intro_offer": {"mode": "free_trial", "period": "P1W", "price": "0.99"}
+                """#)),
+            #"products[0] ("lumen.x"): "intro_offer.price" must be 0 for a free_trial, got 0.99"#)
+    }
+
+    func testDuplicateIdsAreRejected() {
+        let json = #"""
+            {"products": [
+              {"id": "lumen.x", "display_name": "A", "price": "1", "currency": "USD", "kind": "consumable"},
+              {"id": "lumen.y", "display_name": "B", "price": "1", "currency": "USD", "kind": "consumable"},
+              {"id": "lumen.x", "display_name": "C", "price": "1", "currency": "USD", "kind": "consumable"}
+            ]}
+            """#
+
+        XCTAssertEqual(parseError(json), #"products[2] ("lumen.x"): "id" is already used by products[0]"#)
+    }
+
+    func testIntroOfferOnlyOnAutoRenewable() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"""
+                \#(basics), "kind": "non_renewing", "period": "P1M",
+                "intro_offer": {"mode": "free_trial", "period": "P1W"}
+                """#)),
+            #"products[0] ("lumen.x"): "intro_offer" is only allowed on auto_renewable products, not non_renewing"#)
+    }
+
+    func testGroupOnlyOnAutoRenewable() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "non_consumable", "group": "pro""#)),
+            #"products[0] ("lumen.x"): "group" is only allowed on auto_renewable products, not non_consumable"#)
+    }
+
+    func testPeriodNotAllowedOnOneTimePurchases() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "consumable", "period": "P1M""#)),
+            #"products[0] ("lumen.x"): "period" is only allowed on auto_renewable and non_renewing products"#)
+    }
+
+    func testNegativePriceIsRejected() {
+        XCTAssertEqual(
+            parseError(catalog(product: #""display_name": "X", "price": "-1.99", "currency": "USD", "kind": "consumable""#)),
+            #"products[0] ("lumen.x"): "price" must not be negative, got "-1.99""#)
+        XCTAssertEqual(
+            parseError(catalog(product: #""display_name": "X", "price": -2, "currency": "USD", "kind": "consumable""#)),
+            #"products[0] ("lumen.x"): "price" must not be negative, got -2"#)
+    }
+
+    func testMalformedPriceIsRejected() {
+        for (price, shown) in [(#""4,99""#, #""4,99""#), (#""$4.99""#, #""$4.99""#), (#""4.99abc""#, #""4.99abc""#), ("true", "true")] {
+            XCTAssertEqual(
+                parseError(catalog(product: #""display_name": "X", "price": \#(price), "currency": "USD", "kind": "consumable""#)),
+                #"products[0] ("lumen.x"): "price" must be a decimal amount like "4.99", got \#(shown)"#)
+        }
+    }
+
+    func testCurrencyMustBeThreeUppercaseLetters() {
+        for currency in ["usd", "US", "USDT", "U$D"] {
+            XCTAssertEqual(
+                parseError(catalog(product: #""display_name": "X", "price": "1", "currency": "\#(currency)", "kind": "consumable""#)),
+                #"products[0] ("lumen.x"): "currency" must be an ISO 4217 code of three uppercase letters like USD, got "\#(currency)""#)
+        }
+    }
+
+    func testSubscriptionsNeedPeriodAndAutoRenewableNeedsGroup() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "non_renewing""#)),
+            #"products[0] ("lumen.x"): "period" is required"#)
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "auto_renewable", "group": "g""#)),
+            #"products[0] ("lumen.x"): "period" is required"#)
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "auto_renewable", "period": "P1Y""#)),
+            #"products[0] ("lumen.x"): "group" is required"#)
+    }
+
+    func testWrongTypesAreNamed() {
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "consumable", "entitlements": "pro""#)),
+            #"products[0] ("lumen.x"): "entitlements" must be an array, got "pro""#)
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "consumable", "family_shareable": "yes""#)),
+            #"products[0] ("lumen.x"): "family_shareable" must be true or false, got "yes""#)
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g", "group_rank": 1.5"#)),
+            #"products[0] ("lumen.x"): "group_rank" must be a whole number of at least 1, got 1.5"#)
+        XCTAssertEqual(
+            parseError(#"{"products": [], "settings": {"grace_period_days": -1}}"#),
+            #""settings.grace_period_days" must be a whole number of at least 0, got -1"#)
+        XCTAssertEqual(
+            parseError(#"{"products": [], "groups": {"pro": 1}}"#),
+            #""groups.pro" must be a string, got 1"#)
+        XCTAssertEqual(parseError(#"{"products": [42]}"#), "products[0]: must be an object, got 42")
+    }
+
+    func testNotJSONAndNotAnObject() {
+        XCTAssertEqual(parseError(#"{"products": [}"#), "is not valid JSON (Invalid value around character 14.)")
+        XCTAssertEqual(parseError("[]"), "must hold a JSON object at the top level, got an array")
+    }
+
+    // MARK: - CatalogLoader
+
+    func testLoaderReadsTheTemplateCatalog() throws {
+        let catalog = try CatalogLoader.load(path: templateCatalogPath)
+
+        XCTAssertEqual(catalog.products.count, 5)
+        XCTAssertEqual(catalog.product(id: "lumen.pro.yearly")?.price, decimal("39.99"))
+    }
+
+    func testLoaderNamesAMissingFileAndSaysWhatToPass() {
+        XCTAssertThrowsError(try CatalogLoader.load(path: "/nonexistent/store.json")) { error in
+            XCTAssertEqual(
+                (error as? CatalogError)?.message,
+                "/nonexistent/store.json: no such file; pass the path of a catalog file "
+                    + "(a .json catalog in our format, or an Xcode .storekit file)")
+        }
+    }
+
+    func testLoaderRejectsADirectory() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+
+        XCTAssertThrowsError(try CatalogLoader.load(path: directory.path)) { error in
+            XCTAssertEqual(
+                (error as? CatalogError)?.message,
+                "\(directory.path): is a directory; pass the path of the catalog file inside it (for example store.json)")
+        }
+    }
+
+    func testLoaderPrefixesParseErrorsWithThePath() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        // Any extension other than .storekit means our format.
+        let file = try writeFile(catalog(product: #"\#(basics), "kind": "hourly""#), to: "catalog.txt", in: directory)
+
+        XCTAssertThrowsError(try CatalogLoader.load(path: file.path)) { error in
+            XCTAssertEqual(
+                (error as? CatalogError)?.message,
+                #"\#(file.path): products[0] ("lumen.x"): "kind" must be one of auto_renewable, non_renewing, consumable, non_consumable, got "hourly""#)
+        }
+    }
+
+    func testCatalogErrorDescriptionIsItsMessage() {
+        XCTAssertEqual(CatalogError("x: y").description, "x: y")
+    }
+}
