@@ -8,12 +8,17 @@ import Foundation
 public final class FakeStore: PurchaseController, TransactionSource {
     public let catalog: Catalog
     let db: FakeStoreDatabase
+    /// The real time the store's clock is offset from (injectable so tests start on a fixed date).
+    private let realClock: @Sendable () -> Date
 
     /// Set when the database file was unusable and a new one was started.
     public var recovery: RecoveringDatabase.Recovery? { db.recovery }
 
-    public init(catalog: Catalog, databasePath: String) throws(SQLiteError) {
+    public init(catalog: Catalog, databasePath: String, realClock: @escaping @Sendable () -> Date = { Date() })
+        throws(SQLiteError)
+    {
         self.catalog = catalog
+        self.realClock = realClock
         db = try FakeStoreDatabase(path: databasePath)
     }
 
@@ -21,7 +26,7 @@ public final class FakeStore: PurchaseController, TransactionSource {
 
     /// The store's time: the real time moved by every `advance` so far.
     public func now() throws -> Date {
-        Date().addingTimeInterval(Double(try db.value("clock_offset") ?? "0") ?? 0)
+        realClock().addingTimeInterval(Double(try db.value("clock_offset") ?? "0") ?? 0)
     }
 
     /// Moves the clock on and applies every renewal and expiry that falls in between.

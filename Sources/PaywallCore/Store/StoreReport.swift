@@ -38,7 +38,7 @@ public enum StoreReport {
             "purchase_date": date(t.purchaseDate), "expiration_date": date(t.expirationDate),
             "will_renew": .bool(t.willRenew), "is_revoked": .bool(t.isRevoked), "revocation_date": date(t.revocationDate),
             "offer_type": optional(t.offerType?.rawValue), "subscription_group_id": optional(t.subscriptionGroupId),
-            "state": t.isSubscription ? .string(CustomerInfo.state(of: t, now: now).rawValue) : .null,
+            "state": t.isSubscription && approval == "approved" ? .string(CustomerInfo.state(of: t, now: now).rawValue) : .null,
             "approval": .string(approval), "price": .string("\(t.price)"), "currency": .string(t.currencyCode),
         ])
     }

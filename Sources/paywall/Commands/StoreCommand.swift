@@ -16,6 +16,7 @@ enum StoreCommand {
         spec("products", "List the catalog's products.", [], [json]),
         spec("transactions", "List every transaction, pending ones included.", [], [json]),
         spec("entitlements", "Show the subscription status and entitlements.", [], [json, Commands.userOption]),
+        spec("buy", "Buy a product without a paywall, as the next outcome says.", ["PRODUCT_ID"], [Commands.userOption]),
         spec("set-outcome", "Set what the next purchase does: success, cancelled, pending or failed:<reason>.",
              ["OUTCOME"], [OptionSpec(name: "--delay", valueName: "SECONDS", help: "Wait this long before answering.")]),
         spec("approve", "Approve a pending (Ask to Buy) purchase.", ["TXN"]),
@@ -55,19 +56,22 @@ enum StoreCommand {
         }
         let context = try StoreContext(parsed, events: EventDispatcher(), requireStore: true, command: command)
         guard let store = context.store, let purchases = context.purchases else { return 1 }
-        do {
-            try perform(action, parsed, store: store, purchases: purchases, command: command)
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw .failure("\(error)")
+        // `buy` may wait (a scripted delay): run the action on the main actor's queue.
+        var failure: Error?
+        var done = false
+        Task { @MainActor in
+            do { try await perform(action, parsed, store: store, purchases: purchases, command: command) } catch { failure = error }
+            done = true
         }
+        while !done { RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01)) }
+        if let error = failure as? CLIError { throw error }
+        if let failure { throw .failure("\(failure)") }
         return 0
     }
 
     @MainActor
     private static func perform(_ action: String, _ arguments: ParsedArguments, store: FakeStore, purchases: Purchases,
-                                command: CommandSpec) throws {
+                                command: CommandSpec) async throws {
         let argument = arguments.positionals.first ?? ""
         switch action {
         case "products":
@@ -83,7 +87,8 @@ enum StoreCommand {
                 return printJSON(.array(records.map { StoreReport.transaction($0.transaction, approval: $0.approval, now: now) }))
             }
             for (t, approval) in records {
-                let state = t.isSubscription ? CustomerInfo.state(of: t, now: now).rawValue : (t.isRevoked ? "revoked" : "owned")
+                let state = approval != "approved" ? "-" : t.isSubscription ? CustomerInfo.state(of: t, now: now).rawValue
+                    : (t.isRevoked ? "revoked" : "owned")
                 print("\(t.id)\t\(t.productId)\t\(approval)\t\(state)\texpires \(StoreReport.date(t.expirationDate).stringValue ?? "never")")
             }
         case "entitlements":
@@ -114,6 +119,19 @@ enum StoreCommand {
             }
             try store.advance(amount)
             print("store clock: \(StoreReport.date(try store.now()).stringValue ?? "")")
+        case "buy":
+            guard let product = store.catalog.product(id: argument) else {
+                throw CLIError.failure("unknown product id '\(argument)'; see `paywall store products`")
+            }
+            let before = Set(try store.allRecords().map(\.transaction.id))
+            let result = await store.purchase(product)
+            let new = try store.allRecords().map(\.transaction.id).filter { !before.contains($0) }
+            switch result {
+            case .purchased: print("purchased \(argument)\(new.isEmpty ? " (already owned, nothing charged)" : ": " + new.joined(separator: ", "))")
+            case .pending: print("pending \(argument): \(new.joined(separator: ", ")) waits for approval")
+            case .cancelled: print("cancelled \(argument)")
+            case .failed(let error): throw CLIError.failure("\(error)")
+            }
         case "reset":
             try store.reset()
             print("fake store reset")
