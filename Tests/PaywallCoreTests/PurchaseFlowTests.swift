@@ -1,0 +1,250 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// The page's purchase and restore messages, against a scripted controller (app mode).
+final class PurchaseFlowTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory("PurchaseFlowTests") }
+    override func tearDown() { removeTemporaryDirectory(dir) }
+
+    @MainActor
+    final class Rig {
+        let controller = ScriptedController()
+        let page = FakePaywallPage()
+        let session: PaywallSession
+        let purchases: Purchases
+        var events: [PaywallEvent] = []
+        var finished: [PresentationResult] = []
+
+        init(dir: URL) throws {
+            let dispatcher = EventDispatcher()
+            session = PaywallSession(paywallId: "pw", events: dispatcher)
+            purchases = try Purchases(controller: controller, catalog: testCatalog,
+                                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+                                      transactionSource: nil, events: dispatcher)
+            let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("locales")
+            session.enablePurchases(purchases, strings: try StringTable(directory: locales, locale: "en"))
+            session.page = page
+            // A loaded page that pinged, so events reach it directly.
+            session.loadFinished(url: "paywall://bundle/index.html")
+            session.receive(envelope([#"{"event_name": "ping"}"#]))
+            dispatcher.observe { [unowned self] in self.events.append($0) }
+            session.onFinish = { [unowned self] in self.finished.append($0) }
+        }
+
+        var names: [String] { events.map(\.name) }
+
+        func send(_ event: String) { session.receive(envelope([event])) }
+
+        /// Lets the flow's task run to its end.
+        func settle() async {
+            for _ in 0..<20 { await Task.yield() }
+        }
+    }
+
+    @MainActor
+    func testSuccessfulPurchaseReportsEveryStepAndCloses() async throws {
+        let rig = try Rig(dir: dir)
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["transaction_start", "transaction_complete", "freeTrial_start", "paywall_close"])
+        XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
+        XCTAssertEqual(rig.page.progress, [true, false], "the overlay is shown and always cleared")
+        XCTAssertEqual(rig.events[0].params["product_identifier"], "pro.monthly")
+        XCTAssertTrue(rig.page.deliveredEvents.contains { $0["event_name"] == "transaction_complete" }, "the page hears it too")
+    }
+
+    @MainActor
+    func testShouldDismissFalseKeepsThePaywallOpen() async throws {
+        let rig = try Rig(dir: dir)
+        rig.send(#"{"event_name": "purchase", "product_identifier": "credits", "should_dismiss": false}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["transaction_start", "transaction_complete", "nonRecurringProduct_purchase"])
+        XCTAssertEqual(rig.finished, [])
+    }
+
+    @MainActor
+    func testSecondTapWhileInFlightStartsNothing() async throws {
+        let rig = try Rig(dir: dir)
+        rig.controller.hold = true
+        rig.send(#"{"event_name": "purchase", "product_identifier": "credits", "should_dismiss": false}"#)
+        await rig.settle()
+        rig.send(#"{"event_name": "purchase", "product_identifier": "credits", "should_dismiss": false}"#)
+        rig.send(#"{"event_name": "restore"}"#)
+        rig.controller.release()
+        await rig.settle()
+        XCTAssertEqual(rig.controller.purchased, ["credits"])
+        XCTAssertEqual(rig.names.filter { $0 == "transaction_start" }.count, 1)
+        XCTAssertFalse(rig.names.contains("restore_start"))
+    }
+
+    @MainActor
+    func testUnknownProductFailsClearly() async throws {
+        let rig = try Rig(dir: dir)
+        rig.send(#"{"event_name": "purchase", "product_identifier": "nope"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["transaction_fail"])
+        let message = rig.events[0].params["message"]?.stringValue ?? ""
+        XCTAssertTrue(message.contains("unknown product id \"nope\""), message)
+        XCTAssertTrue(message.contains("pro.monthly"), "names what the catalog has: \(message)")
+        XCTAssertEqual(rig.page.alerts.map(\.title), ["Product Unavailable"])
+        XCTAssertEqual(rig.controller.purchased, [])
+    }
+
+    @MainActor
+    func testBuyingWhatTheUserOwnsChargesNothing() async throws {
+        let rig = try Rig(dir: dir)
+        try rig.purchases.setSubscriptionStatus(.active(["pro"]))
+        rig.events = []
+        rig.send(#"{"event_name": "purchase", "product_identifier": "lifetime"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.controller.purchased, [])
+        XCTAssertEqual(rig.names, ["transaction_restore", "paywall_close"])
+        XCTAssertEqual(rig.finished, [.restored])
+    }
+
+    @MainActor
+    func testCancelledPurchaseIsAbandoned() async throws {
+        let rig = try Rig(dir: dir)
+        rig.controller.purchaseResults = [.cancelled]
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["transaction_start", "transaction_abandon"])
+        XCTAssertEqual(rig.finished, [])
+        XCTAssertEqual(rig.page.progress, [true, false])
+        XCTAssertTrue(rig.page.alerts.isEmpty, "the user cancelled; nothing to tell them")
+    }
+
+    @MainActor
+    func testFailedPurchaseIsReportedAndExplained() async throws {
+        struct CardDeclined: Error, CustomStringConvertible { var description: String { "card declined" } }
+        let rig = try Rig(dir: dir)
+        rig.controller.purchaseResults = [.failed(CardDeclined())]
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["transaction_start", "transaction_fail"])
+        XCTAssertEqual(rig.events[1].params["message"], "card declined")
+        XCTAssertEqual(rig.page.alerts.first?.title, "Purchase Failed")
+        XCTAssertTrue(rig.page.alerts.first?.message.contains("card declined") ?? false)
+    }
+
+    @MainActor
+    func testPendingPurchaseWaitsForApproval() async throws {
+        let rig = try Rig(dir: dir)
+        rig.controller.purchaseResults = [.pending]
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["transaction_start", "transaction_pending"])
+        XCTAssertEqual(rig.page.alerts.first?.title, "Waiting for Approval")
+        XCTAssertEqual(rig.finished, [])
+    }
+
+    @MainActor
+    func testRestoreWithNothingToRestoreFails() async throws {
+        let rig = try Rig(dir: dir)
+        try rig.purchases.setSubscriptionStatus(.inactive)
+        rig.events = []
+        rig.send(#"{"event_name": "restore"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["restore_start", "restore_fail"])
+        XCTAssertEqual(rig.events[1].params["message"], "no active purchases to restore")
+        XCTAssertEqual(rig.page.alerts.first?.title, "No Purchases Found")
+        XCTAssertEqual(rig.page.progress, [true, false])
+    }
+
+    @MainActor
+    func testRestoreThatFindsAccessCompletesAndCloses() async throws {
+        let rig = try Rig(dir: dir)
+        try rig.purchases.setSubscriptionStatus(.active(["pro"]))
+        rig.events = []
+        rig.send(#"{"event_name": "restore"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["restore_start", "restore_complete", "paywall_close"])
+        XCTAssertEqual(rig.finished, [.restored])
+    }
+
+    @MainActor
+    func testRestoreErrorFromTheController() async throws {
+        let rig = try Rig(dir: dir)
+        rig.controller.restoreResult = .failed(nil)
+        rig.send(#"{"event_name": "restore"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.names, ["restore_start", "restore_fail"])
+        XCTAssertEqual(rig.page.alerts.first?.title, "Restore Failed")
+    }
+
+    @MainActor
+    func testSlotResolvesToTheSlotsProduct() async throws {
+        let rig = try Rig(dir: dir)
+        rig.session.productSlots = try ProductSlots(parsing: "primary=credits")
+        rig.send(#"{"event_name": "purchase", "product_identifier": "primary", "product": "primary", "should_dismiss": false}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.controller.purchased, ["credits"])
+    }
+
+    @MainActor
+    func testWithoutAControllerPurchaseIsUnsupported() async throws {
+        let session = PaywallSession(paywallId: "pw", events: EventDispatcher())
+        var names: [String] = []
+        session.events.observe { names.append($0.name) }
+        session.receive(envelope([#"{"event_name": "purchase", "product_identifier": "x"}"#]))
+        XCTAssertEqual(names, ["pageMessage_unsupported"])
+    }
+}
+
+final class PresentationGateTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory("PresentationGateTests") }
+    override func tearDown() { removeTemporaryDirectory(dir) }
+
+    @MainActor
+    private func purchases(_ events: EventDispatcher) throws -> Purchases {
+        try Purchases(controller: ScriptedController(), catalog: testCatalog,
+                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+                      transactionSource: nil, events: events)
+    }
+
+    @MainActor
+    func testSubscribedUserIsNotShownAPaywall() async throws {
+        var events: [PaywallEvent] = []
+        let dispatcher = EventDispatcher()
+        let p = try purchases(dispatcher)
+        try p.setSubscriptionStatus(.active(["pro"]))
+        dispatcher.observe { events.append($0) }
+        let result = await PresentationGate.check(p, paywallId: "pw")
+        XCTAssertEqual(result, .skipped(reason: "subscribed"))
+        XCTAssertEqual(events.last?.params["reason"], "userIsSubscribed")
+    }
+
+    @MainActor
+    func testInactiveUserIsShownThePaywall() async throws {
+        let p = try purchases(EventDispatcher())
+        try p.setSubscriptionStatus(.inactive)
+        let result = await PresentationGate.check(p, paywallId: "pw")
+        XCTAssertNil(result)
+    }
+
+    @MainActor
+    func testUnknownStatusWaitsABoundedTimeAndSaysSo() async throws {
+        var events: [PaywallEvent] = []
+        let dispatcher = EventDispatcher()
+        dispatcher.observe { events.append($0) }
+        let result = await PresentationGate.check(try purchases(dispatcher), paywallId: "pw", timeout: 0.05)
+        XCTAssertNil(result, "presented anyway")
+        XCTAssertEqual(events.map(\.name), ["paywallPresentationRequest"])
+        XCTAssertEqual(events[0].params["status"], "timeout")
+        XCTAssertEqual(events[0].params["reason"], "subscriptionStatusTimeout")
+        XCTAssertEqual(events[0].params["waited_ms"], 50)
+    }
+
+    @MainActor
+    func testStatusArrivingDuringTheWaitDecides() async throws {
+        let p = try purchases(EventDispatcher())
+        Task { @MainActor in try p.setSubscriptionStatus(.active(["pro"])) }
+        let result = await PresentationGate.check(p, paywallId: "pw", timeout: 30)
+        XCTAssertEqual(result, .skipped(reason: "subscribed"))
+    }
+}

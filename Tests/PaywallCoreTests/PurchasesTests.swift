@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// A purchase controller whose answers the test scripts; `purchase` can be held open.
+@MainActor
+final class ScriptedController: PurchaseController {
+    var purchaseResults: [PurchaseResult] = []
+    var restoreResult: RestorationResult = .restored
+    var purchased: [String] = []
+    /// While set, `purchase` waits until `release()`.
+    var hold = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func purchase(_ product: Product) async -> PurchaseResult {
+        purchased.append(product.id)
+        if hold { await withCheckedContinuation { waiting.append($0) } }
+        return purchaseResults.isEmpty ? .purchased : purchaseResults.removeFirst()
+    }
+
+    func restorePurchases() async -> RestorationResult { restoreResult }
+
+    func release() {
+        hold = false
+        waiting.forEach { $0.resume() }
+        waiting = []
+    }
+}
+
+let testCatalog = Catalog(products: [
+    Product(id: "pro.monthly", displayName: "Pro Monthly", price: Decimal(string: "7.99")!, currencyCode: "USD",
+            kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro",
+            groupRank: 2, introductoryOffer: IntroductoryOffer(mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week)),
+            entitlements: ["pro"]),
+    Product(id: "credits", displayName: "Credits", price: Decimal(string: "0.99")!, currencyCode: "USD", kind: .consumable),
+    Product(id: "lifetime", displayName: "Lifetime", price: 99, currencyCode: "USD", kind: .nonConsumable,
+            entitlements: ["pro"]),
+])
+
+/// The purchase state in app mode (the app owns the status) and runtime mode (a store does).
+final class PurchasesTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory("PurchasesTests") }
+    override func tearDown() { removeTemporaryDirectory(dir) }
+
+    @MainActor
+    private func appMode(_ events: EventDispatcher = EventDispatcher(), user: String = Purchases.anonymousUser) throws -> Purchases {
+        try Purchases(controller: ScriptedController(), catalog: testCatalog,
+                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+                      transactionSource: nil, events: events, userId: user)
+    }
+
+    @MainActor
+    func testAppSetStatusIsCachedForTheNextColdStart() async throws {
+        var names: [String] = []
+        let events = EventDispatcher()
+        events.observe { names.append($0.name) }
+        let purchases = try appMode(events)
+        XCTAssertEqual(purchases.subscriptionStatus, .unknown)
+        try purchases.setSubscriptionStatus(.active(["pro"]))
+        XCTAssertEqual(names, ["subscriptionStatus_didChange"])
+        try purchases.setSubscriptionStatus(.active(["pro"]))
+        XCTAssertEqual(names.count, 1, "no event when nothing changed")
+        XCTAssertEqual(try appMode().subscriptionStatus, .active(["pro"]), "a fresh start has it at once")
+    }
+
+    @MainActor
+    func testIdentifyKeepsEachUsersStatusApart() async throws {
+        let purchases = try appMode()
+        try purchases.setSubscriptionStatus(.active(["pro"]))
+        try purchases.identify("bob")
+        XCTAssertEqual(purchases.subscriptionStatus, .unknown)
+        try purchases.setSubscriptionStatus(.inactive)
+        try purchases.identify(Purchases.anonymousUser)
+        XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
+    }
+
+    @MainActor
+    func testWaitingForAnUnknownStatusEndsWhenItArrives() async throws {
+        let purchases = try appMode()
+        Task { @MainActor in try purchases.setSubscriptionStatus(.inactive) }
+        let known = await purchases.waitForKnownStatus(timeout: 30)
+        XCTAssertTrue(known)
+    }
+
+    @MainActor
+    func testWaitingForAnUnknownStatusIsBounded() async throws {
+        let purchases = try appMode()
+        let known = await purchases.waitForKnownStatus(timeout: 0.05)
+        XCTAssertFalse(known)
+    }
+
+    @MainActor
+    func testOwnershipNeedsEveryEntitlementOfTheProduct() async throws {
+        let purchases = try appMode()
+        try purchases.setSubscriptionStatus(.active(["pro"]))
+        XCTAssertTrue(purchases.alreadyOwns(testCatalog.product(id: "pro.monthly")!))
+        XCTAssertTrue(purchases.alreadyOwns(testCatalog.product(id: "lifetime")!))
+        XCTAssertFalse(purchases.alreadyOwns(testCatalog.product(id: "credits")!), "consumables are bought again")
+        try purchases.setSubscriptionStatus(.inactive)
+        XCTAssertFalse(purchases.alreadyOwns(testCatalog.product(id: "pro.monthly")!))
+    }
+
+    @MainActor
+    func testRuntimeModeDerivesTheStatusFromTheStore() async throws {
+        var events: [PaywallEvent] = []
+        let dispatcher = EventDispatcher()
+        dispatcher.observe { events.append($0) }
+        let store = try FakeStore(catalog: testCatalog, databasePath: dir.appendingPathComponent("s.sqlite").path)
+        let purchases = try Purchases(controller: store, catalog: testCatalog,
+                                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+                                      transactionSource: store, events: dispatcher)
+        try purchases.refresh()
+        XCTAssertEqual(purchases.subscriptionStatus, .inactive)
+        guard case .purchased = await store.purchase(testCatalog.product(id: "pro.monthly")!) else { return XCTFail() }
+        try purchases.refresh()
+        XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
+        XCTAssertEqual(events.map(\.name), ["subscriptionStatus_didChange", "customerInfo_didChange",
+                                            "subscriptionStatus_didChange"])
+        XCTAssertEqual(events.last?.params["entitlements"], ["pro"])
+    }
+}
