@@ -88,9 +88,9 @@ final class PresentTests: EndToEndTestCase {
         // A link inside the bundle pointing outside it.
         try FileManager.default.createSymbolicLink(
             atPath: bundle.appendingPathComponent("outside-link").path, withDestinationPath: "/etc")
-        let wait = "new Promise(done => { const t = setInterval(() => { if (document.title === 'reported') { clearInterval(t); done(); } }, 20); })"
-        let result = try present(bundle, ["--eval", wait, "--timeout", "8"])
-        XCTAssertNotEqual(result.status, 1, result.stderr)
+        let wait = "await new Promise(done => { const t = setInterval(() => { if (document.title === 'reported') { clearInterval(t); done(); } }, 20); })"
+        let result = try present(bundle, ["--eval", wait, "--eval", "Paywall.close()", "--timeout", "30"])
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         let report = loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue ?? ""
         let attacks = try XCTUnwrap(try JSONValue(parsing: report)["attacks"]?.objectValue, "no report in \(report)")
         XCTAssertEqual(attacks.count, 11)
@@ -112,7 +112,7 @@ final class PresentTests: EndToEndTestCase {
             "Paywall.openURLExternal('https://example.com/external')",
             "Paywall.openURLExternal('javascript:alert(1)')",
             "document.getElementById('elsewhere').click()",
-            "new Promise(done => setTimeout(done, 300))",
+            "await new Promise(done => setTimeout(done, 300))",
             "Paywall.custom(location.href); Paywall.close()",
         ]
         let result = try present(bundle, scripts.flatMap { ["--eval", $0] } + ["--timeout", "30"],
@@ -139,7 +139,7 @@ final class PresentTests: EndToEndTestCase {
         let bundle = try inlineBundle("listener", body: """
             <script>Paywall.on('paywall_open', e => Paywall.custom('page saw ' + e.event_name + ' of ' + e.paywall_identifier));</script>
             """)
-        let result = try present(bundle, ["--eval", "new Promise(done => setTimeout(done, 200))", "--eval", "Paywall.close()",
+        let result = try present(bundle, ["--eval", "Paywall.close()",
                                           "--timeout", "30"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "page saw paywall_open of listener")

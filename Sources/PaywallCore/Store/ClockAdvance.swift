@@ -16,7 +16,9 @@ public struct ClockAdvance: Equatable, Sendable, CustomStringConvertible {
     }
 
     public init?(parsing text: String) {
-        guard let last = text.last, let unit = Unit(rawValue: String(last)), let value = Int(text.dropLast()), value > 0
+        let digits = text.dropLast()
+        guard let last = text.last, let unit = Unit(rawValue: String(last)), !digits.isEmpty,
+            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), value > 0
         else { return nil }
         self.init(value: value, unit: unit)
     }

@@ -117,7 +117,11 @@ public final class FakeStore: PurchaseController, TransactionSource {
             case .failed(let reason): return .failed(FakeStoreError.purchaseFailed(reason: reason))
             case .success, .pending: break
             }
-            if try owns(product, at: now) { return .purchased }  // nothing charged twice
+            if try owns(product, at: now) {
+                // Nothing is charged twice; choosing the current plan again keeps it (no downgrade).
+                try keepCurrentPlan(product, at: now)
+                return .purchased
+            }
             if outcome == .pending {
                 var record = try newRecord(product, at: now)
                 record.approval = "pending"
@@ -142,8 +146,18 @@ public final class FakeStore: PurchaseController, TransactionSource {
         }
     }
 
+    /// Cancels a pending downgrade away from `product` when the user picks it again.
+    private func keepCurrentPlan(_ product: Product, at now: Date) throws {
+        guard var current = try activeChains(at: now).first(where: { $0.transaction.productId == product.id }),
+            current.renewalProductId != nil
+        else { return }
+        current.renewalProductId = nil
+        try db.save(current)
+    }
+
     /// Records a paid (or approved) purchase, handling plan changes within a subscription group.
-    private func complete(_ product: Product, at now: Date) throws {
+    /// `id` keeps the id of an approved pending purchase.
+    func complete(_ product: Product, at now: Date, id: String? = nil) throws {
         if product.kind == .autoRenewable, let group = product.subscriptionGroup,
             var current = try activeChains(at: now).first(where: { $0.transaction.subscriptionGroupId == group })
         {
@@ -155,19 +169,24 @@ public final class FakeStore: PurchaseController, TransactionSource {
                 try db.save(current)
                 return
             }
-            // Upgrade or crossgrade: the current period ends now and the new plan starts at once.
+            // Upgrade or crossgrade: the current period ends now and the new plan starts at once;
+            // a billing problem of the old plan ends with it.
             current.transaction.expirationDate = now
             current.transaction.willRenew = false
+            current.transaction.billingIssueDate = nil
+            current.transaction.gracePeriodEnd = nil
+            current.transaction.billingRetryEnd = nil
+            current.billingFailing = false
             current.renewalProductId = nil
             try db.save(current)
         }
-        try db.save(try newRecord(product, at: now))
+        try db.save(try newRecord(product, at: now, id: id))
     }
 
     /// A first transaction for `product` bought at `now`, with its introductory offer if eligible.
-    private func newRecord(_ product: Product, at now: Date) throws -> FakeStoreDatabase.Record {
+    private func newRecord(_ product: Product, at now: Date, id: String? = nil) throws -> FakeStoreDatabase.Record {
         var t = StoreTransaction(
-            id: try db.nextTransactionId(), productId: product.id, kind: product.kind, store: .fakeStore,
+            id: try id ?? db.nextTransactionId(), productId: product.id, kind: product.kind, store: .fakeStore,
             purchaseDate: now, subscriptionGroupId: product.subscriptionGroup, entitlementIds: product.entitlements,
             isFamilyShared: false, price: product.price, currencyCode: product.currencyCode)
         var record = FakeStoreDatabase.Record(transaction: t)

@@ -3,7 +3,8 @@ import Foundation
 /// What a tester does to the fake store's transactions (`paywall store approve|decline|refund|
 /// cancel|expire|billing-issue|billing-recover|reset`). Each is one database transaction.
 extension FakeStore {
-    /// Completes a purchase that waited for approval; it starts now.
+    /// Completes a purchase that waited for approval, as if bought now: its offer, plan change
+    /// and period all start at approval (it keeps its transaction id).
     public func approve(_ id: String) throws {
         try change(id) { record, now in
             guard record.approval == "pending" else { throw FakeStoreError.notPending(id) }
@@ -11,13 +12,8 @@ extension FakeStore {
                 throw FakeStoreError.unknownTransaction(id)
             }
             try db.database.query("DELETE FROM transactions WHERE id = ?", [.text(id)])
-            if try owns(product, at: now) { return nil }
-            var approved = record
-            approved.approval = "approved"
-            approved.transaction.purchaseDate = now
-            if let period = product.period { approved.transaction.expirationDate = period.advance(now) }
-            approved.transaction.willRenew = product.kind == .autoRenewable
-            return approved
+            if try !owns(product, at: now) { try complete(product, at: now, id: id) }
+            return nil
         }
     }
 

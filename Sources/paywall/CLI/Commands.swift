@@ -38,7 +38,7 @@ enum Commands {
         options: [
             eventsOption,
             OptionSpec(name: "--eval", valueName: "JS", repeats: true,
-                       help: "Run JS in the page once it is ready; repeatable, run in order."),
+                       help: "Run JS in the page once it is ready; repeatable. Each runs as an async function body (it may await) after the previous one settled."),
             OptionSpec(name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3."),
             sizeOption, storeOption, dataDirOption, userOption, productsOption,
         ],

@@ -37,10 +37,11 @@ enum PresentCommand {
         return host.run(gate: { await PresentationGate.check(purchases, paywallId: host.session.paywallId) })
     }
 
-    /// Runs the scripts one after another, each once the previous one has finished.
+    /// Runs the scripts one after another. Each is the body of an async function, so it may
+    /// `await`; the next starts once its promise has settled.
     private static func runScripts(_ scripts: ArraySlice<String>, in webView: PaywallWebView) {
         guard let script = scripts.first else { return }
-        webView.evaluate(script) { result in
+        webView.callAsync(script) { result in
             if case .failure(let error) = result {
                 PresentationHost.fail("--eval #\(scripts.startIndex + 1) threw: \(error.message)")
             }

@@ -1,0 +1,157 @@
+import Foundation
+import PaywallCore
+import XCTest
+
+/// Purchases through a real paywall and the fake store, checked the way a tester would:
+/// the result line, the event log, and fresh `paywall` processes reading the databases.
+final class PurchaseTests: EndToEndTestCase {
+    private var dataDir: String { workDir.appendingPathComponent("data").path }
+    private let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
+    private let template = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic").path
+    private let slots = "primary=lumen.pro.yearly,secondary=lumen.pro.monthly,tertiary=lumen.pro.lifetime"
+
+    private func present(_ bundle: String, _ scripts: [String], catalog: String? = nil) throws -> PaywallProcess.Outcome {
+        try PaywallProcess.run(
+            ["present", bundle, "--store", catalog ?? self.catalog, "--data-dir", dataDir, "--products", slots,
+             "--events", eventsPath, "--timeout", "30"] + scripts.flatMap { ["--eval", $0] }, in: workDir)
+    }
+
+    private func store(_ arguments: [String], catalog: String? = nil) throws -> PaywallProcess.Outcome {
+        try PaywallProcess.run(["store"] + arguments + ["--store", catalog ?? self.catalog, "--data-dir", dataDir],
+                               in: workDir)
+    }
+
+    private func status() throws -> JSONValue {
+        let result = try PaywallProcess.run(["status", "--data-dir", dataDir, "--json"], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try JSONValue(parsing: result.stdout)
+    }
+
+    func testBuyButtonPurchasesAndAFreshProcessSeesTheEntitlement() throws {
+        let result = try present(template, ["document.getElementById('purchase').click()"])
+        XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
+        XCTAssertEqual(result.status, 0)
+        let names = eventNames()
+        for expected in ["transaction_start", "transaction_complete", "freeTrial_start", "subscriptionStatus_didChange"] {
+            XCTAssertTrue(names.contains(expected), "missing \(expected) in \(names)")
+        }
+        XCTAssertFalse(names.contains("subscription_start"), "a free trial started, not a paid subscription")
+
+        // A new process, reading only the SQLite cache: right at once, with no store.
+        let cold = try status()
+        XCTAssertEqual(cold["subscription_status"], "active")
+        let pro = try XCTUnwrap(cold["entitlements"]?.arrayValue?.first)
+        XCTAssertEqual(pro["id"], "pro")
+        XCTAssertEqual(pro["is_active"], true)
+        XCTAssertEqual(pro["product_ids"], ["lumen.pro.yearly"])
+        XCTAssertEqual(pro["state"], "subscribed")
+        XCTAssertEqual(pro["will_renew"], true)
+        XCTAssertEqual(pro["store"], "FAKE_STORE")
+        XCTAssertNotEqual(pro["expires_at"], .null)
+
+        // A subscribed user is not shown the paywall again.
+        let again = try present(template, [])
+        XCTAssertEqual(again.stdout, "{\"result\":\"skipped\",\"reason\":\"subscribed\"}\n", again.stderr)
+    }
+
+    func testCancelledPurchaseLeavesNothingBehind() throws {
+        XCTAssertEqual(try store(["set-outcome", "cancelled"]).status, 0)
+        let result = try present(template, [
+            "const seen = new Promise(done => Paywall.on('transaction_abandon', done)); document.getElementById('purchase').click(); await seen; Paywall.close()"])
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        XCTAssertTrue(eventNames().contains("transaction_abandon"), "\(eventNames())")
+        XCTAssertFalse(eventNames().contains("transaction_complete"))
+        XCTAssertEqual(try status()["subscription_status"], "inactive")
+    }
+
+    func testFailedPurchaseIsReportedWithItsReason() throws {
+        XCTAssertEqual(try store(["set-outcome", "failed:card_declined"]).status, 0)
+        let result = try present(template, [
+            "const seen = new Promise(done => Paywall.on('transaction_fail', done)); document.getElementById('purchase').click(); await seen; Paywall.close()"])
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        let failure = loggedEvents().first { $0.name == "transaction_fail" }
+        XCTAssertTrue(failure?.params["message"]?.stringValue?.contains("card_declined") ?? false, "\(String(describing: failure))")
+        XCTAssertEqual(try status()["subscription_status"], "inactive")
+    }
+
+    func testRestoreWithNothingToRestoreFails() throws {
+        let result = try present(template, [
+            "const seen = new Promise(done => Paywall.on('restore_fail', done)); document.getElementById('restore').click(); await seen; Paywall.close()"])
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        let names = eventNames()
+        XCTAssertTrue(names.contains("restore_start") && names.contains("restore_fail"), "\(names)")
+    }
+
+    /// Bought elsewhere while the paywall is up (another process), then restored on it.
+    func testRestoreFindsAPurchaseMadeElsewhere() throws {
+        let bundle = try inlineBundle("restore", body: "<button id='restore' data-paywall-restore>Restore</button>")
+        let flag = bundle.appendingPathComponent("bought.txt")
+        let waitForFlag = """
+            await new Promise(done => { const t = setInterval(async () => {
+              if ((await fetch('bought.txt')).ok) { clearInterval(t); done(); } }, 50); })
+            """
+        let presenting = try PaywallProcess(
+            ["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
+             "--eval", waitForFlag, "--eval", "document.getElementById('restore').click()"], in: workDir)
+        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        let bought = try store(["buy", "lumen.pro.monthly"])
+        XCTAssertEqual(bought.status, 0, bought.stderr)
+        try "yes".write(to: flag, atomically: true, encoding: .utf8)
+        let result = presenting.wait()
+        XCTAssertEqual(result.stdout, "{\"result\":\"restored\"}\n", result.stderr)
+        XCTAssertTrue(eventNames().contains("restore_complete"), "\(eventNames())")
+    }
+
+    func testRefundEndsAccessForTheNextColdStart() throws {
+        let bought = try store(["buy", "lumen.pro.monthly"])
+        XCTAssertEqual(bought.status, 0, bought.stderr)
+        XCTAssertEqual(try status()["subscription_status"], "active")
+        let transactions = try JSONValue(parsing: try store(["transactions", "--json"]).stdout)
+        let id = try XCTUnwrap(transactions.arrayValue?.first?["transaction_id"]?.stringValue)
+        XCTAssertEqual(try store(["refund", id]).status, 0)
+        let after = try status()
+        XCTAssertEqual(after["subscription_status"], "inactive")
+        XCTAssertEqual(after["entitlements"]?.arrayValue?.first?["state"], "revoked")
+    }
+
+    func testStoreKitCatalogWorksForPurchases() throws {
+        let storekit = Self.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/Lumen.storekit").path
+        let bundle = try inlineBundle("sk", body: "<button id='buy' data-paywall-purchase='lumen.pro.lifetime'>Buy</button>")
+        let result = try present(bundle.path, ["document.getElementById('buy').click()"], catalog: storekit)
+        XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.lifetime\"}\n", result.stderr)
+        let entitlements = try JSONValue(parsing: try store(["entitlements", "--json"], catalog: storekit).stdout)
+        let lifetime = entitlements["entitlements"]?.arrayValue?.first { $0["id"] == "lumen.pro.lifetime" }
+        XCTAssertEqual(lifetime?["is_lifetime"], true, "a non-consumable unlocks an entitlement named after its productID")
+    }
+
+    /// A garbage file where the cache should be is moved aside and rebuilt from the store.
+    func testGarbageCacheIsRecoveredAndRebuilt() throws {
+        XCTAssertEqual(try store(["buy", "lumen.pro.lifetime"]).status, 0)
+        let cache = URL(fileURLWithPath: dataDir).appendingPathComponent("entitlements.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cache.path + suffix) }
+        try Data(repeating: 0x5A, count: 4096).write(to: cache)
+        let result = try store(["entitlements", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("moved it to"), result.stderr)
+        XCTAssertEqual(try JSONValue(parsing: result.stdout)["subscription_status"], "active")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dataDir).filter { $0.contains(".corrupt-") }
+        XCTAssertFalse(aside.isEmpty, "the bad file is kept for inspection")
+    }
+
+    func testStoreCommandErrors() throws {
+        XCTAssertEqual(try store(["set-outcome", "maybe"]).status, 2)
+        XCTAssertEqual(try store(["advance", "soon"]).status, 2)
+        let unknown = try store(["refund", "fake_999999"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("no transaction fake_999999"), unknown.stderr)
+        let noStore = try PaywallProcess.run(["store", "products", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(noStore.status, 2)
+        XCTAssertTrue(noStore.stderr.contains("--store CATALOG is required"), noStore.stderr)
+        let badCatalog = try PaywallProcess.run(["store", "products", "--store", "/no/such.json", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(badCatalog.status, 1)
+        XCTAssertTrue(badCatalog.stderr.contains("/no/such.json"), badCatalog.stderr)
+        let buyUnknown = try store(["buy", "nope"])
+        XCTAssertEqual(buyUnknown.status, 1)
+        XCTAssertTrue(buyUnknown.stderr.contains("unknown product id 'nope'"), buyUnknown.stderr)
+    }
+}
