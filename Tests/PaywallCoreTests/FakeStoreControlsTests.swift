@@ -44,7 +44,7 @@ final class FakeStoreControlsTests: XCTestCase {
     func testOutcomeIsUsedOnce() async throws {
         let store = try makeStore()
         try store.setNextOutcome(.failed(reason: "card_declined"))
-        await expectPurchase(F.monthly, on: store, "failed: purchase failed: card_declined")
+        await expectPurchase(F.monthly, on: store, "failed: the store declined the purchase (card_declined)")
         XCTAssertEqual(try store.nextOutcome().outcome, .success)
         XCTAssertEqual(try store.nextOutcome().delay, 0)
         await expectPurchase(F.monthly, on: store, "purchased")
