@@ -14,27 +14,25 @@ enum PresentCommand {
             }
             timeout = seconds
         }
-        let host = try PresentationHost(
-            bundlePath: arguments.positionals[0], size: try Commands.size(arguments, Commands.present),
-            eventsPath: arguments.value("--events"), offscreen: false)
+        var options = PaywallPresenter.Options(size: try Commands.size(arguments, Commands.present))
         if let text = arguments.value("--products") {
-            do { host.session.productSlots = try ProductSlots(parsing: text) } catch {
+            do { options.slots = try ProductSlots(parsing: text) } catch {
                 throw .usage("--products: \(error)", Commands.present)
             }
         }
+        let host = try PresentationHost(bundlePath: arguments.positionals[0], eventsPath: arguments.value("--events"))
         let stores = try StoreContext(arguments, events: host.events, requireStore: false, command: Commands.present)
-        if let purchases = stores.purchases { host.session.enablePurchases(purchases, strings: host.strings) }
-        host.session.onFinish = { result in
+        host.presenter.purchases = stores.purchases
+        let scripts = arguments.all("--eval")
+        return host.run(options, onPresented: { presentation in
+            presentation.session.onReady = { runScripts(scripts[...], in: presentation.webView) }
+            if let timeout {
+                MainLoop.after(seconds: timeout) { presentation.session.finish(.timeout) }
+            }
+        }, completion: { result in
             FileHandle.standardOutput.write(Data((result.jsonLine + "\n").utf8))
             host.finish(exitCode: result.exitCode)
-        }
-        let scripts = arguments.all("--eval")
-        host.session.onReady = { runScripts(scripts[...], in: host.webView) }
-        if let timeout {
-            MainLoop.after(seconds: timeout) { host.session.finish(.timeout) }
-        }
-        guard let purchases = stores.purchases else { return host.run() }
-        return host.run(gate: { await PresentationGate.check(purchases, paywallId: host.session.paywallId) })
+        })
     }
 
     /// Runs the scripts one after another. Each is the body of an async function, so it may

@@ -3,23 +3,14 @@ import PaywallCore
 import PaywallHost
 
 /// What `preview`, `snapshot` and `present` share: checks the bundle and resources, starts
-/// GTK, wires the session's events to the log, and puts the bundle in a window.
+/// GTK, writes the event log, and presents the bundle through the library's `PaywallPresenter`.
 @MainActor
 final class PresentationHost {
     let bundle: PaywallBundle
-    let events = EventDispatcher()
-    let session: PaywallSession
-    let webView: PaywallWebView
-    let window: PaywallWindow
-    let strings: StringTable
-    private let entryURL: URL
+    let presenter: PaywallPresenter
     private var exitCode: Int32 = 0
-    /// Every bundle of this process is served on this host of the `paywall:` scheme.
-    static let bundleHost = "bundle"
 
-    /// - Parameter titleKey: the string-table key of the window title (`{bundle}` is filled in).
-    init(bundlePath: String, size: ViewSize, eventsPath: String?, offscreen: Bool,
-         titleKey: String = "window.title.present") throws(CLIError) {
+    init(bundlePath: String, eventsPath: String?) throws(CLIError) {
         do {
             bundle = try PaywallBundle(path: bundlePath)
         } catch {
@@ -31,39 +22,22 @@ final class PresentationHost {
         } catch {
             throw .failure(error.description)
         }
-        do {
-            strings = try StringTable(
-                directory: resources.locales,
-                locale: SystemLocale.identifier(environment: ProcessInfo.processInfo.environment))
-        } catch {
+        let log: EventLog?
+        do { log = try eventsPath.map { path throws(EventLog.OpenError) in try EventLog(path: path) } } catch {
             throw .failure(error.description)
         }
-        if let eventsPath {
-            let log: EventLog
-            do { log = try EventLog(path: eventsPath) } catch { throw .failure(error.description) }
-            events.observe { log.append($0) }
-        }
         do { try Toolkit.initialize() } catch { throw .failure(error.description) }
-        let runtime: WebRuntime
-        do { runtime = try WebRuntime(resources: resources) } catch { throw .failure("\(error)") }
-        session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
-        webView = PaywallWebView(runtime: runtime, session: session, bundleHost: Self.bundleHost)
-        let title = strings.text(titleKey, ["bundle": bundle.root.lastPathComponent])
-        window = PaywallWindow(webView: webView, title: title, size: size, strings: strings, offscreen: offscreen)
-        entryURL = runtime.mount(bundle, host: Self.bundleHost)
+        do { presenter = try PaywallPresenter(resources: resources) } catch { throw .failure("\(error)") }
+        if let log { presenter.events.observe { log.append($0) } }
     }
 
-    /// Shows the window, loads the bundle and runs until `finish`; returns the exit code.
-    /// `gate` runs first, inside the main loop; a result from it ends the presentation unshown.
-    func run(gate: (@MainActor () async -> PresentationResult?)? = nil) -> Int32 {
-        Task { @MainActor in
-            if let gate, let result = await gate() {
-                session.finish(result)
-                return
-            }
-            window.show()
-            webView.load(entryURL)
-        }
+    var events: EventDispatcher { presenter.events }
+    var strings: StringTable { presenter.strings }
+
+    /// Presents the bundle and runs the main loop until `finish`; returns the exit code.
+    func run(_ options: PaywallPresenter.Options, onPresented: (PaywallPresentation) -> Void = { _ in },
+             completion: @escaping @MainActor (PresentationResult) -> Void) -> Int32 {
+        onPresented(presenter.present(bundle, options: options, completion: completion))
         Toolkit.run()
         return exitCode
     }

@@ -7,10 +7,10 @@ enum PreviewCommand {
     static let pollInterval = 0.25
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        let host = try PresentationHost(
-            bundlePath: arguments.positionals[0], size: try Commands.size(arguments, Commands.preview),
-            eventsPath: arguments.value("--events"), offscreen: false, titleKey: "window.title.preview")
-        host.session.onFinish = { _ in host.finish(exitCode: 0) }
+        let options = PaywallPresenter.Options(size: try Commands.size(arguments, Commands.preview),
+                                               titleKey: "window.title.preview")
+        let host = try PresentationHost(bundlePath: arguments.positionals[0], eventsPath: arguments.value("--events"))
+        var webView: PaywallWebView?
         var fingerprint = BundleFingerprint(root: host.bundle.root)
         MainLoop.every(seconds: pollInterval) {
             let current = BundleFingerprint(root: host.bundle.root)
@@ -18,9 +18,9 @@ enum PreviewCommand {
             guard !changed.isEmpty else { return true }
             fingerprint = current
             host.events.emit(EventName.bundleReload, ["files": .array(changed.map(JSONValue.string))])
-            host.webView.reload()
+            webView?.reload()
             return true
         }
-        return host.run()
+        return host.run(options, onPresented: { webView = $0.webView }, completion: { _ in host.finish(exitCode: 0) })
     }
 }

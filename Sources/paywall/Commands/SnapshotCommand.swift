@@ -12,20 +12,19 @@ enum SnapshotCommand {
         guard let out = arguments.value("--out") else {
             throw .usage("--out FILE.png is required", Commands.snapshot)
         }
-        let host = try PresentationHost(
-            bundlePath: arguments.positionals[0], size: try Commands.size(arguments, Commands.snapshot),
-            eventsPath: arguments.value("--events"), offscreen: true)
+        let options = PaywallPresenter.Options(size: try Commands.size(arguments, Commands.snapshot), offscreen: true)
+        let host = try PresentationHost(bundlePath: arguments.positionals[0], eventsPath: arguments.value("--events"))
         var loadError: String?
         host.events.observe { event in
             if event.name == EventName.webviewLoadFail { loadError = event.params["reason"]?.stringValue ?? "load failed" }
         }
-        host.session.onReady = {
+        let capture = { (presentation: PaywallPresentation) in
             if let loadError {
                 PresentationHost.fail("\(arguments.positionals[0]) did not load: \(loadError)")
                 host.finish(exitCode: 1)
                 return
             }
-            PageCapture.writePNG(of: host.webView, to: out) { result in
+            PageCapture.writePNG(of: presentation.webView, to: out) { result in
                 switch result {
                 case .success:
                     host.finish(exitCode: 0)
@@ -39,6 +38,8 @@ enum SnapshotCommand {
             PresentationHost.fail("\(arguments.positionals[0]) was not ready after \(Int(readyTimeout)) s; nothing written")
             host.finish(exitCode: 1)
         }
-        return host.run()
+        return host.run(options, onPresented: { presentation in
+            presentation.session.onReady = { capture(presentation) }
+        }, completion: { _ in })
     }
 }

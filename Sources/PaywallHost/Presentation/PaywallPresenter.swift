@@ -1,0 +1,107 @@
+import Foundation
+import PaywallCore
+
+/// The library's entry point for apps: create one per process after `Toolkit.initialize()`,
+/// give it a `Purchases` to sell through, observe `events`, and present paywall bundles.
+///
+/// ```swift
+/// try Toolkit.initialize()
+/// let presenter = try PaywallPresenter(resources: .locate(executable: URL(fileURLWithPath: "/proc/self/exe")))
+/// presenter.purchases = try Purchases(controller: myController, catalog: catalog, cache: cache,
+///                                     transactionSource: nil, events: presenter.events)
+/// presenter.events.observe { print($0.name) }
+/// presenter.present(try PaywallBundle(path: "paywalls/onboarding")) { result in print(result) }
+/// ```
+@MainActor
+public final class PaywallPresenter {
+    /// Every event of every presentation (and of `purchases`, when it shares this dispatcher).
+    public let events: EventDispatcher
+    /// The runtime's own UI strings, in the user's locale.
+    public let strings: StringTable
+    /// Where purchases and restores go; without it, a page's `purchase` is reported unsupported.
+    public var purchases: Purchases?
+    /// How long presenting waits for an unknown subscription status (seconds).
+    public var statusTimeout = PresentationGate.defaultStatusTimeout
+
+    private let runtime: WebRuntime
+    private var mountCount = 0
+
+    /// - Parameters:
+    ///   - locale: the locale of the runtime's UI strings (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
+    public init(resources: RuntimeResources, events: EventDispatcher = EventDispatcher(),
+                locale: String = SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)) throws {
+        self.events = events
+        strings = try StringTable(directory: resources.locales, locale: locale)
+        runtime = try WebRuntime(resources: resources)
+    }
+
+    /// How to show one paywall.
+    public struct Options: Sendable {
+        public var size: ViewSize
+        /// The products in the page's slots.
+        public var slots: ProductSlots
+        /// Render without a visible window (snapshots).
+        public var offscreen: Bool
+        /// String-table key of the window title; `{bundle}` is the bundle folder's name.
+        public var titleKey: String
+
+        public init(size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
+                    titleKey: String = "window.title.present") {
+            self.size = size
+            self.slots = slots
+            self.offscreen = offscreen
+            self.titleKey = titleKey
+        }
+    }
+
+    /// Presents `bundle` in its own window. A user with access is not shown it (the result is
+    /// `.skipped`); an unknown status is waited for up to `statusTimeout`. `completion` gets the
+    /// result once, when the presentation ends.
+    @discardableResult
+    public func present(_ bundle: PaywallBundle, options: Options = Options(),
+                        completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
+        mountCount += 1
+        let host = mountCount == 1 ? "bundle" : "bundle\(mountCount)"
+        let session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
+        session.productSlots = options.slots
+        if let purchases { session.enablePurchases(purchases, strings: strings) }
+        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host)
+        let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
+        let window = PaywallWindow(webView: webView, title: title, size: options.size, strings: strings,
+                                   offscreen: options.offscreen)
+        let entry = runtime.mount(bundle, host: host)
+        session.onFinish = completion
+        let purchases = self.purchases
+        let timeout = statusTimeout
+        Task { @MainActor in
+            if let purchases,
+                let result = await PresentationGate.check(purchases, paywallId: session.paywallId, timeout: timeout)
+            {
+                session.finish(result)
+                return
+            }
+            window.show()
+            webView.load(entry)
+        }
+        return PaywallPresentation(session: session, webView: webView, window: window)
+    }
+}
+
+/// One paywall on screen: its session (rules and events), view and window.
+@MainActor
+public final class PaywallPresentation {
+    public let session: PaywallSession
+    public let webView: PaywallWebView
+    public let window: PaywallWindow
+
+    init(session: PaywallSession, webView: PaywallWebView, window: PaywallWindow) {
+        self.session = session
+        self.webView = webView
+        self.window = window
+    }
+
+    /// Takes the paywall down from the app's side; the result is `.declined`.
+    public func dismiss() {
+        session.finish(.declined)
+    }
+}
