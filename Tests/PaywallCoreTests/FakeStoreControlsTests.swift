@@ -4,18 +4,7 @@ import XCTest
 @testable import PaywallCore
 
 /// Scripted outcomes and the tester's controls (`approve`, `decline`, `cancel`, `reset`, ...).
-final class FakeStoreControlsTests: XCTestCase {
-    typealias F = FakeStoreFixture
-    private var dir: URL!
-
-    override func setUpWithError() throws { dir = try makeTemporaryDirectory("FakeStoreControlsTests") }
-    override func tearDown() { removeTemporaryDirectory(dir) }
-
-    @MainActor
-    private func makeStore(settings: StoreSettings = StoreSettings()) throws -> FakeStore {
-        try makeFakeStore(in: dir, settings: settings)
-    }
-
+final class FakeStoreControlsTests: FakeStoreTestCase {
     // MARK: Scripted outcomes
 
     @MainActor

@@ -101,23 +101,27 @@ func fakeStoreError(_ body: () throws -> Void) -> FakeStoreError? {
 
 // MARK: - Lifecycle
 
-/// The subscription lifecycle of the fake store, driven by its clock.
-final class FakeStoreLifecycleTests: XCTestCase {
+/// A fresh fake-store database per test, on the fixture's fixed clock.
+class FakeStoreTestCase: XCTestCase {
     typealias F = FakeStoreFixture
     private var dir: URL!
 
-    override func setUpWithError() throws { dir = try makeTemporaryDirectory("FakeStoreLifecycleTests") }
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory(String(describing: type(of: self))) }
     override func tearDown() { removeTemporaryDirectory(dir) }
 
     @MainActor
-    private func makeStore(settings: StoreSettings = StoreSettings()) throws -> FakeStore {
+    func makeStore(settings: StoreSettings = StoreSettings()) throws -> FakeStore {
         try makeFakeStore(in: dir, settings: settings)
     }
 
     @MainActor
-    private func advance(_ store: FakeStore, _ value: Int, _ unit: ClockAdvance.Unit) throws {
+    func advance(_ store: FakeStore, _ value: Int, _ unit: ClockAdvance.Unit) throws {
         try store.advance(ClockAdvance(value: value, unit: unit))
     }
+}
+
+/// The subscription lifecycle of the fake store, driven by its clock.
+final class FakeStoreLifecycleTests: FakeStoreTestCase {
 
     // MARK: Purchases
 
