@@ -6,6 +6,8 @@ import Foundation
 /// rather than a key.
 public struct StringTable: Sendable {
     private let layers: [[String: String]]
+    /// The language whose plural rules apply (`pt`, `ar`, ...).
+    public let language: String
 
     public enum LoadError: Error, CustomStringConvertible {
         case missingEnglish(path: String)
@@ -35,6 +37,7 @@ public struct StringTable: Sendable {
             }
         }
         self.layers = layers
+        language = Self.fallbackChain(for: locale).first.map { String($0.split(separator: "_").first ?? "en") } ?? "en"
     }
 
     /// `pt_BR.UTF-8` -> `["pt_BR", "pt", "en"]`.
@@ -50,6 +53,17 @@ public struct StringTable: Sendable {
         }
         if !chain.contains("en") { chain.append("en") }
         return chain
+    }
+
+    /// The text for `count` of something: `key.<category>` for the language's plural category
+    /// (`key.one`, `key.few`, ...), else `key.other`; `{count}` is filled in.
+    public func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
+        let category = PluralRule.category(of: count, language: language)
+        let specific = "\(key).\(category.rawValue)"
+        var arguments = arguments
+        arguments["count"] = String(count)
+        let hasSpecific = layers.contains { $0[specific] != nil }
+        return text(hasSpecific ? specific : "\(key).other", arguments)
     }
 
     /// The text for `key` with `{name}` placeholders filled from `arguments`; the key itself
