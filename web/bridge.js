@@ -11,7 +11,8 @@
 
   const VERSION = "paywall-runtime/0.1";
   const listeners = new Map(); // event name ("*" for all) -> Set of functions
-  const state = { products: {}, pinged: false }; // products: slot -> id, from the host's "products" event
+  // products: slot -> id (host's "products" event); variables/prefix: for {{ }} templates.
+  const state = { products: {}, pinged: false, variables: null, prefix: null };
 
   function post(events) {
     const handler = window.webkit && window.webkit.messageHandlers &&
@@ -31,6 +32,14 @@
     const name = event && event.event_name;
     if (name === "products" && Array.isArray(event.products)) {
       for (const p of event.products) if (p && p.product) state.products[p.product] = p.productId;
+    }
+    if (name === "template_variables") {
+      state.variables = event.variables || {};
+      Templates.render();
+    }
+    if (name === "template_substitutions_prefix") {
+      state.prefix = event.prefix || null;
+      Templates.render();
     }
     for (const key of [name, "*"]) {
       for (const fn of listeners.get(key) || []) {
@@ -95,10 +104,109 @@
     /** Tells the host the page is ready (its `ping`). Pages marked <html data-paywall-manual-ready>
      *  call this once they have rendered; other pages are ready when their DOM is. */
     ready() { if (!state.pinged) { state.pinged = true; send("ping", { version: VERSION }); } },
+    /** The host's template variables ({user, device, params, products, primary, ...}), once sent. */
+    get variables() { return state.variables; },
+    /** The substitution prefix ("freeTrial" or null). */
+    get prefix() { return state.prefix; },
     /** The product id in each slot, as the host sent it. */
     get products() { return Object.assign({}, state.products); },
   });
   Object.defineProperty(window, "Paywall", { value: Paywall, enumerable: true });
+
+  // Plain HTML templating: text and attributes containing {{ products.primary.price }},
+  // {{ primary.trialPeriodText }}, {{ device.interfaceStyle }}, ... are filled from the host's
+  // template variables. With a substitution prefix (e.g. "freeTrial"), an element carrying
+  // data-paywall-free-trial="..." shows that template instead of its own text. An unknown
+  // variable stays visible and is reported to the host once.
+  const Templates = (() => {
+    const pattern = /\{\{\s*([\w.$-]+)\s*\}\}/g;
+    const texts = new Map();      // text node -> its original template
+    const attributes = new Map(); // element -> {attribute: original template}
+    const reported = new Set();
+    const originals = new Map();  // element with a prefix alternative -> its original HTML
+
+    function lookup(path) {
+      let value = state.variables;
+      for (const key of path.split(".")) {
+        if (value == null) return undefined;
+        if (Array.isArray(value)) {
+          // variables.products is [{primary: {...}}, ...]: find the item holding the key.
+          const item = value.find(entry => entry && Object.prototype.hasOwnProperty.call(entry, key));
+          value = item ? item[key] : undefined;
+        } else {
+          value = value[key];
+        }
+      }
+      return value;
+    }
+
+    function fill(template) {
+      return template.replace(pattern, (whole, path) => {
+        const value = lookup(path);
+        if (value === undefined || value === null || typeof value === "object") {
+          if (!reported.has(path)) {
+            reported.add(path);
+            send("template_variable_unknown", { name: path });
+          }
+          return whole;
+        }
+        return String(value);
+      });
+    }
+
+    function prefixAttribute() {
+      return state.prefix ? "data-paywall-" + state.prefix.replace(/[A-Z]/g, c => "-" + c.toLowerCase()) : null;
+    }
+
+    function collect(root) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+      for (let node = walker.currentNode; node; node = walker.nextNode()) {
+        if (node.nodeType === Node.TEXT_NODE) {
+          const parent = node.parentElement;
+          if (!texts.has(node) && node.nodeValue.includes("{{") && parent && !/^(SCRIPT|STYLE)$/.test(parent.tagName)) {
+            texts.set(node, node.nodeValue);
+          }
+        } else if (node.attributes) {
+          for (const attribute of Array.from(node.attributes)) {
+            if (attribute.value.includes("{{") && !attribute.name.startsWith("data-paywall-")) {
+              const saved = attributes.get(node) || {};
+              if (!(attribute.name in saved)) saved[attribute.name] = attribute.value;
+              attributes.set(node, saved);
+            }
+          }
+        }
+      }
+    }
+
+    function render() {
+      if (!state.variables || !document.body) return;
+      collect(document.body);
+      collect(document.head);
+      for (const [node, template] of texts) node.nodeValue = fill(template);
+      for (const [element, saved] of attributes) {
+        for (const [name, template] of Object.entries(saved)) element.setAttribute(name, fill(template));
+      }
+      // A prefix alternative replaces its element's content; the original is kept to switch back.
+      const attribute = prefixAttribute();
+      if (attribute) {
+        for (const element of document.querySelectorAll("[" + attribute + "]")) {
+          if (!originals.has(element)) originals.set(element, element.innerHTML);
+        }
+      }
+      for (const [element, html] of originals) {
+        const alternative = attribute ? element.getAttribute(attribute) : null;
+        if (alternative !== null) {
+          element.textContent = fill(alternative);
+        } else if (element.innerHTML !== html) {
+          element.innerHTML = html;
+          collect(element);
+          for (const [node, template] of texts) if (element.contains(node)) node.nodeValue = fill(template);
+        }
+      }
+    }
+
+    return { render };
+  })();
 
   // Declarative actions: data-paywall-close, data-paywall-restore, data-paywall-purchase="SLOT|ID",
   // data-paywall-open-url="URL" (in-app), data-paywall-open-url-external="URL",

@@ -12,12 +12,21 @@ final class FakePaywallPage: PaywallPage {
     /// Every showProgress call, in order.
     var progress: [Bool] = []
     var alerts: [(title: String, message: String)] = []
+    var browsed: [URL] = []
+    var notifications: [(title: String, body: String, delay: Double)] = []
+    /// Whether `scheduleNotification` finds a notification service.
+    var canNotify = true
 
     func evaluate(_ script: String) { evaluated.append(script) }
     func openExternally(_ url: URL) { openedExternally.append(url) }
     func dismiss() { dismissCount += 1 }
     func showProgress(_ visible: Bool) { progress.append(visible) }
     func showAlert(title: String, message: String) { alerts.append((title, message)) }
+    func openInAppBrowser(_ url: URL) { browsed.append(url) }
+    func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {
+        if canNotify { notifications.append((title, body, delay)) }
+        return canNotify
+    }
 
     /// The events delivered through `accept64('BASE64')`, decoded back to JSON.
     var deliveredEvents: [JSONValue] {
@@ -152,11 +161,20 @@ final class PaywallSessionTests: XCTestCase {
         XCTAssertEqual(h.events.first?.params["url"], "javascript:alert(1)")
     }
 
-    func testOpenURLInAppOpensInTheSystemBrowser() async {
+    func testOpenURLOpensTheInAppBrowser() async {
         let h = Harness()
         h.session.receive(envelope([#"{"event_name": "open_url", "url": "https://pay.example.com"}"#]))
-        XCTAssertEqual(h.page.openedExternally, [URL(string: "https://pay.example.com")!])
-        XCTAssertEqual(h.events.first?.params["source"], "open_url")
+        XCTAssertEqual(h.page.browsed, [URL(string: "https://pay.example.com")!])
+        XCTAssertEqual(h.page.openedExternally, [])
+        XCTAssertEqual(h.names, ["url_openInApp"])
+        XCTAssertEqual(h.events.first?.params["url"], "https://pay.example.com")
+    }
+
+    func testOpenURLRefusesNonWebURLs() async {
+        let h = Harness()
+        h.session.receive(envelope([#"{"event_name": "open_url", "url": "file:///etc/passwd"}"#]))
+        XCTAssertEqual(h.page.browsed, [])
+        XCTAssertEqual(h.names, ["navigation_blocked"])
     }
 
     func testPurchaseIsUnsupported() async {

@@ -7,11 +7,14 @@
 (function () {
   "use strict";
 
+  // The primary plan's button offers the trial only while the user may still take it
+  // (the runtime's "freeTrial" substitution prefix).
   var LABELS = {
-    primary: "Start free trial",
+    primary: "Continue",
     secondary: "Continue",
     tertiary: "Continue"
   };
+  var TRIAL_LABEL = "Start free trial";
 
   var cta = document.getElementById("purchase");
   var inputs = document.querySelectorAll('input[name="plan"]');
@@ -20,10 +23,20 @@
   function select(slot) {
     if (!cta || !LABELS[slot]) return;
     cta.setAttribute("data-paywall-purchase", slot);
-    cta.textContent = LABELS[slot];
+    var trial = slot === "primary" && window.Paywall && window.Paywall.prefix === "freeTrial";
+    cta.textContent = trial ? TRIAL_LABEL : LABELS[slot];
     notes.forEach(function (note) {
       note.hidden = note.getAttribute("data-note-for") !== slot;
     });
+  }
+
+  function selected() {
+    var checked = document.querySelector('input[name="plan"]:checked');
+    return checked ? checked.value : "primary";
+  }
+
+  if (window.Paywall) {
+    window.Paywall.on("template_substitutions_prefix", function () { select(selected()); });
   }
 
   inputs.forEach(function (input) {

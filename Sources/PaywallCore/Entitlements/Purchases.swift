@@ -68,6 +68,13 @@ public final class Purchases {
         return subscriptionStatus != .unknown
     }
 
+    /// Introductory offers are for users who never subscribed in the product's group.
+    public func isEligibleForIntroOffer(_ product: Product) -> Bool {
+        guard product.introductoryOffer != nil else { return false }
+        guard let group = product.subscriptionGroup else { return true }
+        return !customerInfo.transactions.contains { $0.subscriptionGroupId == group }
+    }
+
     /// Whether buying `product` would give the user nothing they do not already have.
     public func alreadyOwns(_ product: Product) -> Bool {
         guard product.kind != .consumable, !product.entitlements.isEmpty else { return false }

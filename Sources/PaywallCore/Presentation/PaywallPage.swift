@@ -15,4 +15,9 @@ public protocol PaywallPage: AnyObject {
     func showProgress(_ visible: Bool)
     /// Tells the user something in a dialog of the host's.
     func showAlert(title: String, message: String)
+    /// Opens a web page in a browser window of the host's (`open_url`).
+    func openInAppBrowser(_ url: URL)
+    /// Shows a desktop notification after `delay` seconds; false when the desktop has no
+    /// notification service the host can reach.
+    func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool
 }

@@ -11,6 +11,14 @@ public final class PaywallSession {
 
     /// The products the page's slots show; sent to the page after its ping.
     public var productSlots = ProductSlots()
+    /// The page's template variables, sent after each ping; without them only `products` is sent.
+    public var templateVariables: (@MainActor () -> TemplateVariables)?
+    /// The app's handlers for deep links, custom messages, callbacks, ...
+    public weak var delegate: PaywallDelegate?
+    /// Receives attributes the page sets with `user_attribute_updated`, to keep them.
+    public var onUserAttributes: (@MainActor ([String: JSONValue]) -> Void)?
+    /// Whether the host can show desktop notifications (answers notification permission requests).
+    public var notificationsAvailable = false
 
     /// Called once when the page becomes ready (after each load).
     public var onReady: (() -> Void)?
@@ -109,17 +117,21 @@ public final class PaywallSession {
         switch message {
         case .ping(let version):
             events.emit("ping", params(["version": version.map(JSONValue.string) ?? .null]))
-            if !productSlots.entries.isEmpty { page?.evaluate(PageDelivery.script(for: [productSlots.productsEvent])) }
+            sendTemplateVariables()
             if readiness.pingDidArrive() { becameReady() }
         case .close:
             decline(source: "page")
-        case .custom(let data):
-            events.emit(EventName.custom, params(["data": .string(data)]))
         case .openURLExternal(let url):
             openExternally(url, source: message.eventName)
-        case .openURL(let url, _):
-            // No in-app browser yet: in-app links open in the system browser.
-            openExternally(url, source: message.eventName)
+        case .openURL(let target, _):
+            guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                events.emit(EventName.navigationBlocked, params([
+                    "url": .string(target), "reason": .string("the in-app browser opens only http and https URLs"),
+                ]))
+                return
+            }
+            events.emit("url_openInApp", params(["url": .string(url.absoluteString)]))
+            page?.openInAppBrowser(url)
         case .purchase(let productId, let shouldDismiss, let slot) where purchaseFlow != nil:
             // A page that named a slot before it learned the slot's product still buys the right one.
             let resolved = slot.flatMap(productSlots.productId(forSlot:)) ?? productId
@@ -127,11 +139,31 @@ public final class PaywallSession {
         case .restore where purchaseFlow != nil:
             purchaseFlow?.restore()
         default:
-            events.emit(EventName.pageMessageUnsupported, params([
-                "event_name": .string(message.eventName),
-                "reason": .string("this runtime version does not act on \(message.eventName) yet"),
-            ]))
+            handleAppMessage(message)
         }
+    }
+
+    /// Sends the page its products, template variables and substitution prefix (after each
+    /// ping, and whenever a loaded page is presented again).
+    public func sendTemplateVariables() {
+        if let variables = templateVariables?() {
+            deliver(variables.events)
+        } else if !productSlots.entries.isEmpty {
+            deliver([productSlots.productsEvent])
+        }
+    }
+
+    /// Sends events to the page: now if it can receive them, else once it is ready.
+    func deliver(_ pageEvents: [JSONValue]) {
+        if readiness.isReady || readiness.pingReceived || readiness.loadFinished {
+            page?.evaluate(PageDelivery.script(for: pageEvents))
+        } else {
+            pendingPageEvents.append(contentsOf: pageEvents)
+        }
+    }
+
+    func deliver(_ pageEvent: JSONValue) {
+        deliver([pageEvent])
     }
 
     /// A navigation the page started (link click, `location =`, `window.open`). Returns true
@@ -191,7 +223,7 @@ public final class PaywallSession {
         }
     }
 
-    private func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {
+    func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {
         var p = extra
         p["paywall_identifier"] = .string(paywallId)
         return p

@@ -34,7 +34,7 @@ final class PurchaseFlow {
             if shouldDismiss { session.finish(.restored) }
             return
         }
-        let trialExpected = isEligibleForFreeTrial(product)
+        let trialExpected = product.introductoryOffer?.mode == .freeTrial && purchases.isEligibleForIntroOffer(product)
         begin()
         session.report("transaction_start", ["product_identifier": .string(productId)])
         Task { @MainActor in
@@ -100,13 +100,6 @@ final class PurchaseFlow {
             session.report("nonRecurringProduct_purchase", params)
         }
         if shouldDismiss { session.finish(.purchased(productId: product.id)) }
-    }
-
-    /// A free trial applies when the product has one and the user never subscribed in its group.
-    private func isEligibleForFreeTrial(_ product: Product) -> Bool {
-        guard product.introductoryOffer?.mode == .freeTrial else { return false }
-        guard let group = product.subscriptionGroup else { return true }
-        return !purchases.customerInfo.transactions.contains { $0.subscriptionGroupId == group }
     }
 
     private func begin() {

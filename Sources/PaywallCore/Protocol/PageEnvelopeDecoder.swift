@@ -146,6 +146,7 @@ public struct PageEnvelopeDecoder: Sendable {
             return .webCheckout(
                 kind: name, checkoutContextId: try f.string("checkout_context_id"),
                 productId: try f.optionalString("product_identifier"))
+        case "template_variable_unknown": return .templateVariableUnknown(name: try f.string("name"))
         default:
             throw EventError(eventName: name, reason: "unknown event_name \"\(name)\"; see PROTOCOL.md for the known events")
         }

@@ -23,6 +23,8 @@ public enum PageMessage: Equatable, Sendable {
     case pageView(PageView)
     /// `initiate_web_checkout` and the `stripe_checkout_*` family; `kind` is the event name.
     case webCheckout(kind: String, checkoutContextId: String, productId: String?)
+    /// Ours: the runtime's page script met `{{ name }}` with no such template variable.
+    case templateVariableUnknown(name: String)
 
     /// The wire name of the message, as the page sent it (snake_case).
     public var eventName: String {
@@ -44,6 +46,7 @@ public enum PageMessage: Equatable, Sendable {
         case .hapticFeedback: "haptic_feedback"
         case .pageView: "page_view"
         case .webCheckout(let kind, _, _): kind
+        case .templateVariableUnknown: "template_variable_unknown"
         }
     }
 

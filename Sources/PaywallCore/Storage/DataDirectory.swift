@@ -23,6 +23,8 @@ public struct DataDirectory: Equatable, Sendable {
 
     /// The entitlement cache.
     public var entitlementCache: String { url.appendingPathComponent("entitlements.sqlite").path }
+    /// Install date, view counters and user attributes.
+    public var runtimeState: String { url.appendingPathComponent("runtime.sqlite").path }
     /// The fake store's state.
     public var fakeStore: String { url.appendingPathComponent("fake-store.sqlite").path }
 }

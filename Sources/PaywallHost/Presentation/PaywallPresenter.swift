@@ -22,18 +22,36 @@ public final class PaywallPresenter {
     public var purchases: Purchases?
     /// How long presenting waits for an unknown subscription status (seconds).
     public var statusTimeout = PresentationGate.defaultStatusTimeout
+    /// Products to show when there is no `purchases` (previews); `purchases.catalog` wins.
+    public var catalog: Catalog?
+    /// The app's handlers for deep links, custom messages, callbacks and review requests.
+    public weak var delegate: PaywallDelegate?
+    /// Install date, view counters and user attributes; nil keeps nothing between runs.
+    public var state: RuntimeState?
+    /// The app's version, for the page's `device.appVersion`.
+    public var appVersion = ""
+    /// The user's locale for prices, dates and the runtime's strings (`de_DE`).
+    public let locale: Locale
 
     private let runtime: WebRuntime
     private var mountCount = 0
 
     /// - Parameters:
-    ///   - locale: the locale of the runtime's UI strings (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
+    ///   - locale: the user's locale (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
     public init(resources: RuntimeResources, events: EventDispatcher = EventDispatcher(),
                 locale: String = SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)) throws {
         self.events = events
         strings = try StringTable(directory: resources.locales, locale: locale)
-        runtime = try WebRuntime(resources: resources)
+        self.locale = SystemLocale.locale(locale)
+        runtime = try WebRuntime(resources: resources, languages: [self.locale.identifier])
     }
+
+    /// Sets attributes of the current user (kept in `state`), for the page's `user` variables.
+    public func setUserAttributes(_ attributes: [String: JSONValue]) throws {
+        try state?.setUserAttributes(attributes, user: userId)
+    }
+
+    private var userId: String { purchases?.userId ?? Purchases.anonymousUser }
 
     /// How to show one paywall.
     public struct Options: Sendable {
@@ -44,13 +62,19 @@ public final class PaywallPresenter {
         public var offscreen: Bool
         /// String-table key of the window title; `{bundle}` is the bundle folder's name.
         public var titleKey: String
+        /// The page's `params` template variables.
+        public var params: [String: JSONValue]
+        /// Counts towards `totalPaywallViews` (previews and snapshots do not).
+        public var countsAsView: Bool
 
         public init(size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
-                    titleKey: String = "window.title.present") {
+                    titleKey: String = "window.title.present", params: [String: JSONValue] = [:], countsAsView: Bool = true) {
             self.size = size
             self.slots = slots
             self.offscreen = offscreen
             self.titleKey = titleKey
+            self.params = params
+            self.countsAsView = countsAsView
         }
     }
 
@@ -65,6 +89,10 @@ public final class PaywallPresenter {
         let session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
         session.productSlots = options.slots
         if let purchases { session.enablePurchases(purchases, strings: strings) }
+        session.delegate = delegate
+        session.notificationsAvailable = DesktopNotifier.command != nil
+        session.templateVariables = { [unowned self] in self.templateVariables(options) }
+        session.onUserAttributes = { [weak self] attributes in try? self?.setUserAttributes(attributes) }
         let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host)
         let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
         let window = PaywallWindow(webView: webView, title: title, size: options.size, strings: strings,
@@ -80,10 +108,20 @@ public final class PaywallPresenter {
                 session.finish(result)
                 return
             }
+            if options.countsAsView { try? state?.countPaywallView(session.paywallId) }
             window.show()
             webView.load(entry)
         }
         return PaywallPresentation(session: session, webView: webView, window: window)
+    }
+
+    private func templateVariables(_ options: Options) -> TemplateVariables {
+        TemplateVariables(
+            slots: options.slots, catalog: purchases?.catalog ?? catalog, purchases: purchases,
+            device: DeviceInfo.current(interfaceStyle: Toolkit.interfaceStyle, appVersion: appVersion),
+            locale: locale, strings: strings, userId: userId,
+            userAttributes: (try? state?.userAttributes(user: userId)) ?? [:], params: options.params,
+            totalPaywallViews: state?.totalPaywallViews ?? 0, installedAt: state?.installedAt ?? Date())
     }
 }
 

@@ -12,9 +12,16 @@ public final class WebRuntime {
     /// The runtime's page script, injected at document start into every page.
     let bridgeScript: String
 
-    public init(resources: RuntimeResources) throws {
+    /// - Parameter languages: the page's `navigator.languages` (`de_DE`, ...).
+    public init(resources: RuntimeResources, languages: [String] = []) throws {
         bridgeScript = try resources.bridgeScript()
         context = webkit_web_context_new_ephemeral()!
+        if !languages.isEmpty {
+            let owned = languages.map { strdup($0.replacingOccurrences(of: "_", with: "-")) }
+            var tags = owned.map { UnsafePointer($0) } + [nil]
+            webkit_web_context_set_preferred_languages(context, &tags)
+            owned.forEach { free($0) }
+        }
         let security = webkit_web_context_get_security_manager(context)
         // Secure: the page gets a secure context (fetch, modules, crypto). CORS-enabled: ES
         // modules and fetch() of the bundle's own files work.

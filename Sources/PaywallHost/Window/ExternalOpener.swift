@@ -31,7 +31,7 @@ enum ExternalOpener {
         }
     }
 
-    private static func which(_ name: String, _ env: [String: String]) -> String? {
+    static func which(_ name: String, _ env: [String: String]) -> String? {
         for dir in (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }

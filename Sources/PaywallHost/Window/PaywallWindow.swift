@@ -58,6 +58,14 @@ public final class PaywallWindow: PaywallPage {
         AlertDialog.show(title: title, message: message, button: strings.text("dialog.ok"), parent: window)
     }
 
+    public func openInAppBrowser(_ url: URL) {
+        InAppBrowser.open(url, title: strings.text("browser.title", ["host": url.host ?? url.absoluteString]), parent: window)
+    }
+
+    public func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {
+        DesktopNotifier.schedule(title: title, subtitle: subtitle, body: body, delay: delay)
+    }
+
     public func dismiss() {
         gtk_widget_hide(window)
         onDismiss?()

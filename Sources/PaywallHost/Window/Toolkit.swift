@@ -15,6 +15,32 @@ public enum Toolkit {
         MainLoop.integrateDispatch()
     }
 
+    /// `dark` when the desktop prefers a dark theme (GTK's preference, or a `-dark` theme), else `light`.
+    public static var interfaceStyle: String {
+        guard let settings = gtk_settings_get_default() else { return "light" }
+        var value = GValue()
+        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN: a macro Swift does not import
+        g_object_get_property(UnsafeMutablePointer(OpaquePointer(settings)), "gtk-application-prefer-dark-theme", &value)
+        let prefersDark = g_value_get_boolean(&value) != 0
+        g_value_unset(&value)
+        var name = GValue()
+        g_value_init(&name, GType(16 << 2))  // G_TYPE_STRING
+        g_object_get_property(UnsafeMutablePointer(OpaquePointer(settings)), "gtk-theme-name", &name)
+        let theme = g_value_get_string(&name).map { String(cString: $0) } ?? ""
+        g_value_unset(&name)
+        return prefersDark || theme.lowercased().hasSuffix("-dark") ? "dark" : "light"
+    }
+
+    /// Makes GTK (and so WebKit's `prefers-color-scheme`) use the dark or light variant.
+    public static func setInterfaceStyle(_ style: String) {
+        guard let settings = gtk_settings_get_default() else { return }
+        var value = GValue()
+        g_value_init(&value, GType(5 << 2))
+        g_value_set_boolean(&value, style == "dark" ? 1 : 0)
+        g_object_set_property(UnsafeMutablePointer(OpaquePointer(settings)), "gtk-application-prefer-dark-theme", &value)
+        g_value_unset(&value)
+    }
+
     /// Runs the main loop until `quit()`.
     public static func run() {
         gtk_main()

@@ -15,18 +15,28 @@ enum Commands {
     static let productsOption = OptionSpec(name: "--products", valueName: "SLOT=ID,...",
                                            help: "Products in the page's slots, e.g. primary=pro.yearly,secondary=pro.monthly.")
 
+    static let localeOption = OptionSpec(name: "--locale", valueName: "LOCALE",
+                                         help: "The user's locale for prices, dates and texts, e.g. de_DE (default: LC_ALL/LC_MESSAGES/LANG).")
+    static let themeOption = OptionSpec(name: "--theme", valueName: "light|dark", help: "Light or dark appearance (default: the desktop's).")
+    /// Options every presenting command takes.
+    static var presentationOptions: [OptionSpec] {
+        [sizeOption, eventsOption, localeOption, themeOption, productsOption, storeOption, dataDirOption, userOption]
+    }
+
     static let preview = CommandSpec(
         name: "preview", summary: "Open a bundle in a window and reload it whenever one of its files changes.",
-        positionals: ["BUNDLE"], options: [sizeOption, eventsOption],
-        discussion: "The window closes when the page sends `close` or the window is closed.")
+        positionals: ["BUNDLE"], options: presentationOptions,
+        discussion: """
+            The window closes when the page sends `close` or the window is closed. Without --store, prices come
+            from the bundle manifest's preview_store catalog.
+            """)
 
     static let snapshot = CommandSpec(
         name: "snapshot", summary: "Render a bundle once it is ready and write a PNG of the view.",
         positionals: ["BUNDLE"],
         options: [
             OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (required)."),
-            sizeOption, eventsOption,
-        ],
+        ] + presentationOptions,
         discussion: """
             Ready means: the page's ping and its load event, then images and web fonts loaded and two
             frames painted. When no ping comes within 2 s of the load, the load alone counts.
@@ -35,12 +45,10 @@ enum Commands {
     static let present = CommandSpec(
         name: "present", summary: "Present a paywall; print one JSON line with the result when it closes.",
         positionals: ["BUNDLE"],
-        options: [
-            eventsOption,
+        options: presentationOptions + [
             OptionSpec(name: "--eval", valueName: "JS", repeats: true,
                        help: "Run JS in the page once it is ready; repeatable. Each runs as an async function body (it may await) after the previous one settled."),
             OptionSpec(name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3."),
-            sizeOption, storeOption, dataDirOption, userOption, productsOption,
         ],
         discussion: """
             Prints exactly one line on stdout and exits 0 (3 on timeout): {"result":"declined"},

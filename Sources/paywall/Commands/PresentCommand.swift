@@ -14,17 +14,9 @@ enum PresentCommand {
             }
             timeout = seconds
         }
-        var options = PaywallPresenter.Options(size: try Commands.size(arguments, Commands.present))
-        if let text = arguments.value("--products") {
-            do { options.slots = try ProductSlots(parsing: text) } catch {
-                throw .usage("--products: \(error)", Commands.present)
-            }
-        }
-        let host = try PresentationHost(bundlePath: arguments.positionals[0], eventsPath: arguments.value("--events"))
-        let stores = try StoreContext(arguments, events: host.events, requireStore: false, command: Commands.present)
-        host.presenter.purchases = stores.purchases
+        let host = try PresentationHost(arguments, command: Commands.present, countsAsView: true)
         let scripts = arguments.all("--eval")
-        return host.run(options, onPresented: { presentation in
+        return host.run(onPresented: { presentation in
             presentation.session.onReady = { runScripts(scripts[...], in: presentation.webView) }
             if let timeout {
                 MainLoop.after(seconds: timeout) { presentation.session.finish(.timeout) }

@@ -2,20 +2,37 @@ import Foundation
 import PaywallCore
 import PaywallHost
 
-/// What `preview`, `snapshot` and `present` share: checks the bundle and resources, starts
-/// GTK, writes the event log, and presents the bundle through the library's `PaywallPresenter`.
+/// What `preview`, `snapshot` and `present` share: checks the bundle, resources and options,
+/// starts GTK, writes the event log, sets up products and purchases, and presents the bundle
+/// through the library's `PaywallPresenter`.
 @MainActor
 final class PresentationHost {
     let bundle: PaywallBundle
     let presenter: PaywallPresenter
+    let options: PaywallPresenter.Options
     private var exitCode: Int32 = 0
 
-    init(bundlePath: String, eventsPath: String?) throws(CLIError) {
+    /// - Parameter countsAsView: whether showing it counts as a paywall view (not for previews).
+    init(_ arguments: ParsedArguments, command: CommandSpec, offscreen: Bool = false, countsAsView: Bool,
+         titleKey: String = "window.title.present") throws(CLIError) {
         do {
-            bundle = try PaywallBundle(path: bundlePath)
+            bundle = try PaywallBundle(path: arguments.positionals[0])
         } catch {
             throw .failure(error.description)
         }
+        let manifest: BundleManifest
+        do { manifest = try BundleManifest(bundle: bundle) } catch { throw .failure(error.description) }
+        var options = PaywallPresenter.Options(
+            size: try Commands.size(arguments, command), slots: manifest.slots, offscreen: offscreen, titleKey: titleKey,
+            countsAsView: countsAsView)
+        if let text = arguments.value("--products") {
+            do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }
+        }
+        let theme = arguments.value("--theme")
+        if let theme, !["light", "dark"].contains(theme) {
+            throw .usage("--theme must be light or dark; got '\(theme)'", command)
+        }
+        self.options = options
         let resources: RuntimeResources
         do {
             resources = try RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
@@ -23,19 +40,34 @@ final class PresentationHost {
             throw .failure(error.description)
         }
         let log: EventLog?
-        do { log = try eventsPath.map { path throws(EventLog.OpenError) in try EventLog(path: path) } } catch {
+        do { log = try arguments.value("--events").map { path throws(EventLog.OpenError) in try EventLog(path: path) } } catch {
             throw .failure(error.description)
         }
         do { try Toolkit.initialize() } catch { throw .failure(error.description) }
-        do { presenter = try PaywallPresenter(resources: resources) } catch { throw .failure("\(error)") }
+        if let theme { Toolkit.setInterfaceStyle(theme) }
+        do {
+            presenter = try PaywallPresenter(
+                resources: resources,
+                locale: arguments.value("--locale") ?? SystemLocale.identifier(environment: ProcessInfo.processInfo.environment))
+        } catch {
+            throw .failure("\(error)")
+        }
         if let log { presenter.events.observe { log.append($0) } }
+        let stores = try StoreContext(arguments, events: presenter.events, requireStore: false, command: command)
+        presenter.purchases = stores.purchases
+        do { presenter.state = try RuntimeState(path: stores.dataDirectory.runtimeState) } catch {
+            throw .failure("runtime state: \(error)")
+        }
+        // Designers see real prices: without --store, preview and snapshot use the bundle's preview catalog.
+        if stores.purchases == nil, !countsAsView, let preview = manifest.previewStore {
+            do { presenter.catalog = try CatalogLoader.load(path: preview) } catch { throw .failure(error.description) }
+        }
     }
 
     var events: EventDispatcher { presenter.events }
-    var strings: StringTable { presenter.strings }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.
-    func run(_ options: PaywallPresenter.Options, onPresented: (PaywallPresentation) -> Void = { _ in },
+    func run(onPresented: (PaywallPresentation) -> Void = { _ in },
              completion: @escaping @MainActor (PresentationResult) -> Void) -> Int32 {
         onPresented(presenter.present(bundle, options: options, completion: completion))
         Toolkit.run()

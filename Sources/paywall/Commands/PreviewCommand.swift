@@ -7,9 +7,8 @@ enum PreviewCommand {
     static let pollInterval = 0.25
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        let options = PaywallPresenter.Options(size: try Commands.size(arguments, Commands.preview),
-                                               titleKey: "window.title.preview")
-        let host = try PresentationHost(bundlePath: arguments.positionals[0], eventsPath: arguments.value("--events"))
+        let host = try PresentationHost(arguments, command: Commands.preview, countsAsView: false,
+                                        titleKey: "window.title.preview")
         var webView: PaywallWebView?
         var fingerprint = BundleFingerprint(root: host.bundle.root)
         MainLoop.every(seconds: pollInterval) {
@@ -21,6 +20,6 @@ enum PreviewCommand {
             webView?.reload()
             return true
         }
-        return host.run(options, onPresented: { webView = $0.webView }, completion: { _ in host.finish(exitCode: 0) })
+        return host.run(onPresented: { webView = $0.webView }, completion: { _ in host.finish(exitCode: 0) })
     }
 }

@@ -12,8 +12,7 @@ enum SnapshotCommand {
         guard let out = arguments.value("--out") else {
             throw .usage("--out FILE.png is required", Commands.snapshot)
         }
-        let options = PaywallPresenter.Options(size: try Commands.size(arguments, Commands.snapshot), offscreen: true)
-        let host = try PresentationHost(bundlePath: arguments.positionals[0], eventsPath: arguments.value("--events"))
+        let host = try PresentationHost(arguments, command: Commands.snapshot, offscreen: true, countsAsView: false)
         var loadError: String?
         host.events.observe { event in
             if event.name == EventName.webviewLoadFail { loadError = event.params["reason"]?.stringValue ?? "load failed" }
@@ -38,7 +37,7 @@ enum SnapshotCommand {
             PresentationHost.fail("\(arguments.positionals[0]) was not ready after \(Int(readyTimeout)) s; nothing written")
             host.finish(exitCode: 1)
         }
-        return host.run(options, onPresented: { presentation in
+        return host.run(onPresented: { presentation in
             presentation.session.onReady = { capture(presentation) }
         }, completion: { _ in })
     }

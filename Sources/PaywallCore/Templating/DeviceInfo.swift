@@ -1,0 +1,50 @@
+import Foundation
+
+/// Facts about this machine and app for the page's `device` variables, read from the real
+/// system: the OS from `/etc/os-release`, the model from DMI, the time zone and the clock.
+public struct DeviceInfo: Equatable, Sendable {
+    public var osName: String
+    public var osVersion: String
+    public var deviceModel: String
+    /// `light` or `dark`, from the desktop's theme (or `--theme`).
+    public var interfaceStyle: String
+    /// The version of the app showing the paywall, as the app gives it.
+    public var appVersion: String
+
+    public init(osName: String, osVersion: String, deviceModel: String, interfaceStyle: String, appVersion: String) {
+        self.osName = osName
+        self.osVersion = osVersion
+        self.deviceModel = deviceModel
+        self.interfaceStyle = interfaceStyle
+        self.appVersion = appVersion
+    }
+
+    /// The runtime's version, reported as `sdkVersion`.
+    public static let runtimeVersion = "0.1.0"
+
+    /// Reads the OS and model of this machine.
+    public static func current(interfaceStyle: String, appVersion: String, osRelease: String = "/etc/os-release",
+                               productName: String = "/sys/class/dmi/id/product_name") -> DeviceInfo {
+        let release = parseOSRelease((try? String(contentsOfFile: osRelease, encoding: .utf8)) ?? "")
+        let model = ((try? String(contentsOfFile: productName, encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return DeviceInfo(
+            osName: release["NAME"] ?? "Linux", osVersion: release["VERSION_ID"] ?? release["VERSION"] ?? "",
+            deviceModel: model.isEmpty ? "Linux PC" : model, interfaceStyle: interfaceStyle, appVersion: appVersion)
+    }
+
+    /// `KEY=value` and `KEY="quoted value"` lines of an os-release file.
+    static func parseOSRelease(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].hasPrefix("#") else { continue }
+            var value = parts[1]
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            result[parts[0]] = value
+        }
+        return result
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// What a page is told after its `ping` (and on each presentation of a loaded page):
+/// `products`, `template_variables` and `template_substitutions_prefix`, exactly as
+/// `PROTOCOL.md` states them.
+public struct TemplateVariables {
+    public var slots: ProductSlots
+    public var catalog: Catalog?
+    public var purchases: Purchases?
+    public var device: DeviceInfo
+    public var locale: Locale
+    public var strings: StringTable
+    public var userId: String
+    public var userAttributes: [String: JSONValue]
+    public var params: [String: JSONValue]
+    public var totalPaywallViews: Int
+    public var installedAt: Date
+    public var now: Date
+
+    public init(slots: ProductSlots, catalog: Catalog?, purchases: Purchases?, device: DeviceInfo, locale: Locale,
+                strings: StringTable, userId: String, userAttributes: [String: JSONValue] = [:],
+                params: [String: JSONValue] = [:], totalPaywallViews: Int = 0, installedAt: Date = Date(), now: Date = Date()) {
+        self.slots = slots
+        self.catalog = catalog
+        self.purchases = purchases
+        self.device = device
+        self.locale = locale
+        self.strings = strings
+        self.userId = userId
+        self.userAttributes = userAttributes
+        self.params = params
+        self.totalPaywallViews = totalPaywallViews
+        self.installedAt = installedAt
+        self.now = now
+    }
+
+    /// The three events, in order.
+    @MainActor
+    public var events: [JSONValue] {
+        var slotValues: [String: JSONValue] = [:]
+        var productList: [JSONValue] = []
+        for (slot, productId) in slots.entries {
+            guard let product = catalog?.product(id: productId) else { continue }
+            let attributes = ProductAttributes(product: product, locale: locale, strings: strings,
+                                               isSubscribed: purchases?.alreadyOwns(product) ?? false, now: now).values
+            slotValues[slot] = .object(attributes)
+            productList.append(.object([slot: .object(attributes)]))
+        }
+        var variables: [String: JSONValue] = [
+            "user": .object(userAttributes.merging(["id": .string(userId)]) { own, _ in own }),
+            "device": .object(deviceVariables),
+            "params": .object(params),
+            "products": .array(productList),
+        ]
+        for (slot, value) in slotValues { variables[slot] = value }
+        return [
+            slots.productsEvent,
+            .object(["event_name": "template_variables", "variables": .object(variables)]),
+            .object(["event_name": "template_substitutions_prefix", "prefix": prefix.map(JSONValue.string) ?? .null]),
+        ]
+    }
+
+    /// `freeTrial` when the primary product has a free trial the user may still take.
+    @MainActor
+    public var prefix: String? {
+        guard let id = slots.productId(forSlot: "primary"), let product = catalog?.product(id: id),
+            product.introductoryOffer?.mode == .freeTrial
+        else { return nil }
+        let eligible = purchases?.isEligibleForIntroOffer(product) ?? true
+        return eligible ? "freeTrial" : nil
+    }
+
+    @MainActor
+    private var deviceVariables: [String: JSONValue] {
+        let status = purchases?.subscriptionStatus ?? .unknown
+        let info = purchases?.customerInfo
+        let activeProducts = Set(info?.entitlements.filter(\.isActive).flatMap(\.productIds) ?? []).sorted()
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let currency = locale.currency?.identifier ?? "USD"
+        let symbol: String = {
+            let formatter = NumberFormatter()
+            formatter.numberStyle = .currency
+            formatter.locale = locale
+            return formatter.currencySymbol ?? currency
+        }()
+        let day = 24.0 * 3600
+        return [
+            "deviceLocale": .string(locale.identifier),
+            "deviceLanguageCode": .string(locale.language.languageCode?.identifier ?? "en"),
+            "regionCode": .string(locale.region?.identifier ?? ""),
+            "deviceCurrencyCode": .string(currency),
+            "deviceCurrencySymbol": .string(symbol),
+            "appVersion": .string(device.appVersion),
+            "osVersion": .string(device.osVersion),
+            "osName": .string(device.osName),
+            "deviceModel": .string(device.deviceModel),
+            "platform": "Linux",
+            "interfaceStyle": .string(device.interfaceStyle),
+            "timezoneOffset": .number(Double(TimeZone.current.secondsFromGMT(for: now))),
+            "isSandbox": .bool(purchases?.transactionSource is FakeStore),
+            "activeEntitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),
+            "activeProducts": .array(activeProducts.map(JSONValue.string)),
+            "subscriptionStatus": .string(status.name.uppercased()),
+            "totalPaywallViews": .number(Double(totalPaywallViews)),
+            "daysSinceInstall": .number((now.timeIntervalSince(installedAt) / day).rounded(.down)),
+            "localDate": .string(Self.format(now, "yyyy-MM-dd", .current)),
+            "localTime": .string(Self.format(now, "HH:mm:ss", .current)),
+            "utcDate": .string(Self.format(now, "yyyy-MM-dd", TimeZone(identifier: "UTC")!)),
+            "utcTime": .string(Self.format(now, "HH:mm:ss", TimeZone(identifier: "UTC")!)),
+            "sdkVersion": .string(DeviceInfo.runtimeVersion),
+        ]
+    }
+
+    private static func format(_ date: Date, _ pattern: String, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,22 @@
+import CGtk
+import CWebKit
+import Foundation
+
+/// A plain browser window for the page's `open_url`: the web page the paywall links to
+/// (terms, a help article), on top of the paywall, without leaving the app.
+@MainActor
+enum InAppBrowser {
+    static func open(_ url: URL, title: String, parent: UnsafeMutablePointer<GtkWidget>) {
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_window_set_title(gcast(window), title)
+        gtk_window_set_transient_for(gcast(window), gcast(parent))
+        gtk_window_set_default_size(gcast(window), 900, 700)
+        // Its own ephemeral context: the paywall scheme and its bridge are not reachable from here.
+        let context = webkit_web_context_new_ephemeral()
+        let view = webkit_web_view_new_with_context(context)!
+        g_object_unref(UnsafeMutableRawPointer(context))
+        gtk_container_add(gcast(window), view)
+        webkit_web_view_load_uri(gcast(view), url.absoluteString)
+        gtk_widget_show_all(window)
+    }
+}
