@@ -8,6 +8,8 @@ public struct StringTable: Sendable {
     private let layers: [[String: String]]
     /// The language whose plural rules apply (`pt`, `ar`, ...).
     public let language: String
+    /// Writes counts in the locale's digits (Arabic-Indic in `ar_EG`).
+    private let numberLocale: Locale
 
     public enum LoadError: Error, CustomStringConvertible {
         case missingEnglish(path: String)
@@ -38,6 +40,7 @@ public struct StringTable: Sendable {
         }
         self.layers = layers
         language = Self.fallbackChain(for: locale).first.map { String($0.split(separator: "_").first ?? "en") } ?? "en"
+        numberLocale = SystemLocale.locale(locale)
     }
 
     /// `pt_BR.UTF-8` -> `["pt_BR", "pt", "en"]`.
@@ -61,7 +64,7 @@ public struct StringTable: Sendable {
         let category = PluralRule.category(of: count, language: language)
         let specific = "\(key).\(category.rawValue)"
         var arguments = arguments
-        arguments["count"] = String(count)
+        arguments["count"] = count.formatted(.number.grouping(.never).locale(numberLocale))
         let hasSpecific = layers.contains { $0[specific] != nil }
         return text(hasSpecific ? specific : "\(key).other", arguments)
     }
