@@ -240,7 +240,7 @@ final class PageEnvelopeDecoderTests: XCTestCase {
     func testEventNameThatIsNotAString() throws {
         let problem = try decodeProblem(#"{"event_name": 7}"#)
         XCTAssertEqual(problem?.eventName, nil)
-        XCTAssertEqual(problem?.reason, #"missing "event_name""#)
+        XCTAssertEqual(problem?.reason, #""event_name" must be a string"#)
     }
 
     func testMissingRequiredFieldIsNamed() throws {
@@ -258,7 +258,7 @@ final class PageEnvelopeDecoderTests: XCTestCase {
             Problem(index: 0, eventName: "purchase", reason: #"field "should_dismiss" must be a boolean"#))
         XCTAssertEqual(
             try decodeProblem(#"{"event_name": "custom_placement", "name": "n", "params": [1]}"#),
-            Problem(index: 0, eventName: "custom_placement", reason: #"field "params" must be a object"#))
+            Problem(index: 0, eventName: "custom_placement", reason: #"field "params" must be an object"#))
         XCTAssertEqual(
             try decodeProblem(
                 #"{"event_name": "schedule_notification", "type": "t", "title": "T", "body": "B", "delay": "soon"}"#),
@@ -273,7 +273,7 @@ final class PageEnvelopeDecoderTests: XCTestCase {
             try decodeProblem(#"{"event_name": "user_attribute_updated", "attributes": [{"value": 1}]}"#),
             Problem(
                 index: 0, eventName: "user_attribute_updated",
-                reason: #"field "attributes" must be a array of {key, value} objects"#))
+                reason: #"field "attributes" must be a list of {key, value} objects"#))
     }
 
     func testProblemDescriptionNamesIndexAndEvent() {

@@ -264,14 +264,14 @@ final class PaywallSessionTests: XCTestCase {
         ])
     }
 
-    func testLifecycleEventsWaitUntilThePageIsReady() async throws {
+    func testLifecycleEventsWaitUntilThePageCanReceiveThem() async throws {
         let h = Harness(paywallId: "pw-8")
         h.session.loadStarted(url: "paywall://b/index.html")
         h.session.presented()
+        XCTAssertEqual(h.page.evaluated, [], "a page still loading has no receiver yet")
         h.session.loadFinished(url: "paywall://b/index.html")
-        XCTAssertEqual(h.page.evaluated, [], "a page without its ping has no receiver yet")
         h.session.receive(envelope([#"{"event_name": "ping"}"#]))
-        XCTAssertEqual(h.page.evaluated.count, 1)
+        XCTAssertEqual(h.page.evaluated.count, 1, "delivered once the page loaded")
         XCTAssertTrue(h.page.evaluated.first?.contains("accept64(") == true)
         XCTAssertEqual(
             h.page.deliveredEvents, [["event_name": "paywall_open", "paywall_identifier": "pw-8"]])

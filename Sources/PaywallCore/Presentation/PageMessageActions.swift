@@ -39,7 +39,7 @@ extension PaywallSession {
                 switch result {
                 case .success(let data):
                     reply["status"] = "success"
-                    reply["data"] = data.map(JSONValue.object) ?? .null
+                    if let data { reply["data"] = .object(data) }
                 case .failure:
                     reply["status"] = "failure"
                 }
@@ -60,9 +60,9 @@ extension PaywallSession {
             events.emit("page_view", params(p))
         case .webCheckout(let kind, let contextId, let productId):
             // Web checkout (Stripe) is not run on Linux; the steps are reported for analytics.
-            events.emit(kind, params([
-                "checkout_context_id": .string(contextId), "product_identifier": productId.map(JSONValue.string) ?? .null,
-            ]))
+            var p: [String: JSONValue] = ["checkout_context_id": .string(contextId)]
+            if let productId { p["product_identifier"] = .string(productId) }
+            events.emit(kind, params(p))
         case .templateVariableUnknown(let name):
             events.emit("templateVariable_unknown", params(["name": .string(name)]))
         case .custom(let data):

@@ -53,7 +53,9 @@ public final class PaywallSession {
 
     public func loadFinished(url: String) {
         events.emit(EventName.webviewLoadComplete, params(["url": .string(url)]))
-        if readiness.loadDidFinish() { becameReady() }
+        let ready = readiness.loadDidFinish()
+        flushPendingPageEvents()
+        if ready { becameReady() }
     }
 
     public func loadFailed(url: String, reason: String) {
@@ -117,8 +119,11 @@ public final class PaywallSession {
         switch message {
         case .ping(let version):
             events.emit("ping", params(["version": version.map(JSONValue.string) ?? .null]))
+            let ready = readiness.pingDidArrive()
+            // The protocol's order after a ping: products, variables, prefix; then anything held back.
             sendTemplateVariables()
-            if readiness.pingDidArrive() { becameReady() }
+            flushPendingPageEvents()
+            if ready { becameReady() }
         case .close:
             decline(source: "page")
         case .openURLExternal(let url):
@@ -153,13 +158,21 @@ public final class PaywallSession {
         }
     }
 
-    /// Sends events to the page: now if it can receive them, else once it is ready.
+    /// Sends events to the page: now if it can receive them (it pinged or finished loading),
+    /// else as soon as it can.
     func deliver(_ pageEvents: [JSONValue]) {
-        if readiness.isReady || readiness.pingReceived || readiness.loadFinished {
+        if readiness.pingReceived || readiness.loadFinished {
             page?.evaluate(PageDelivery.script(for: pageEvents))
         } else {
             pendingPageEvents.append(contentsOf: pageEvents)
         }
+    }
+
+    private func flushPendingPageEvents() {
+        guard !pendingPageEvents.isEmpty else { return }
+        let held = pendingPageEvents
+        pendingPageEvents = []
+        deliver(held)
     }
 
     func deliver(_ pageEvent: JSONValue) {
@@ -185,10 +198,6 @@ public final class PaywallSession {
 
     private func becameReady() {
         events.emit(EventName.pageReady, params(["via": .string(readiness.pingReceived ? "ping" : "load")]))
-        if !pendingPageEvents.isEmpty {
-            page?.evaluate(PageDelivery.script(for: pendingPageEvents))
-            pendingPageEvents = []
-        }
         onReady?()
     }
 
@@ -215,12 +224,7 @@ public final class PaywallSession {
         events.emit(name, p)
         var pageEvent = p
         pageEvent["event_name"] = .string(name)
-        // A page still loading has no receiver yet: it gets the event once it is ready.
-        if readiness.isReady {
-            page?.evaluate(PageDelivery.script(for: [.object(pageEvent)]))
-        } else {
-            pendingPageEvents.append(.object(pageEvent))
-        }
+        deliver(.object(pageEvent))
     }
 
     func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {

@@ -88,11 +88,14 @@ public struct PageEnvelopeDecoder: Sendable {
     static func decodeEvent(_ value: JSONValue) throws(EventError) -> PageMessage {
         guard let object = value.objectValue else { throw EventError(eventName: nil, reason: "event is not an object") }
         let fields = EventFields(KeyNormalizer.snakeCased(object))
-        guard let rawName = fields.raw["event_name"]?.stringValue else {
+        guard let nameValue = fields.raw["event_name"] else {
             throw EventError(eventName: nil, reason: "missing \"event_name\"")
         }
+        guard let rawName = nameValue.stringValue else {
+            throw EventError(eventName: nil, reason: "\"event_name\" must be a string")
+        }
         do {
-            return try message(named: KeyNormalizer.snakeCase(rawName), fields)
+            return try message(named: KeyNormalizer.snakeCase(rawName), spelled: rawName, fields)
         } catch let error as EventError {
             // Name the event as the page spelled it, so the page's author can find it.
             throw EventError(eventName: rawName, reason: error.reason)
@@ -101,7 +104,7 @@ public struct PageEnvelopeDecoder: Sendable {
         }
     }
 
-    private static func message(named name: String, _ f: EventFields) throws -> PageMessage {
+    private static func message(named name: String, spelled rawName: String, _ f: EventFields) throws -> PageMessage {
         switch name {
         case "ping": return .ping(version: try f.optionalString("version"))
         case "close": return .close
@@ -148,7 +151,7 @@ public struct PageEnvelopeDecoder: Sendable {
                 productId: try f.optionalString("product_identifier"))
         case "template_variable_unknown": return .templateVariableUnknown(name: try f.string("name"))
         default:
-            throw EventError(eventName: name, reason: "unknown event_name \"\(name)\"; see PROTOCOL.md for the known events")
+            throw EventError(eventName: rawName, reason: "unknown event_name \"\(rawName)\"; see PROTOCOL.md for the known events")
         }
     }
 
@@ -169,7 +172,8 @@ struct EventFields {
     }
 
     private func wrongType(_ key: String, _ type: String) -> PageEnvelopeDecoder.EventError {
-        PageEnvelopeDecoder.EventError(eventName: nil, reason: "field \"\(key)\" must be a \(type)")
+        let article = "aeiou".contains(type.first ?? "x") ? "an" : "a"
+        return PageEnvelopeDecoder.EventError(eventName: nil, reason: "field \"\(key)\" must be \(article) \(type)")
     }
 
     private func optional<T>(_ key: String, _ type: String, _ pick: (JSONValue) -> T?) throws -> T? {
@@ -202,7 +206,7 @@ struct EventFields {
         guard let list = try optional(key, "array", { $0.arrayValue }) else { throw missing(key, "array") }
         return try list.map { item in
             guard let pair = item.objectValue, let name = pair["key"]?.stringValue else {
-                throw wrongType(key, "array of {key, value} objects")
+                throw wrongType(key, "list of {key, value} objects")
             }
             return PageMessage.UserAttribute(key: name, value: pair["value"] ?? .null)
         }

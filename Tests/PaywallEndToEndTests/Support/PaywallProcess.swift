@@ -32,6 +32,8 @@ struct PaywallProcess {
         process.arguments = arguments
         process.currentDirectoryURL = workDir
         var merged = ProcessInfo.processInfo.environment
+        // Databases a test does not place itself go to its work directory, never the user's.
+        merged["XDG_DATA_HOME"] = workDir.appendingPathComponent("xdg-data").path
         for (name, value) in environment { merged[name] = value }
         process.environment = merged
         process.standardInput = FileHandle.nullDevice
