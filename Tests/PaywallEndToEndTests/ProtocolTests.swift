@@ -51,6 +51,14 @@ final class ProtocolTests: EndToEndTestCase {
         XCTAssertEqual(variables["device"]?["interfaceStyle"], "dark")
     }
 
+    func testDevicePreloadIsSetBeforePageScriptsRun() throws {
+        let bundle = try inlineBundle("preload", body: "<script>window.seenAtStart = JSON.stringify(window.__SW_DEVICE_PRELOAD__);</script>")
+        let result = try present(bundle, ["Paywall.custom(window.seenAtStart + ' ' + navigator.language); Paywall.close()"],
+                                 ["--locale", "fr_FR"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], #"{"deviceLocale":"fr_FR"} fr-FR"#)
+    }
+
     func testNoTrialPrefixAfterTheUserHadATrial() throws {
         XCTAssertEqual(try PaywallProcess.run(["store", "buy", "lumen.pro.monthly", "--store", catalog, "--data-dir", dataDir],
                                               in: workDir).status, 0)

@@ -12,9 +12,11 @@ public final class WebRuntime {
     /// The runtime's page script, injected at document start into every page.
     let bridgeScript: String
 
-    /// - Parameter languages: the page's `navigator.languages` (`de_DE`, ...).
+    /// - Parameter languages: the page's `navigator.languages` (`de_DE`, ...); the first is also
+    ///   the `window.__SW_DEVICE_PRELOAD__.deviceLocale` Superwall page scripts read before they run.
     public init(resources: RuntimeResources, languages: [String] = []) throws {
-        bridgeScript = try resources.bridgeScript()
+        let preload: JSONValue = ["deviceLocale": .string(languages.first ?? "en_US")]
+        bridgeScript = "window.__SW_DEVICE_PRELOAD__ = \(preload.jsonText);\n" + (try resources.bridgeScript())
         context = webkit_web_context_new_ephemeral()!
         if !languages.isEmpty {
             let owned = languages.map { strdup($0.replacingOccurrences(of: "_", with: "-")) }
