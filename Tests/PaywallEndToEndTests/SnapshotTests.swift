@@ -53,6 +53,24 @@ final class SnapshotTests: EndToEndTestCase {
         XCTAssertGreaterThan(image.distinctColors(), 20, "a rendered paywall has many colours")
     }
 
+    /// An HTML-only page: the snapshot shows its variables filled. A bar's width is
+    /// `{{ primary.trialPeriodDays }}0px`: 70 px once filled, the whole row while still a template.
+    func testHTMLOnlyTemplateRendersItsPricesInTheSnapshot() throws {
+        let bundle = try inlineBundle("html-only", body: """
+            <div id="bar" style="height: 40px; background: rgb(0, 128, 0); width: {{ primary.trialPeriodDays }}0px"></div>
+            <p style="font: 32px sans-serif">{{ primary.price }} / {{ primary.period }}</p>
+            """)
+        let out = workDir.appendingPathComponent("html-only.png").path
+        let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
+        let result = try PaywallProcess.run(
+            ["snapshot", bundle.path, "--out", out, "--store", catalog, "--products", "primary=lumen.pro.yearly",
+             "--data-dir", workDir.appendingPathComponent("data").path], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let image = try PNGImage(path: out)
+        image.assertColor(35, 20, [0, 128, 0], "the bar")
+        image.assertColor(200, 20, [255, 255, 255], "the bar ends at 70 px: its width was filled in")
+    }
+
     func testMissingBundleExits1NamingThePath() throws {
         let missing = workDir.appendingPathComponent("nope").path
         let result = try PaywallProcess.run(["snapshot", missing, "--out", "x.png"], in: workDir)
