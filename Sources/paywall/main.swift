@@ -29,6 +29,8 @@ func runCLI(_ arguments: [String]) -> Int32 {
         case Commands.snapshot.name: return try SnapshotCommand.run(parsed)
         case Commands.present.name: return try PresentCommand.run(parsed)
         case StatusCommand.spec.name: return try StatusCommand.run(parsed)
+        case BundleCommands.pack.name: return try BundleCommands.runPack(parsed)
+        case BundleCommands.validate.name: return try BundleCommands.runValidate(parsed)
         default: return try InstallCommand.run(parsed)
         }
     } catch {

@@ -95,4 +95,20 @@ final class CLITests: EndToEndTestCase {
         XCTAssertTrue(stderr.contains("cannot find the runtime's resources"), stderr)
         XCTAssertTrue(stderr.contains("PAYWALL_RESOURCES"), stderr)
     }
+
+    func testPackThenValidateThenTamper() throws {
+        let bundle = try fixtureBundle("kitchen-sink")
+        let unpacked = try PaywallProcess.run(["validate", bundle.path], in: workDir)
+        XCTAssertEqual(unpacked.status, 1)
+        XCTAssertTrue(unpacked.stdout.contains("manifest.json: no file list"), unpacked.stdout)
+        let pack = try PaywallProcess.run(["bundle", "pack", bundle.path], in: workDir)
+        XCTAssertEqual(pack.status, 0, pack.stderr)
+        XCTAssertEqual(try PaywallProcess.run(["validate", bundle.path], in: workDir).status, 0)
+        try Data("/* tampered */".utf8).write(to: bundle.appendingPathComponent("style.css"))
+        let tampered = try PaywallProcess.run(["validate", bundle.path], in: workDir)
+        XCTAssertEqual(tampered.status, 1)
+        XCTAssertTrue(tampered.stdout.contains("style.css: size is"), tampered.stdout)
+        XCTAssertEqual(try PaywallProcess.run(["bundle", "unpack", bundle.path], in: workDir).status, 2)
+        XCTAssertEqual(try PaywallProcess.run(["validate", "/no/such/dir"], in: workDir).status, 1)
+    }
 }

@@ -1,13 +1,40 @@
 import Foundation
 
-/// The optional `manifest.json` of a bundle. This version reads the parts a presentation needs:
-/// `products`, the product in each slot (`{"primary": "pro.yearly", ...}`), and
-/// `preview_store`, a catalog inside the bundle that `preview` and `snapshot` use when no
-/// `--store` is given, so designers see real prices.
+/// A bundle's `manifest.json` (optional; `paywall bundle pack` writes it):
+///
+/// ```json
+/// {"id": "classic", "version": "1.2.0", "entry": "index.html",
+///  "files": {"index.html": {"sha256": "…", "size": 5120}, "style.css": {"sha256": "…", "size": 900}},
+///  "products": {"primary": "pro.yearly", "secondary": "pro.monthly"},
+///  "preview_store": "store.json", "allowed_origins": ["https://cdn.example.com"],
+///  "min_runtime_version": "0.1.0"}
+/// ```
+///
+/// `products` fills the page's slots. `preview_store` is a catalog inside the bundle that
+/// `preview` and `snapshot` use when no `--store` is given. `allowed_origins` widen the page's
+/// Content-Security-Policy. `files` lists every file with its SHA-256 and size, so a cache can
+/// refuse a tampered or half-uploaded bundle.
 public struct BundleManifest: Equatable, Sendable {
+    public var id: String?
+    public var version: String?
+    public var entry: String
+    public var files: [String: FileEntry]
     public var slots: ProductSlots
-    /// Absolute path of the preview catalog, when the manifest names one.
+    /// The preview catalog as written in the manifest (relative to the bundle).
+    public var previewStorePath: String?
+    /// Absolute path of the preview catalog, once checked to be a file inside the bundle.
     public var previewStore: String?
+    public var allowedOrigins: [String]
+    public var minRuntimeVersion: String?
+
+    public struct FileEntry: Equatable, Sendable {
+        public var sha256: String
+        public var size: Int
+        public init(sha256: String, size: Int) {
+            self.sha256 = sha256
+            self.size = size
+        }
+    }
 
     public static let fileName = "manifest.json"
     /// Slots in the order pages show them; others follow alphabetically.
@@ -17,30 +44,69 @@ public struct BundleManifest: Equatable, Sendable {
         public let description: String
     }
 
-    public init(slots: ProductSlots = ProductSlots(), previewStore: String? = nil) {
+    public init(id: String? = nil, version: String? = nil, entry: String = "index.html", files: [String: FileEntry] = [:],
+                slots: ProductSlots = ProductSlots(), previewStorePath: String? = nil, previewStore: String? = nil,
+                allowedOrigins: [String] = [], minRuntimeVersion: String? = nil) {
+        self.id = id
+        self.version = version
+        self.entry = entry
+        self.files = files
         self.slots = slots
+        self.previewStorePath = previewStorePath
         self.previewStore = previewStore
+        self.allowedOrigins = allowedOrigins
+        self.minRuntimeVersion = minRuntimeVersion
     }
 
-    /// Reads `bundle`'s manifest; an empty manifest when the bundle has none.
-    public init(bundle: PaywallBundle) throws(ParseError) {
-        let url = bundle.root.appendingPathComponent(Self.fileName)
+    /// Reads the manifest in `root`; an empty manifest when there is none.
+    public init(root: URL) throws(ParseError) {
+        let url = root.appendingPathComponent(Self.fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             self.init()
             return
         }
-        guard let root = try? JSONDecoder().decode(JSONValue.self, from: data), let object = root.objectValue else {
-            throw ParseError(description: "\(url.path) is not a JSON object; fix its syntax or remove it")
+        try self.init(data: data, root: root, path: url.path)
+    }
+
+    public init(bundle: PaywallBundle) throws(ParseError) {
+        try self.init(root: bundle.root)
+    }
+
+    init(data: Data, root: URL, path: String) throws(ParseError) {
+        func fail(_ message: String) -> ParseError { ParseError(description: "\(path): \(message)") }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data), let object = value.objectValue else {
+            throw ParseError(description: "\(path) is not a JSON object; fix its syntax or remove it")
+        }
+        func string(_ key: String) throws(ParseError) -> String? {
+            guard let v = object[key], v != .null else { return nil }
+            guard let s = v.stringValue else { throw fail("\"\(key)\" must be a string") }
+            return s
+        }
+        self.init()
+        id = try string("id")
+        version = try string("version")
+        entry = try string("entry") ?? "index.html"
+        minRuntimeVersion = try string("min_runtime_version")
+        if let files = object["files"] {
+            guard let map = files.objectValue else { throw fail("\"files\" must be an object of path -> {sha256, size}") }
+            for (file, info) in map {
+                guard let sha = info["sha256"]?.stringValue, sha.count == 64, sha.allSatisfy(\.isHexDigit),
+                    case .number(let size)? = info["size"], size >= 0, size.rounded() == size
+                else { throw fail("files[\"\(file)\"] must be {\"sha256\": 64 hex digits, \"size\": bytes}") }
+                self.files[file] = FileEntry(sha256: sha.lowercased(), size: Int(size))
+            }
+        }
+        if let origins = object["allowed_origins"] {
+            guard let list = origins.arrayValue?.compactMap(\.stringValue), list.count == origins.arrayValue?.count,
+                list.allSatisfy(Self.isOrigin)
+            else { throw fail("\"allowed_origins\" must be a list of origins like \"https://cdn.example.com\"") }
+            allowedOrigins = list
         }
         var entries: [(slot: String, productId: String)] = []
         if let products = object["products"] {
-            guard let map = products.objectValue else {
-                throw ParseError(description: "\(url.path): \"products\" must be an object of slot -> product id")
-            }
+            guard let map = products.objectValue else { throw fail("\"products\" must be an object of slot -> product id") }
             for (slot, value) in map {
-                guard let id = value.stringValue, !id.isEmpty else {
-                    throw ParseError(description: "\(url.path): products.\(slot) must be a product id string")
-                }
+                guard let id = value.stringValue, !id.isEmpty else { throw fail("products.\(slot) must be a product id string") }
                 entries.append((slot, id))
             }
         }
@@ -48,16 +114,56 @@ public struct BundleManifest: Equatable, Sendable {
             let (ia, ib) = (Self.slotOrder.firstIndex(of: a.slot) ?? 99, Self.slotOrder.firstIndex(of: b.slot) ?? 99)
             return ia != ib ? ia < ib : a.slot < b.slot
         }
-        var previewStore: String?
-        if let value = object["preview_store"] {
-            guard let path = value.stringValue,
-                let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
-                case .file(let file) = BundlePathResolver(root: bundle.root).resolve(rawPath: "/" + encoded)
-            else {
-                throw ParseError(description: "\(url.path): \"preview_store\" must name a catalog file inside the bundle")
-            }
+        slots = ProductSlots(entries)
+        if let path = try string("preview_store") {
+            guard let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
+                case .file(let file) = BundlePathResolver(root: root).resolve(rawPath: "/" + encoded)
+            else { throw fail("\"preview_store\" must name a catalog file inside the bundle") }
+            previewStorePath = path
             previewStore = file.path
         }
-        self.init(slots: ProductSlots(entries), previewStore: previewStore)
+    }
+
+    /// Refuses a bundle made for a newer runtime than `runtimeVersion`.
+    public func checkRuntimeVersion(_ runtimeVersion: String = DeviceInfo.runtimeVersion) throws(ParseError) {
+        guard let needed = minRuntimeVersion else { return }
+        let parts = { (v: String) in v.split(separator: ".").map { Int($0) ?? 0 } }
+        let (a, b) = (parts(needed), parts(runtimeVersion))
+        for i in 0..<max(a.count, b.count) {
+            let (x, y) = (i < a.count ? a[i] : 0, i < b.count ? b[i] : 0)
+            if x != y {
+                if x > y {
+                    throw ParseError(description:
+                        "bundle \(id ?? "") needs paywall runtime \(needed) or newer; this is \(runtimeVersion). Upgrade paywall.")
+                }
+                return
+            }
+        }
+    }
+
+    /// `https://host[:port]` with nothing after it: what a CSP source may name.
+    static func isOrigin(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil, url.path.isEmpty || url.path == "/", url.query == nil
+        else { return false }
+        return true
+    }
+
+    /// The manifest as `paywall bundle pack` writes it: stable key order, two-space indent.
+    public var json: String {
+        var object: [String: JSONValue] = ["entry": .string(entry)]
+        if let id { object["id"] = .string(id) }
+        if let version { object["version"] = .string(version) }
+        if let minRuntimeVersion { object["min_runtime_version"] = .string(minRuntimeVersion) }
+        if let previewStorePath { object["preview_store"] = .string(previewStorePath) }
+        if !allowedOrigins.isEmpty { object["allowed_origins"] = .array(allowedOrigins.map(JSONValue.string)) }
+        if !slots.entries.isEmpty {
+            object["products"] = .object(Dictionary(uniqueKeysWithValues: slots.entries.map { ($0.slot, .string($0.productId)) }))
+        }
+        object["files"] = .object(files.mapValues { .object(["sha256": .string($0.sha256), "size": .number(Double($0.size))]) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(JSONValue.object(object))) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

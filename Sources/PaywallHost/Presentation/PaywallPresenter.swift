@@ -56,7 +56,7 @@ public final class PaywallPresenter {
     /// How to show one paywall.
     public struct Options: Sendable {
         public var size: ViewSize
-        /// The products in the page's slots.
+        /// The products in the page's slots (default: the bundle manifest's).
         public var slots: ProductSlots
         /// Render without a visible window (snapshots).
         public var offscreen: Bool
@@ -78,7 +78,8 @@ public final class PaywallPresenter {
         }
     }
 
-    /// Presents `bundle` in its own window. A user with access is not shown it (the result is
+    /// Presents `bundle` in its own window, with the slots and allowed origins of its manifest
+    /// (a manifest that cannot be read counts as none; `paywall validate` reports it). A user with access is not shown it (the result is
     /// `.skipped`); an unknown status is waited for up to `statusTimeout`. `completion` gets the
     /// result once, when the presentation ends.
     @discardableResult
@@ -86,8 +87,9 @@ public final class PaywallPresenter {
                         completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
         mountCount += 1
         let host = mountCount == 1 ? "bundle" : "bundle\(mountCount)"
+        let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
         let session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
-        session.productSlots = options.slots
+        session.productSlots = options.slots.entries.isEmpty ? manifest.slots : options.slots
         if let purchases { session.enablePurchases(purchases, strings: strings) }
         session.delegate = delegate
         session.notificationsAvailable = DesktopNotifier.command != nil
@@ -97,7 +99,7 @@ public final class PaywallPresenter {
         let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
         let window = PaywallWindow(webView: webView, title: title, size: options.size, strings: strings,
                                    offscreen: options.offscreen)
-        let entry = runtime.mount(bundle, host: host)
+        let entry = runtime.mount(bundle, host: host, policy: ContentSecurityPolicy(allowedOrigins: manifest.allowedOrigins))
         session.onFinish = completion
         let purchases = self.purchases
         let timeout = statusTimeout

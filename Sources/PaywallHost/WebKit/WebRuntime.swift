@@ -37,8 +37,8 @@ public final class WebRuntime {
     }
 
     /// Serves `bundle` on `paywall://host/` and returns its entry URL.
-    public func mount(_ bundle: PaywallBundle, host: String) -> URL {
-        server.mount(bundle, host: host)
+    public func mount(_ bundle: PaywallBundle, host: String, policy: ContentSecurityPolicy = ContentSecurityPolicy()) -> URL {
+        server.mount(bundle, host: host, policy: policy)
     }
 
     private func serve(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>?) {

@@ -63,7 +63,8 @@ enum Commands {
         options: [OptionSpec(name: "--prefix", valueName: "DIR", help: "Install prefix (default /usr/local).")],
         discussion: "Writes PREFIX/bin/paywall and PREFIX/share/paywall/{web,templates,locales}.")
 
-    static let all = [preview, snapshot, present, StoreCommand.spec, StatusCommand.spec, install]
+    static let all = [preview, snapshot, present, StoreCommand.spec, StatusCommand.spec, BundleCommands.pack,
+                      BundleCommands.validate, install]
 
     static let mainHelp = """
         USAGE: paywall <command> [options]

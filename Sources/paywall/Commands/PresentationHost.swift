@@ -21,9 +21,14 @@ final class PresentationHost {
             throw .failure(error.description)
         }
         let manifest: BundleManifest
-        do { manifest = try BundleManifest(bundle: bundle) } catch { throw .failure(error.description) }
+        do {
+            manifest = try BundleManifest(bundle: bundle)
+            try manifest.checkRuntimeVersion()
+        } catch {
+            throw .failure(error.description)
+        }
         var options = PaywallPresenter.Options(
-            size: try Commands.size(arguments, command), slots: manifest.slots, offscreen: offscreen, titleKey: titleKey,
+            size: try Commands.size(arguments, command), offscreen: offscreen, titleKey: titleKey,
             countsAsView: countsAsView)
         if let text = arguments.value("--products") {
             do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }

@@ -1,0 +1,157 @@
+import Foundation
+
+/// A problem `paywall validate` found, with the file it is about.
+public struct BundleProblem: Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var message: String
+    public init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
+    public var description: String { "\(file): \(message)" }
+}
+
+/// Packs and validates bundle directories: `paywall bundle pack` and `paywall validate`.
+public enum BundleInspector {
+    /// Every regular file below `root`, relative and sorted; hidden files and the manifest
+    /// itself are not part of a bundle's content.
+    public static func contentFiles(of root: URL) -> [String] {
+        let base = root.resolvingSymlinksInPath().path
+        var files: [String] = []
+        guard let walker = FileManager.default.enumerator(atPath: base) else { return [] }
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                walker.skipDescendants()
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            let full = base + "/" + relative
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+                relative != BundleManifest.fileName
+            else { continue }
+            files.append(relative)
+        }
+        return files.sorted()
+    }
+
+    /// Writes `manifest.json` with every file's hash and size, keeping the manifest's other
+    /// fields; `id` defaults to the folder name and `version` to 1.0.0.
+    @discardableResult
+    public static func pack(_ root: URL) throws -> BundleManifest {
+        var manifest = try BundleManifest(root: root)
+        manifest.id = manifest.id ?? root.resolvingSymlinksInPath().lastPathComponent
+        manifest.version = manifest.version ?? "1.0.0"
+        manifest.minRuntimeVersion = manifest.minRuntimeVersion ?? DeviceInfo.runtimeVersion
+        manifest.files = [:]
+        for file in contentFiles(of: root) {
+            let data = try Data(contentsOf: root.appendingPathComponent(file))
+            manifest.files[file] = .init(sha256: SHA256.hex(data), size: data.count)
+        }
+        try manifest.json.write(to: root.appendingPathComponent(BundleManifest.fileName), atomically: true, encoding: .utf8)
+        return manifest
+    }
+
+    /// Every problem of the bundle at `root`: its manifest, its entry page, files missing,
+    /// changed or unlisted, and references in HTML, CSS and JS that point at nothing.
+    public static func validate(_ root: URL) -> [BundleProblem] {
+        let root = root.resolvingSymlinksInPath()
+        let manifest: BundleManifest
+        do {
+            manifest = try BundleManifest(root: root)
+        } catch {
+            return [BundleProblem(file: BundleManifest.fileName, message: error.description)]
+        }
+        var problems: [BundleProblem] = []
+        let present = contentFiles(of: root)
+        if !present.contains(manifest.entry) {
+            problems.append(BundleProblem(file: manifest.entry, message: "the entry page is missing"))
+        }
+        if manifest.files.isEmpty {
+            problems.append(BundleProblem(file: BundleManifest.fileName,
+                                          message: "no file list with hashes; run `paywall bundle pack \(root.path)`"))
+        } else {
+            for (file, entry) in manifest.files.sorted(by: { $0.key < $1.key }) {
+                guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path) else {
+                    problems.append(BundleProblem(file: file, message: "listed in manifest.json but missing"))
+                    continue
+                }
+                if data.count != entry.size {
+                    problems.append(BundleProblem(file: file, message: "size is \(data.count) bytes, manifest.json says \(entry.size)"))
+                } else if SHA256.hex(data) != entry.sha256 {
+                    problems.append(BundleProblem(file: file, message: "content does not match its sha256 in manifest.json"))
+                }
+            }
+            for file in present where manifest.files[file] == nil {
+                problems.append(BundleProblem(file: file, message: "not listed in manifest.json; run `paywall bundle pack`"))
+            }
+        }
+        let resolver = BundlePathResolver(root: root)
+        for file in present {
+            for reference in references(in: root.appendingPathComponent(file)) {
+                if !resolves(reference, from: file, resolver) {
+                    problems.append(BundleProblem(file: file, message: "refers to \"\(reference)\", which is not in the bundle"))
+                }
+            }
+        }
+        return problems
+    }
+
+    // MARK: References
+
+    private static let patterns: [String: [NSRegularExpression]] = {
+        func re(_ p: String) -> NSRegularExpression { try! NSRegularExpression(pattern: p, options: [.caseInsensitive]) }
+        let css = [re(#"url\(\s*['"]?([^'")]+)['"]?\s*\)"#), re(#"@import\s+['"]([^'"]+)['"]"#)]
+        let js = [re(#"(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]"#), re(#"import\s*\(\s*['"]([^'"]+)['"]\s*\)"#),
+                  re(#"^\s*import\s+['"]([^'"]+)['"]"#)]
+        return ["html": [re(#"\s(?:src|href|poster)\s*=\s*["']([^"']+)["']"#)] + css, "htm": [re(#"\s(?:src|href|poster)\s*=\s*["']([^"']+)["']"#)] + css,
+                "css": css, "js": js, "mjs": js]
+    }()
+
+    /// Local references a file makes (relative or absolute paths, not URLs with a scheme).
+    static func references(in file: URL) -> [String] {
+        guard let expressions = patterns[file.pathExtension.lowercased()],
+            let text = try? String(contentsOf: file, encoding: .utf8)
+        else { return [] }
+        var found: [String] = []
+        let range = NSRange(text.startIndex..., in: text)
+        for expression in expressions {
+            for match in expression.matches(in: text, options: [], range: range) {
+                guard let r = Range(match.range(at: 1), in: text) else { continue }
+                let reference = String(text[r]).trimmingCharacters(in: .whitespaces)
+                if isLocal(reference), !found.contains(reference) { found.append(reference) }
+            }
+        }
+        return found
+    }
+
+    private static func isLocal(_ reference: String) -> Bool {
+        if reference.isEmpty || reference.hasPrefix("#") || reference.hasPrefix("//") || reference.contains("{{") { return false }
+        if let colon = reference.firstIndex(of: ":"), !reference[..<colon].contains("/") { return false }  // has a scheme
+        // A bare module specifier (`from "lib"`) is checked as a path too: without an import map,
+        // a browser cannot load it either.
+        return true
+    }
+
+    private static func resolves(_ reference: String, from file: String, _ resolver: BundlePathResolver) -> Bool {
+        let path = String(reference.prefix { $0 != "?" && $0 != "#" })
+        let directory = (file as NSString).deletingLastPathComponent
+        let joined = path.hasPrefix("/") ? path : (directory.isEmpty ? path : directory + "/" + path)
+        var segments: [String] = []
+        for segment in joined.split(separator: "/") {
+            if segment == "." { continue }
+            if segment == ".." {
+                guard !segments.isEmpty else { return false }  // leaves the bundle
+                segments.removeLast()
+            } else {
+                segments.append(String(segment))
+            }
+        }
+        let encoded = segments.map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? $0 }
+        let raw = "/" + encoded.joined(separator: "/")
+        if case .file = resolver.resolve(rawPath: raw) { return true }
+        // A percent-encoded reference in the file names the decoded file.
+        if case .file = resolver.resolve(rawPath: "/" + segments.joined(separator: "/")) { return true }
+        return false
+    }
+}

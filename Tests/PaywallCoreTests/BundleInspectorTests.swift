@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// `paywall bundle pack` and `paywall validate`.
+final class BundleInspectorTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = try makeTemporaryDirectory("BundleInspectorTests").resolvingSymlinksInPath()
+        _ = try writeFile(##"<link rel="stylesheet" href="css/site.css"><script type="module" src="app.mjs"></script><img src="img/a%20b.png"><a href="https://example.com">x</a><img src="data:image/png;base64,AA"><a href="#top">t</a>"##,
+                          to: "index.html", in: root)
+        _ = try writeFile(#"body { background: url("../img/a b.png") } @import "theme.css";"#, to: "css/site.css", in: root)
+        _ = try writeFile("p {}", to: "css/theme.css", in: root)
+        _ = try writeFile(#"import { x } from "./lib/x.mjs"; export * from "./lib/x.mjs";"#, to: "app.mjs", in: root)
+        _ = try writeFile("export const x = 1;", to: "lib/x.mjs", in: root)
+        _ = try writeFile("png", to: "img/a b.png", in: root)
+        _ = try writeFile("secret", to: ".git/config", in: root)
+    }
+
+    override func tearDown() { removeTemporaryDirectory(root) }
+
+    func testPackListsEveryContentFileWithItsHash() throws {
+        let manifest = try BundleInspector.pack(root)
+        XCTAssertEqual(manifest.files.keys.sorted(), ["app.mjs", "css/site.css", "css/theme.css", "img/a b.png", "index.html", "lib/x.mjs"],
+                       "hidden files and the manifest are not content")
+        XCTAssertEqual(manifest.files["lib/x.mjs"], .init(sha256: SHA256.hex(Data("export const x = 1;".utf8)), size: 19))
+        XCTAssertEqual(manifest.id, root.lastPathComponent)
+        XCTAssertEqual(manifest.version, "1.0.0")
+        XCTAssertEqual(try BundleManifest(root: root), manifest, "what pack writes reads back the same")
+        XCTAssertEqual(BundleInspector.validate(root), [])
+    }
+
+    func testPackKeepsTheManifestsOtherFields() throws {
+        _ = try writeFile(#"{"id": "spring", "version": "2.0.0", "products": {"primary": "pro"}, "allowed_origins": ["https://cdn.example.com"]}"#,
+                          to: "manifest.json", in: root)
+        let manifest = try BundleInspector.pack(root)
+        XCTAssertEqual(manifest.id, "spring")
+        XCTAssertEqual(manifest.version, "2.0.0")
+        XCTAssertEqual(manifest.slots.productId(forSlot: "primary"), "pro")
+        XCTAssertEqual(manifest.allowedOrigins, ["https://cdn.example.com"])
+    }
+
+    func testValidateListsEveryProblemWithItsFile() throws {
+        try BundleInspector.pack(root)
+        try Data("export const x = 2;".utf8).write(to: root.appendingPathComponent("lib/x.mjs"))  // same size, new content
+        try Data("p { color: red }".utf8).write(to: root.appendingPathComponent("css/theme.css"))
+        try FileManager.default.removeItem(at: root.appendingPathComponent("img/a b.png"))
+        _ = try writeFile("new", to: "extra.txt", in: root)
+        _ = try writeFile(#"<img src="gone.png"><script src="../outside.js"></script>"#, to: "page2.html", in: root)
+        let problems = Set(BundleInspector.validate(root).map(\.description))
+        XCTAssertEqual(problems, [
+            "lib/x.mjs: content does not match its sha256 in manifest.json",
+            "css/theme.css: size is 16 bytes, manifest.json says 4",
+            "img/a b.png: listed in manifest.json but missing",
+            "extra.txt: not listed in manifest.json; run `paywall bundle pack`",
+            "page2.html: not listed in manifest.json; run `paywall bundle pack`",
+            "index.html: refers to \"img/a%20b.png\", which is not in the bundle",
+            "css/site.css: refers to \"../img/a b.png\", which is not in the bundle",
+            "page2.html: refers to \"gone.png\", which is not in the bundle",
+            "page2.html: refers to \"../outside.js\", which is not in the bundle",
+        ])
+    }
+
+    func testMissingManifestAndEntryAreProblems() throws {
+        try FileManager.default.removeItem(at: root.appendingPathComponent("index.html"))
+        let problems = BundleInspector.validate(root).map(\.file)
+        XCTAssertEqual(problems.prefix(2), ["index.html", "manifest.json"])
+    }
+
+    func testBrokenManifestIsTheOnlyProblemReported() throws {
+        _ = try writeFile("{", to: "manifest.json", in: root)
+        XCTAssertEqual(BundleInspector.validate(root).map(\.file), ["manifest.json"])
+    }
+
+    func testManifestFieldValidation() throws {
+        for (json, expected) in [
+            (#"{"files": {"a": {"sha256": "xyz", "size": 1}}}"#, "files[\"a\"] must be"),
+            (#"{"allowed_origins": ["https://cdn.example.com/path"]}"#, "allowed_origins"),
+            (#"{"allowed_origins": ["javascript:alert(1)"]}"#, "allowed_origins"),
+            (#"{"entry": 3}"#, "\"entry\" must be a string"),
+        ] {
+            _ = try writeFile(json, to: "manifest.json", in: root)
+            XCTAssertThrowsError(try BundleManifest(root: root)) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(json): \(error)")
+            }
+        }
+    }
+
+    func testRuntimeVersionCheck() throws {
+        XCTAssertNoThrow(try BundleManifest(minRuntimeVersion: "0.1").checkRuntimeVersion("0.1.0"))
+        XCTAssertNoThrow(try BundleManifest(minRuntimeVersion: "0.9.9").checkRuntimeVersion("0.10.0"))
+        XCTAssertThrowsError(try BundleManifest(id: "x", minRuntimeVersion: "0.2.0").checkRuntimeVersion("0.1.9")) { error in
+            XCTAssertTrue("\(error)".contains("needs paywall runtime 0.2.0 or newer"), "\(error)")
+        }
+    }
+
+    func testAllowedOriginsWidenTheServedPolicy() throws {
+        var server = BundleServer()
+        server.mount(try PaywallBundle(path: root.path), host: "b", policy: ContentSecurityPolicy(allowedOrigins: ["https://cdn.example.com"]))
+        let csp = server.respond(to: "paywall://b/index.html").headers["Content-Security-Policy"] ?? ""
+        XCTAssertTrue(csp.contains("script-src 'self' 'unsafe-inline' https://cdn.example.com"), csp)
+    }
+}
