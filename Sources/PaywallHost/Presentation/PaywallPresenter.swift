@@ -93,7 +93,9 @@ public final class PaywallPresenter {
         if let purchases { session.enablePurchases(purchases, strings: strings) }
         session.delegate = delegate
         session.notificationsAvailable = DesktopNotifier.command != nil
-        session.templateVariables = { [unowned self] in self.templateVariables(options) }
+        session.templateVariables = { [unowned self, unowned session] in
+            self.templateVariables(options, slots: session.productSlots)
+        }
         session.onUserAttributes = { [weak self] attributes in try? self?.setUserAttributes(attributes) }
         let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host)
         let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
@@ -117,9 +119,9 @@ public final class PaywallPresenter {
         return PaywallPresentation(session: session, webView: webView, window: window)
     }
 
-    private func templateVariables(_ options: Options) -> TemplateVariables {
+    private func templateVariables(_ options: Options, slots: ProductSlots) -> TemplateVariables {
         TemplateVariables(
-            slots: options.slots, catalog: purchases?.catalog ?? catalog, purchases: purchases,
+            slots: slots, catalog: purchases?.catalog ?? catalog, purchases: purchases,
             device: DeviceInfo.current(interfaceStyle: Toolkit.interfaceStyle, appVersion: appVersion),
             locale: locale, strings: strings, userId: userId,
             userAttributes: (try? state?.userAttributes(user: userId)) ?? [:], params: options.params,
