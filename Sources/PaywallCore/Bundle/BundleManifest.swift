@@ -72,7 +72,9 @@ public struct BundleManifest: Equatable, Sendable {
         try self.init(root: bundle.root)
     }
 
-    init(data: Data, root: URL, path: String) throws(ParseError) {
+    /// - Parameter checkPreviewStore: whether `preview_store` must exist in `root` (not yet,
+    ///   for a manifest fetched before its files).
+    init(data: Data, root: URL, path: String, checkPreviewStore: Bool = true) throws(ParseError) {
         func fail(_ message: String) -> ParseError { ParseError(description: "\(path): \(message)") }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: data), let object = value.objectValue else {
             throw ParseError(description: "\(path) is not a JSON object; fix its syntax or remove it")
@@ -115,7 +117,9 @@ public struct BundleManifest: Equatable, Sendable {
             return ia != ib ? ia < ib : a.slot < b.slot
         }
         slots = ProductSlots(entries)
-        if let path = try string("preview_store") {
+        if let path = try string("preview_store"), !checkPreviewStore {
+            previewStorePath = path
+        } else if let path = try string("preview_store") {
             guard let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
                 case .file(let file) = BundlePathResolver(root: root).resolve(rawPath: "/" + encoded)
             else { throw fail("\"preview_store\" must name a catalog file inside the bundle") }

@@ -6,13 +6,21 @@ public struct DataDirectory: Equatable, Sendable {
     public let url: URL
 
     public init(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let home = environment["HOME"] ?? NSHomeDirectory()
         if let explicit, !explicit.isEmpty {
             url = URL(fileURLWithPath: explicit)
-        } else if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            url = URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
+            bundleCacheURL = url.appendingPathComponent("cache")
         } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
-            url = URL(fileURLWithPath: home).appendingPathComponent(".local/share/paywall")
+            if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+                url = URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
+            } else {
+                url = URL(fileURLWithPath: home).appendingPathComponent(".local/share/paywall")
+            }
+            if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+                bundleCacheURL = URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
+            } else {
+                bundleCacheURL = URL(fileURLWithPath: home).appendingPathComponent(".cache/paywall")
+            }
         }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -20,6 +28,11 @@ public struct DataDirectory: Equatable, Sendable {
             throw DataDirectoryError(message: "cannot create data directory \(url.path): \(error.localizedDescription); pass --data-dir DIR")
         }
     }
+
+    /// The bundle cache: `DIR/cache` with `--data-dir DIR`, else `$XDG_CACHE_HOME/paywall`,
+    /// else `~/.cache/paywall` (caches are what XDG_CACHE_HOME is for).
+    public var bundleCache: URL { bundleCacheURL }
+    private var bundleCacheURL: URL
 
     /// The entitlement cache.
     public var entitlementCache: String { url.appendingPathComponent("entitlements.sqlite").path }

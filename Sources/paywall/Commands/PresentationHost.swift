@@ -15,10 +15,21 @@ final class PresentationHost {
     /// - Parameter countsAsView: whether showing it counts as a paywall view (not for previews).
     init(_ arguments: ParsedArguments, command: CommandSpec, offscreen: Bool = false, countsAsView: Bool,
          titleKey: String = "window.title.present") throws(CLIError) {
+        // A path opens that folder; anything else is the id of a cached bundle.
+        let target = arguments.positionals[0]
+        var refused: [(InstalledBundle, [BundleProblem])] = []
         do {
-            bundle = try PaywallBundle(path: arguments.positionals[0])
-        } catch {
+            if FileManager.default.fileExists(atPath: target) || target.contains("/") || !countsAsView {
+                bundle = try PaywallBundle(path: target)
+            } else {
+                let cache = try BundleCache(directory: try DataDirectory(explicit: arguments.value("--data-dir")).bundleCache)
+                let version = try cache.goodVersion(id: target) { refused.append(($0, $1)) }
+                bundle = try PaywallBundle(path: version.directory.path)
+            }
+        } catch let error as PaywallBundle.LoadError {
             throw .failure(error.description)
+        } catch {
+            throw .failure("\(error)")
         }
         let manifest: BundleManifest
         do {
@@ -58,6 +69,13 @@ final class PresentationHost {
             throw .failure("\(error)")
         }
         if let log { presenter.events.observe { log.append($0) } }
+        for (version, problems) in refused {
+            Self.fail("warning: refused \(version.id) \(version.version): \(problems.map(\.description).joined(separator: "; "))")
+            presenter.events.emit("bundle_refused", [
+                "id": .string(version.id), "version": .string(version.version),
+                "problems": .array(problems.map { .string($0.description) }),
+            ])
+        }
         let stores = try StoreContext(arguments, events: presenter.events, requireStore: false, command: command)
         presenter.purchases = stores.purchases
         do { presenter.state = try RuntimeState(path: stores.dataDirectory.runtimeState) } catch {

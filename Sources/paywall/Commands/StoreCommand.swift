@@ -39,34 +39,15 @@ enum StoreCommand {
 
     @MainActor
     static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
-        guard let action = arguments.first, !action.hasPrefix("--") else {
-            if arguments.contains("--help") {
-                print(spec.help)
-                return 0
-            }
-            throw .usage("which store action? one of: \(actions.map { $0.name.dropFirst(6) }.joined(separator: ", "))", spec)
-        }
-        guard let command = actions.first(where: { $0.name == "store \(action)" }) else {
-            throw .usage("unknown store action '\(action)'", spec)
-        }
-        let parsed = try command.parse(Array(arguments.dropFirst()))
-        if parsed.has("--help") {
-            print(command.help)
-            return 0
-        }
+        let (command, parsed) = try Subcommands.parse(arguments, parent: spec, actions: actions)
+        guard let command, let parsed else { return 0 }
         let context = try StoreContext(parsed, events: EventDispatcher(), requireStore: true, command: command)
         guard let store = context.store, let purchases = context.purchases else { return 1 }
-        // `buy` may wait (a scripted delay): run the action on the main actor's queue.
-        var failure: Error?
-        var done = false
-        Task { @MainActor in
-            do { try await perform(action, parsed, store: store, purchases: purchases, command: command) } catch { failure = error }
-            done = true
+        let action = String(command.name.dropFirst("store ".count))
+        return try Subcommands.runAsync {
+            try await perform(action, parsed, store: store, purchases: purchases, command: command)
+            return 0
         }
-        while !done { RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01)) }
-        if let error = failure as? CLIError { throw error }
-        if let failure { throw .failure("\(failure)") }
-        return 0
     }
 
     @MainActor

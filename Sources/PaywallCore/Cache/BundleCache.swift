@@ -1,0 +1,311 @@
+import Foundation
+
+/// The local, integrity-checked store of paywall bundles, so presenting works offline.
+///
+/// Layout: `objects/ab/abcdef…` holds each file once by its SHA-256; `versions/ID/VERSION/` is
+/// an installed version, its files hard links to the objects; `index.sqlite` records which
+/// versions exist. An install is built in `tmp/` and renamed into place, then recorded in one
+/// SQLite transaction, so a half-downloaded version is never visible. A version whose files no
+/// longer match their hashes is refused and the newest good one is used instead.
+@MainActor
+public final class BundleCache {
+    public let directory: URL
+    let index: SQLiteDatabase
+    /// Downloads in progress by content hash: the same file is fetched once.
+    private var inFlight: [String: Task<Data, Error>] = [:]
+    /// How long one request may take, in seconds.
+    public var requestTimeout = 30.0
+
+    /// "PWBC": marks the file as a bundle cache index.
+    static let applicationId: Int32 = 0x5057_4243
+
+    static let migrations = [
+        """
+        CREATE TABLE versions (
+            bundle_id TEXT NOT NULL, version TEXT NOT NULL, source TEXT NOT NULL,
+            etag TEXT, last_modified TEXT, size INTEGER NOT NULL,
+            installed_at REAL NOT NULL, last_used_at REAL NOT NULL, refused INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (bundle_id, version)
+        );
+        CREATE TABLE pins (bundle_id TEXT PRIMARY KEY);
+        """
+    ]
+
+    public enum CacheError: Error, CustomStringConvertible {
+        case invalidManifest(String)
+        case fileMismatch(file: String, reason: String)
+        case notCached(String)
+        case noGoodVersion(String)
+        case versionConflict(id: String, version: String)
+
+        public var description: String {
+            switch self {
+            case .invalidManifest(let why): why
+            case .fileMismatch(let file, let why): "\(file): \(why); the bundle was not installed"
+            case .notCached(let id): "no bundle \(id) in the cache; add it with `paywall cache add URL|DIR`"
+            case .noGoodVersion(let id): "every cached version of \(id) failed verification; add it again"
+            case .versionConflict(let id, let version):
+                "\(id) \(version) is cached with other content; give the new bundle a new version in its manifest"
+            }
+        }
+    }
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        for folder in ["objects", "versions", "tmp"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        (index, _) = try RecoveringDatabase.open(
+            path: directory.appendingPathComponent("index.sqlite").path, applicationId: Self.applicationId,
+            migrations: Self.migrations)
+    }
+
+    // MARK: Installing
+
+    /// Installs the bundle at `source` (checking every file against the manifest) and returns
+    /// its version. A manifest URL that has not changed since the last install is not fetched again.
+    @discardableResult
+    public func install(_ source: BundleSource) async throws -> InstalledBundle {
+        let known = try index.query(
+            "SELECT * FROM versions WHERE source = ? AND refused = 0 ORDER BY installed_at DESC LIMIT 1",
+            [.text(source.description)]).first.flatMap(installed)
+        let validators = try index.query("SELECT etag, last_modified FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
+                                         [.text(source.description)]).first
+            .map { BundleSource.Validators(etag: $0["etag"]?.string, lastModified: $0["last_modified"]?.string) }
+        guard let (data, newValidators) = try await source.manifest(known: known == nil ? nil : validators, timeout: requestTimeout)
+        else { return known! }  // 304: what we have is current
+        let manifest: BundleManifest
+        do {
+            manifest = try BundleManifest(data: data, root: directory, path: "\(source.description) manifest.json", checkPreviewStore: false)
+        } catch {
+            throw CacheError.invalidManifest(error.description)
+        }
+        guard let id = manifest.id, let version = manifest.version, !manifest.files.isEmpty else {
+            throw CacheError.invalidManifest("\(source.description): manifest.json needs id, version and files; run `paywall bundle pack`")
+        }
+        guard Self.isSafeName(id), Self.isSafeName(version), manifest.files.keys.allSatisfy(Self.isSafePath) else {
+            throw CacheError.invalidManifest("\(source.description): id, version or a file path is not a plain relative name")
+        }
+        let final = versionDirectory(id: id, version: version)
+        if FileManager.default.fileExists(atPath: final.path) {
+            let existing = try BundleManifest(root: final)
+            guard existing.files == manifest.files else { throw CacheError.versionConflict(id: id, version: version) }
+            try record(id: id, version: version, source: source, validators: newValidators, size: manifest.totalSize)
+            return try installedVersion(id: id, version: version)!
+        }
+        // Fetch and check every file before anything becomes visible.
+        let downloads = manifest.files.map { path, entry in
+            Task { @MainActor in try await self.storeObject(path: path, entry: entry, from: source) }
+        }
+        for download in downloads { try await download.value }
+        let staging = directory.appendingPathComponent("tmp/\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        for (path, entry) in manifest.files {
+            let target = staging.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try linkOrCopy(objectURL(entry.sha256), to: target)
+        }
+        try data.write(to: staging.appendingPathComponent(BundleManifest.fileName))
+        try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: staging, to: final)  // rename: the version appears whole
+        try record(id: id, version: version, source: source, validators: newValidators, size: manifest.totalSize)
+        return try installedVersion(id: id, version: version)!
+    }
+
+    private func storeObject(path: String, entry: BundleManifest.FileEntry, from source: BundleSource) async throws {
+        let object = objectURL(entry.sha256)
+        if FileManager.default.fileExists(atPath: object.path), SHA256.hex(try Data(contentsOf: object)) == entry.sha256 { return }
+        let task = inFlight[entry.sha256] ?? Task { @MainActor in try await source.file(path, timeout: requestTimeout) }
+        inFlight[entry.sha256] = task
+        defer { inFlight[entry.sha256] = nil }
+        let data = try await task.value
+        guard data.count == entry.size else {
+            throw CacheError.fileMismatch(file: path, reason: "\(data.count) bytes, the manifest says \(entry.size)")
+        }
+        guard SHA256.hex(data) == entry.sha256 else {
+            throw CacheError.fileMismatch(file: path, reason: "content does not match its sha256")
+        }
+        try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let partial = directory.appendingPathComponent("tmp/\(UUID().uuidString).part")
+        try data.write(to: partial)
+        _ = try? FileManager.default.removeItem(at: object)
+        try FileManager.default.moveItem(at: partial, to: object)
+    }
+
+    private func record(id: String, version: String, source: BundleSource, validators: BundleSource.Validators, size: Int) throws {
+        let now = Date()
+        try index.query(
+            """
+            INSERT INTO versions (bundle_id, version, source, etag, last_modified, size, installed_at, last_used_at, refused)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+            ON CONFLICT(bundle_id, version) DO UPDATE SET source = excluded.source, etag = excluded.etag,
+                last_modified = excluded.last_modified, refused = 0
+            """,
+            [.text(id), .text(version), .text(source.description), .optional(validators.etag),
+             .optional(validators.lastModified), .integer(Int64(size)), .date(now), .date(now)])
+    }
+
+    // MARK: Reading
+
+    /// Every cached version, newest first within each bundle.
+    public func list() throws -> [InstalledBundle] {
+        try index.query("SELECT * FROM versions ORDER BY bundle_id, installed_at DESC").compactMap(installed)
+    }
+
+    /// The newest version of `id` whose files all match their hashes. A version that fails is
+    /// refused for good and reported through `onRefused`; the one before it is tried next.
+    public func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) throws
+        -> InstalledBundle
+    {
+        let versions = try index.query("SELECT * FROM versions WHERE bundle_id = ? AND refused = 0 ORDER BY installed_at DESC",
+                                       [.text(id)]).compactMap(installed)
+        guard !versions.isEmpty else {
+            if try index.query("SELECT 1 FROM versions WHERE bundle_id = ?", [.text(id)]).isEmpty { throw CacheError.notCached(id) }
+            throw CacheError.noGoodVersion(id)
+        }
+        for version in versions {
+            let problems = verify(version)
+            if problems.isEmpty {
+                try index.query("UPDATE versions SET last_used_at = ? WHERE bundle_id = ? AND version = ?",
+                                [.date(Date()), .text(id), .text(version.version)])
+                return version
+            }
+            try index.query("UPDATE versions SET refused = 1 WHERE bundle_id = ? AND version = ?", [.text(id), .text(version.version)])
+            onRefused(version, problems)
+        }
+        throw CacheError.noGoodVersion(id)
+    }
+
+    /// The problems of one cached version: files missing or not matching the manifest.
+    public func verify(_ version: InstalledBundle) -> [BundleProblem] {
+        let label = "\(version.id) \(version.version)"
+        guard let manifest = try? BundleManifest(root: version.directory) else {
+            return [BundleProblem(file: "\(label): manifest.json", message: "missing or unreadable")]
+        }
+        var problems: [BundleProblem] = []
+        for (path, entry) in manifest.files.sorted(by: { $0.key < $1.key }) {
+            guard let data = FileManager.default.contents(atPath: version.directory.appendingPathComponent(path).path) else {
+                problems.append(BundleProblem(file: "\(label): \(path)", message: "missing"))
+                continue
+            }
+            if data.count != entry.size || SHA256.hex(data) != entry.sha256 {
+                problems.append(BundleProblem(file: "\(label): \(path)", message: "does not match its sha256"))
+            }
+        }
+        return problems
+    }
+
+    // MARK: Removing
+
+    public func pin(_ id: String) throws {
+        try index.query("INSERT OR IGNORE INTO pins (bundle_id) VALUES (?)", [.text(id)])
+    }
+
+    /// Removes every version of `id`.
+    public func remove(id: String) throws {
+        let versions = try list().filter { $0.id == id }
+        guard !versions.isEmpty else { throw CacheError.notCached(id) }
+        try index.transaction {
+            try index.query("DELETE FROM versions WHERE bundle_id = ?", [.text(id)])
+            try index.query("DELETE FROM pins WHERE bundle_id = ?", [.text(id)])
+        }
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("versions/\(id)"))
+        try collectGarbage()
+    }
+
+    /// Drops refused and superseded versions, then whole bundles least recently used first
+    /// while the cache is over `budgetBytes`. Pinned bundles and `inUse` (on screen) are kept.
+    /// Returns what was removed as `ID VERSION`.
+    @discardableResult
+    public func prune(budgetBytes: Int, inUse: Set<String> = []) throws -> [String] {
+        var removed: [String] = []
+        let pinned = Set(try index.query("SELECT bundle_id FROM pins").compactMap { $0["bundle_id"]?.string })
+        var byBundle = Dictionary(grouping: try list(), by: \.id)
+        for (id, versions) in byBundle {
+            let newestGood = versions.first { !$0.refused }
+            for version in versions where version.version != newestGood?.version {
+                try drop(version)
+                removed.append("\(id) \(version.version)")
+            }
+            byBundle[id] = newestGood.map { [$0] } ?? []
+        }
+        var total = byBundle.values.flatMap { $0 }.reduce(0) { $0 + $1.size }
+        let candidates = byBundle.values.flatMap { $0 }.filter { !pinned.contains($0.id) && !inUse.contains($0.id) }
+            .sorted { $0.lastUsedAt < $1.lastUsedAt }
+        for version in candidates where total > budgetBytes {
+            try drop(version)
+            total -= version.size
+            removed.append("\(version.id) \(version.version)")
+        }
+        try collectGarbage()
+        return removed
+    }
+
+    private func drop(_ version: InstalledBundle) throws {
+        try index.query("DELETE FROM versions WHERE bundle_id = ? AND version = ?", [.text(version.id), .text(version.version)])
+        try? FileManager.default.removeItem(at: version.directory)
+    }
+
+    /// Deletes objects no version links to and leftovers of interrupted installs.
+    private func collectGarbage() throws {
+        let fm = FileManager.default
+        for leftover in (try? fm.contentsOfDirectory(atPath: directory.appendingPathComponent("tmp").path)) ?? [] {
+            try? fm.removeItem(at: directory.appendingPathComponent("tmp/\(leftover)"))
+        }
+        var used = Set<String>()
+        for version in try list() {
+            if let manifest = try? BundleManifest(root: version.directory) { used.formUnion(manifest.files.values.map(\.sha256)) }
+        }
+        let objects = directory.appendingPathComponent("objects")
+        for prefix in (try? fm.contentsOfDirectory(atPath: objects.path)) ?? [] {
+            for name in (try? fm.contentsOfDirectory(atPath: objects.appendingPathComponent(prefix).path)) ?? [] where !used.contains(name) {
+                try? fm.removeItem(at: objects.appendingPathComponent("\(prefix)/\(name)"))
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    func objectURL(_ sha256: String) -> URL {
+        directory.appendingPathComponent("objects/\(sha256.prefix(2))/\(sha256)")
+    }
+
+    func versionDirectory(id: String, version: String) -> URL {
+        directory.appendingPathComponent("versions/\(id)/\(version)")
+    }
+
+    private func installedVersion(id: String, version: String) throws -> InstalledBundle? {
+        try index.query("SELECT * FROM versions WHERE bundle_id = ? AND version = ?", [.text(id), .text(version)])
+            .first.flatMap(installed)
+    }
+
+    private func installed(_ row: SQLiteRow) -> InstalledBundle? {
+        guard let id = row["bundle_id"]?.string, let version = row["version"]?.string else { return nil }
+        let pinned = (try? !index.query("SELECT 1 FROM pins WHERE bundle_id = ?", [.text(id)]).isEmpty) ?? false
+        return InstalledBundle(
+            id: id, version: version, directory: versionDirectory(id: id, version: version),
+            source: row["source"]?.string ?? "", size: Int(row["size"]?.int ?? 0),
+            installedAt: row["installed_at"]?.date ?? .distantPast, lastUsedAt: row["last_used_at"]?.date ?? .distantPast,
+            pinned: pinned, refused: row["refused"]?.bool ?? false)
+    }
+
+    private func linkOrCopy(_ object: URL, to target: URL) throws {
+        if link(object.path, target.path) != 0 { try FileManager.default.copyItem(at: object, to: target) }
+    }
+
+    /// A bundle id or version usable as one directory name.
+    static func isSafeName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
+    }
+
+    /// A manifest file path that stays inside the version directory.
+    static func isSafePath(_ path: String) -> Bool {
+        !path.hasPrefix("/") && !path.contains("\\") && !path.contains("\0")
+            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { $0 != ".." && $0 != "." && !$0.isEmpty }
+    }
+}
+
+extension BundleManifest {
+    /// Bytes of all listed files.
+    var totalSize: Int { files.values.reduce(0) { $0 + $1.size } }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Commands with actions (`paywall store refund TXN`, `paywall cache add URL`): picks the
+/// action, parses its options, and runs async work to the end without GTK.
+enum Subcommands {
+    /// The action's spec and arguments; nils when help was printed.
+    static func parse(_ arguments: [String], parent: CommandSpec, actions: [CommandSpec]) throws(CLIError)
+        -> (CommandSpec?, ParsedArguments?)
+    {
+        let prefix = parent.name + " "
+        guard let action = arguments.first, !action.hasPrefix("--") else {
+            if arguments.contains("--help") {
+                print(parent.help)
+                return (nil, nil)
+            }
+            throw .usage("which \(parent.name) action? one of: \(actions.map { $0.name.dropFirst(prefix.count) }.joined(separator: ", "))", parent)
+        }
+        guard let command = actions.first(where: { $0.name == prefix + action }) else {
+            throw .usage("unknown \(parent.name) action '\(action)'", parent)
+        }
+        let parsed = try command.parse(Array(arguments.dropFirst()))
+        if parsed.has("--help") {
+            print(command.help)
+            return (nil, nil)
+        }
+        return (command, parsed)
+    }
+
+    /// Runs `body` on the main actor, draining the main queue until it is done (no GTK loop here).
+    @MainActor
+    static func runAsync(_ body: @escaping @MainActor () async throws -> Int32) throws(CLIError) -> Int32 {
+        var outcome: Result<Int32, Error>?
+        Task { @MainActor in
+            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        }
+        while outcome == nil { RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01)) }
+        switch outcome! {
+        case .success(let code): return code
+        case .failure(let error as CLIError): throw error
+        case .failure(let error): throw .failure("\(error)")
+        }
+    }
+}

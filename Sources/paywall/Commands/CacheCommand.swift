@@ -1,0 +1,87 @@
+import Foundation
+import PaywallCore
+
+/// `paywall cache <action>`: the local, integrity-checked bundle cache.
+enum CacheCommand {
+    static let budgetOption = OptionSpec(name: "--budget", valueName: "MB", help: "Size budget in megabytes (default 100).")
+
+    private static func spec(_ action: String, _ summary: String, _ positionals: [String] = [],
+                             _ extra: [OptionSpec] = []) -> CommandSpec {
+        CommandSpec(name: "cache \(action)", summary: summary, positionals: positionals,
+                    options: [Commands.dataDirOption] + extra, discussion: "")
+    }
+
+    static let actions: [CommandSpec] = [
+        spec("add", "Install a bundle from a directory or the URL of its manifest.json.", ["URL|DIR"],
+             [OptionSpec(name: "--pin", valueName: nil, help: "Never evict it.")]),
+        spec("list", "List cached bundle versions.", [], [OptionSpec(name: "--json", valueName: nil, help: "Print JSON.")]),
+        spec("verify", "Check every cached file against its hash; exit 1 naming each bad file."),
+        spec("remove", "Remove every version of a bundle.", ["ID"]),
+        spec("prune", "Drop superseded versions, then least recently used bundles over the budget.", [], [budgetOption]),
+    ]
+
+    static let spec = CommandSpec(
+        name: "cache", summary: "Manage the bundle cache (add, list, verify, remove, prune).", positionals: ["ACTION"],
+        options: [],
+        discussion: "The cache lives in $XDG_CACHE_HOME/paywall, or DIR/cache with --data-dir DIR. ACTIONS:\n"
+            + actions.map { "  " + $0.name.dropFirst("cache ".count).padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }
+            .joined(separator: "\n"))
+
+    @MainActor
+    static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
+        let (command, parsed) = try Subcommands.parse(arguments, parent: spec, actions: actions)
+        guard let command, let parsed else { return 0 }
+        let cache: BundleCache
+        do {
+            cache = try BundleCache(directory: try DataDirectory(explicit: parsed.value("--data-dir")).bundleCache)
+        } catch {
+            throw .failure("bundle cache: \(error)")
+        }
+        return try Subcommands.runAsync { () async throws -> Int32 in
+            try await perform(command.name.dropFirst("cache ".count), parsed, cache: cache, command: command)
+        }
+    }
+
+    @MainActor
+    private static func perform(_ action: Substring, _ arguments: ParsedArguments, cache: BundleCache,
+                                command: CommandSpec) async throws -> Int32 {
+        switch action {
+        case "add":
+            let installed = try await cache.install(BundleSource(arguments.positionals[0]))
+            if arguments.has("--pin") { try cache.pin(installed.id) }
+            print("cached \(installed.id) \(installed.version) (\(installed.size) bytes)")
+        case "list":
+            let versions = try cache.list()
+            if arguments.has("--json") {
+                print(JSONValue.array(versions.map { v in
+                    .object([
+                        "id": .string(v.id), "version": .string(v.version), "source": .string(v.source),
+                        "size": .number(Double(v.size)), "installed_at": StoreReport.date(v.installedAt),
+                        "last_used_at": StoreReport.date(v.lastUsedAt), "pinned": .bool(v.pinned), "refused": .bool(v.refused),
+                    ])
+                }).jsonText)
+            } else {
+                for v in versions {
+                    print("\(v.id)\t\(v.version)\t\(v.size) bytes\t\(v.refused ? "refused" : v.pinned ? "pinned" : "ok")\t\(v.source)")
+                }
+            }
+        case "verify":
+            let problems = try cache.list().filter { !$0.refused }.flatMap { cache.verify($0) }
+            for problem in problems { print(problem.description) }
+            if problems.isEmpty { print("ok: every cached file matches its hash") }
+            return problems.isEmpty ? 0 : 1
+        case "remove":
+            try cache.remove(id: arguments.positionals[0])
+            print("removed \(arguments.positionals[0])")
+        default:
+            var budget = 100.0
+            if let text = arguments.value("--budget") {
+                guard let mb = Double(text), mb >= 0 else { throw CLIError.usage("--budget must be megabytes, got '\(text)'", command) }
+                budget = mb
+            }
+            let removed = try cache.prune(budgetBytes: Int(budget * 1_000_000))
+            print(removed.isEmpty ? "nothing to prune" : "removed \(removed.joined(separator: ", "))")
+        }
+        return 0
+    }
+}
