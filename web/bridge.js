@@ -56,10 +56,11 @@
 
   // The default receiver. A page that brings its own Superwall page script replaces
   // window.paywall; the host always calls whatever is there.
-  window.paywall = {
+  const defaultReceiver = {
     accept64(base64) { for (const event of decode64(base64)) dispatch(event); },
     accept(events) { for (const event of events) dispatch(event); },
   };
+  window.paywall = defaultReceiver;
 
   const Paywall = Object.freeze({
     version: VERSION,
@@ -233,10 +234,12 @@
     }
   }, true);
 
-  // The page is ready once its DOM is, unless it says it will call Paywall.ready() itself.
-  // A page with its own Superwall script pings too; the host treats repeated pings as one.
+  // The page is ready once its DOM is, unless it says it will call Paywall.ready() itself, or
+  // it replaced window.paywall with its own page script (Superwall's), which sends its own ping.
   const autoReady = () => {
-    if (!document.documentElement.hasAttribute("data-paywall-manual-ready")) Paywall.ready();
+    if (document.documentElement.hasAttribute("data-paywall-manual-ready")) return;
+    if (window.paywall !== defaultReceiver) return;
+    Paywall.ready();
   };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", autoReady, { once: true });

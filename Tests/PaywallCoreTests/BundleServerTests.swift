@@ -40,11 +40,12 @@ final class BundleServerTests: XCTestCase {
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "<html><body>hi</body></html>")
     }
 
-    func testStylesheetHasNoContentSecurityPolicy() {
+    /// Any file may be opened as a document (an SVG is scriptable), so every response has the policy.
+    func testEveryResponseCarriesTheContentSecurityPolicy() {
         let response = server.respond(to: "paywall://b/style.css")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.mimeType, "text/css")
-        XCTAssertNil(response.headers["Content-Security-Policy"])
+        XCTAssertEqual(response.headers["Content-Security-Policy"], ContentSecurityPolicy().headerValue)
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "body { color: red }")
     }
 

@@ -214,7 +214,7 @@ final class CatalogFileTests: XCTestCase {
                 \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
                 "intro_offer": {"mode": "pay_as_you_go", "period": "P1M", "count": 0, "price": "0.99"}
                 """#)),
-            #"products[0] ("lumen.x"): "intro_offer.count" must be a whole number of at least 1, got 0"#)
+            #"products[0] ("lumen.x"): "intro_offer.count" must be a whole number from 1 to 10000, got 0"#)
     }
 
     func testFreeTrialMustBeFree() {
@@ -305,10 +305,10 @@ final class CatalogFileTests: XCTestCase {
             #"products[0] ("lumen.x"): "family_shareable" must be true or false, got "yes""#)
         XCTAssertEqual(
             parseError(catalog(product: #"\#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g", "group_rank": 1.5"#)),
-            #"products[0] ("lumen.x"): "group_rank" must be a whole number of at least 1, got 1.5"#)
+            #"products[0] ("lumen.x"): "group_rank" must be a whole number from 1 to 10000, got 1.5"#)
         XCTAssertEqual(
             parseError(#"{"products": [], "settings": {"grace_period_days": -1}}"#),
-            #""settings.grace_period_days" must be a whole number of at least 0, got -1"#)
+            #""settings.grace_period_days" must be a whole number from 0 to 10000, got -1"#)
         XCTAssertEqual(
             parseError(#"{"products": [], "groups": {"pro": 1}}"#),
             #""groups.pro" must be a string, got 1"#)

@@ -240,3 +240,37 @@ final class FakeStoreControlsTests: FakeStoreTestCase {
         XCTAssertEqual(ids.sorted(), (1...37).map { String(format: "fake_%06d", $0) })
     }
 }
+
+/// Each app user's purchases are their own.
+final class FakeStoreUserTests: FakeStoreTestCase {
+    @MainActor
+    func testUsersDoNotShareTransactions() async throws {
+        let store = try makeStore()
+        store.switchUser("alice")
+        await expectPurchase(F.monthly, on: store, "purchased")
+        store.switchUser("bob")
+        XCTAssertEqual(try store.currentTransactions(), [])
+        XCTAssertTrue(try store.isEligibleForIntroOffer(F.yearly), "bob never subscribed")
+        await expectPurchase(F.monthly, on: store, "purchased")
+        XCTAssertEqual(try store.currentTransactions().map(\.id), ["fake_000002"], "bob is charged: alice's plan is not his")
+        store.switchUser("alice")
+        XCTAssertEqual(try store.currentTransactions().map(\.id), ["fake_000001"])
+        XCTAssertEqual(try store.allRecords().map(\.userId), ["alice", "bob"])
+        try advance(store, 40, .day)
+        store.switchUser("bob")
+        XCTAssertEqual(try store.currentTransactions().map(\.productId), ["pro.monthly", "pro.monthly"], "renewals stay with their user")
+    }
+
+    @MainActor
+    func testApprovalCompletesForTheUserWhoBought() async throws {
+        let store = try makeStore()
+        store.switchUser("kid")
+        try store.setNextOutcome(.pending)
+        await expectPurchase(F.lifetime, on: store, "pending")
+        store.switchUser("parent")
+        try store.approve("fake_000001")
+        XCTAssertEqual(try store.currentTransactions(), [])
+        store.switchUser("kid")
+        XCTAssertEqual(try store.currentTransactions().map(\.productId), ["lifetime"])
+    }
+}

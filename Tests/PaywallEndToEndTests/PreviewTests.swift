@@ -16,4 +16,12 @@ final class PreviewTests: EndToEndTestCase {
         XCTAssertEqual(reload?.params["files"], .array([.string(css.resolvingSymlinksInPath().path)]))
         XCTAssertTrue(preview.process.isRunning, "preview stays open across reloads")
     }
+
+    /// The preview window stays wired to its page: host events reach it after reloads too.
+    func testPreviewDeliversTemplateVariablesToThePage() throws {
+        let bundle = try inlineBundle("vars", body: "<script>Paywall.on('template_variables', () => Paywall.custom('got variables'));</script>")
+        let preview = try PaywallProcess(["preview", bundle.path, "--events", eventsPath], in: workDir)
+        defer { preview.terminate() }
+        waitForEvents { $0.contains { $0.name == "custom" && $0.params["data"] == "got variables" } }
+    }
 }

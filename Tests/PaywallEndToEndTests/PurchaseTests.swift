@@ -114,6 +114,16 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertEqual(after["entitlements"]?.arrayValue?.first?["state"], "revoked")
     }
 
+    func testEachUsersPurchasesAreTheirOwn() throws {
+        XCTAssertEqual(try store(["buy", "lumen.pro.yearly", "--user", "alice"]).status, 0)
+        for (user, expected) in [("alice", "active"), ("bob", "unknown")] {
+            let result = try PaywallProcess.run(["status", "--data-dir", dataDir, "--user", user, "--json"], in: workDir)
+            XCTAssertEqual(try JSONValue(parsing: result.stdout)["subscription_status"], .string(expected), user)
+        }
+        let bob = try JSONValue(parsing: try store(["entitlements", "--json", "--user", "bob"]).stdout)
+        XCTAssertEqual(bob["subscription_status"], "inactive")
+    }
+
     func testStoreKitCatalogWorksForPurchases() throws {
         let storekit = Self.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/Lumen.storekit").path
         let bundle = try inlineBundle("sk", body: "<button id='buy' data-paywall-purchase='lumen.pro.lifetime'>Buy</button>")

@@ -34,6 +34,10 @@ public struct BundleServer: Sendable {
         return Self.url(host: host, path: bundle.entry)
     }
 
+    public mutating func unmount(host: String) {
+        mounts[host] = nil
+    }
+
     public static func url(host: String, path: String) -> URL {
         // Host and path are ours (bundle ids and relative entry names), so this always parses.
         URL(string: "\(scheme)://\(host)/\(path)")!
@@ -56,8 +60,9 @@ public struct BundleServer: Sendable {
                 return Self.error(404, "unreadable file in bundle: \(components.path)")
             }
             let type = MIMEType.forPath(file.path)
-            var headers = ["Content-Type": type, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"]
-            if type.hasPrefix("text/html") { headers["Content-Security-Policy"] = mount.policy.headerValue }
+            // Every response carries the policy: an SVG or HTML file opened as a document is scriptable too.
+            let headers = ["Content-Type": type, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
+                           "Content-Security-Policy": mount.policy.headerValue]
             return Response(status: 200, headers: headers, body: body)
         }
     }

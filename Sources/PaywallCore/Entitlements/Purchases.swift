@@ -31,6 +31,7 @@ public final class Purchases {
         self.transactionSource = transactionSource
         self.events = events
         self.userId = userId
+        transactionSource?.switchUser(userId)
         (subscriptionStatus, customerInfo) = try cache.coldStartStatus(user: userId)
     }
 
@@ -38,6 +39,7 @@ public final class Purchases {
     public func identify(_ userId: String) throws {
         guard userId != self.userId else { return }
         self.userId = userId
+        transactionSource?.switchUser(userId)
         let (status, info) = try cache.coldStartStatus(user: userId)
         update(status: status, info: info)
     }

@@ -75,6 +75,6 @@ public struct IntroductoryOffer: Hashable, Sendable {
 
     /// The whole offer's length: `count` periods (billed once up front, each period, or never).
     public var totalPeriod: SubscriptionPeriod {
-        SubscriptionPeriod(value: period.value * count, unit: period.unit)
+        SubscriptionPeriod(value: period.value.multipliedReportingOverflow(by: count).partialValue, unit: period.unit)
     }
 }

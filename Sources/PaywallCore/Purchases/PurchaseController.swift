@@ -60,4 +60,6 @@ public protocol TransactionSource: AnyObject {
     func currentTransactions() throws -> [StoreTransaction]
     /// The time the store's clock says it is (a fake store's clock can be moved).
     func now() throws -> Date
+    /// Makes `userId` the user whose transactions are read and who buys next.
+    func switchUser(_ userId: String)
 }

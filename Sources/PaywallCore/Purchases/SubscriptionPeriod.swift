@@ -33,14 +33,18 @@ public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
     public func advance(_ date: Date, times: Int = 1) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Absurd lengths (a corrupt catalog, a huge clock move) end at the far future, never trap.
+        let (count, overflow) = value.multipliedReportingOverflow(by: times)
+        let (days, weekOverflow) = count.multipliedReportingOverflow(by: 7)
+        guard !overflow, !(unit == .week && weekOverflow), abs(count) < 1_000_000 else { return .distantFuture }
         var components = DateComponents()
         switch unit {
-        case .day: components.day = value * times
-        case .week: components.day = 7 * value * times
-        case .month: components.month = value * times
-        case .year: components.year = value * times
+        case .day: components.day = count
+        case .week: components.day = days
+        case .month: components.month = count
+        case .year: components.year = count
         }
-        return calendar.date(byAdding: components, to: date)!
+        return calendar.date(byAdding: components, to: date) ?? .distantFuture
     }
 
     /// Approximate length in days (a month is 30, a year 365): for per-day price arithmetic only.

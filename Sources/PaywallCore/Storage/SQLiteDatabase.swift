@@ -56,14 +56,10 @@ public final class SQLiteDatabase {
         handle = db
         self.path = path
         sqlite3_busy_timeout(db, 5000)
-        do {
-            try execute("PRAGMA journal_mode = WAL")
-            try execute("PRAGMA synchronous = NORMAL")
-            try execute("PRAGMA foreign_keys = ON")
-        } catch {
-            sqlite3_close(db)
-            throw error
-        }
+        // On failure deinit closes the handle (every property is set by now): no close here.
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = NORMAL")
+        try execute("PRAGMA foreign_keys = ON")
     }
 
     deinit {

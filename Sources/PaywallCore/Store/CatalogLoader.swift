@@ -175,11 +175,12 @@ struct CatalogObject {
     }
 
     /// A whole number no smaller than `minimum`.
-    func integer(_ key: String, minimum: Int) throws(CatalogError) -> Int? {
+    /// A whole number from `minimum` to `maximum` (counts and day numbers stay far from overflow).
+    func integer(_ key: String, minimum: Int, maximum: Int = 10_000) throws(CatalogError) -> Int? {
         guard let value = value(key) else { return nil }
         // A Decimal prints whole numbers without a fraction, so Int(...) accepts exactly those.
-        guard case .number(let number) = value, let integer = Int("\(number)"), integer >= minimum else {
-            throw error(key, "must be a whole number of at least \(minimum), got \(value.summary)")
+        guard case .number(let number) = value, let integer = Int("\(number)"), integer >= minimum, integer <= maximum else {
+            throw error(key, "must be a whole number from \(minimum) to \(maximum), got \(value.summary)")
         }
         return integer
     }

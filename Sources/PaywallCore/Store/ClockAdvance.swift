@@ -18,7 +18,7 @@ public struct ClockAdvance: Equatable, Sendable, CustomStringConvertible {
     public init?(parsing text: String) {
         let digits = text.dropLast()
         guard let last = text.last, let unit = Unit(rawValue: String(last)), !digits.isEmpty,
-            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), value > 0
+            digits.count <= 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), value > 0
         else { return nil }
         self.init(value: value, unit: unit)
     }

@@ -11,6 +11,13 @@ public final class FakeStore: PurchaseController, TransactionSource {
     /// The real time the store's clock is offset from (injectable so tests start on a fixed date).
     private let realClock: @Sendable () -> Date
 
+    /// The app user who buys; each user's purchases are their own.
+    public private(set) var userId = Purchases.anonymousUser
+
+    public func switchUser(_ userId: String) {
+        self.userId = userId
+    }
+
     /// Set when the database file was unusable and a new one was started.
     public var recovery: RecoveringDatabase.Recovery? { db.recovery }
 
@@ -93,13 +100,13 @@ public final class FakeStore: PurchaseController, TransactionSource {
 
     public func currentTransactions() throws -> [StoreTransaction] {
         try db.database.transaction { try settle(at: try now()) }
-        return try db.records(where: "approval = 'approved'").map(\.transaction)
+        return try db.records(where: "approval = 'approved' AND user_id = ?", [.text(userId)]).map(\.transaction)
     }
 
-    /// Every transaction, pending and declined ones included, for `paywall store transactions`.
-    public func allRecords() throws -> [(transaction: StoreTransaction, approval: String)] {
+    /// Every transaction of every user, pending and declined ones included, for `paywall store transactions`.
+    public func allRecords() throws -> [(transaction: StoreTransaction, approval: String, userId: String)] {
         try db.database.transaction { try settle(at: try now()) }
-        return try db.records().map { ($0.transaction, $0.approval) }
+        return try db.records().map { ($0.transaction, $0.approval, $0.userId) }
     }
 
     // MARK: Buying
@@ -139,8 +146,8 @@ public final class FakeStore: PurchaseController, TransactionSource {
         case .consumable:
             return false
         case .nonConsumable:
-            return try !db.records(where: "approval = 'approved' AND product_id = ? AND revocation_date IS NULL",
-                                   [.text(product.id)]).isEmpty
+            return try !db.records(where: "approval = 'approved' AND product_id = ? AND revocation_date IS NULL AND user_id = ?",
+                                   [.text(product.id), .text(userId)]).isEmpty
         case .autoRenewable, .nonRenewing:
             return try activeChains(at: now).contains { $0.transaction.productId == product.id }
         }
@@ -189,7 +196,7 @@ public final class FakeStore: PurchaseController, TransactionSource {
             id: try id ?? db.nextTransactionId(), productId: product.id, kind: product.kind, store: .fakeStore,
             purchaseDate: now, subscriptionGroupId: product.subscriptionGroup, entitlementIds: product.entitlements,
             isFamilyShared: false, price: product.price, currencyCode: product.currencyCode)
-        var record = FakeStoreDatabase.Record(transaction: t)
+        var record = FakeStoreDatabase.Record(transaction: t, userId: userId)
         switch product.kind {
         case .autoRenewable:
             t.willRenew = true
@@ -220,14 +227,17 @@ public final class FakeStore: PurchaseController, TransactionSource {
     public func isEligibleForIntroOffer(_ product: Product) throws -> Bool {
         guard product.introductoryOffer != nil else { return false }
         guard let group = product.subscriptionGroup else { return true }
-        return try db.records(where: "approval = 'approved' AND subscription_group_id = ?", [.text(group)]).isEmpty
+        return try db.records(where: "approval = 'approved' AND subscription_group_id = ? AND user_id = ?",
+                              [.text(group), .text(userId)]).isEmpty
     }
 
     // MARK: Lifecycle
 
-    /// The latest record of each approved subscription chain that grants access at `now`.
+    /// The latest record of each of the user's approved subscription chains that grants access at `now`.
     private func activeChains(at now: Date) throws -> [FakeStoreDatabase.Record] {
-        try latestRecords().filter { CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now)) }
+        try latestRecords().filter {
+            $0.userId == userId && CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now))
+        }
     }
 
     private func latestRecords() throws -> [FakeStoreDatabase.Record] {
@@ -290,6 +300,7 @@ public final class FakeStore: PurchaseController, TransactionSource {
             record.transaction.offerType = nil  // a trial converts to the paid plan
         }
         record.billingFailing = previous.billingFailing
+        record.userId = previous.userId
         try db.save(record)
         return record
     }

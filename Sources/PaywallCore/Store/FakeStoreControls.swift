@@ -12,6 +12,10 @@ extension FakeStore {
                 throw FakeStoreError.unknownTransaction(id)
             }
             try db.database.query("DELETE FROM transactions WHERE id = ?", [.text(id)])
+            // The purchase is completed for the user who made it.
+            let buyer = userId
+            switchUser(record.userId)
+            defer { switchUser(buyer) }
             if try !owns(product, at: now) { try complete(product, at: now, id: id) }
             return nil
         }

@@ -22,7 +22,9 @@ final class FakeStoreDatabase {
         );
         CREATE INDEX transactions_original ON transactions (original_id);
         CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """
+        """,
+        // Each app user buys for themselves, so users' entitlements stay apart.
+        "ALTER TABLE transactions ADD COLUMN user_id TEXT NOT NULL DEFAULT '$anonymous';",
     ]
 
     init(path: String) throws(SQLiteError) {
@@ -37,6 +39,7 @@ final class FakeStoreDatabase {
         var renewalProductId: String?
         var billingFailing = false
         var introPeriodsLeft = 0
+        var userId = "$anonymous"
     }
 
     func records(where condition: String = "1", _ values: [SQLiteValue] = []) throws -> [Record] {
@@ -46,16 +49,16 @@ final class FakeStoreDatabase {
                 return Record(
                     transaction: t, approval: row["approval"]?.string ?? "approved",
                     renewalProductId: row["renewal_product_id"]?.string, billingFailing: row["billing_failing"]?.bool ?? false,
-                    introPeriodsLeft: Int(row["intro_periods_left"]?.int ?? 0))
+                    introPeriodsLeft: Int(row["intro_periods_left"]?.int ?? 0), userId: row["user_id"]?.string ?? "$anonymous")
             }
     }
 
     func save(_ record: Record) throws {
         try database.query(
             TransactionRow.upsert(into: "transactions",
-                                  extraColumns: ["approval", "renewal_product_id", "billing_failing", "intro_periods_left"]),
+                                  extraColumns: ["approval", "renewal_product_id", "billing_failing", "intro_periods_left", "user_id"]),
             [.text(record.approval), .optional(record.renewalProductId), .bool(record.billingFailing),
-             .integer(Int64(record.introPeriodsLeft))] + TransactionRow.values(record.transaction))
+             .integer(Int64(record.introPeriodsLeft)), .text(record.userId)] + TransactionRow.values(record.transaction))
     }
 
     func value(_ key: String) throws -> String? {

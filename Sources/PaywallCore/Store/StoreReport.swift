@@ -31,8 +31,9 @@ public enum StoreReport {
         ])
     }
 
-    public static func transaction(_ t: StoreTransaction, approval: String, now: Date) -> JSONValue {
+    public static func transaction(_ t: StoreTransaction, approval: String, userId: String, now: Date) -> JSONValue {
         .object([
+            "user_id": .string(userId),
             "transaction_id": .string(t.id), "original_transaction_id": .string(t.originalId),
             "product_id": .string(t.productId), "kind": .string(t.kind.rawValue), "store": .string(t.store.rawValue),
             "purchase_date": date(t.purchaseDate), "expiration_date": date(t.expirationDate),

@@ -28,7 +28,7 @@ public enum MainLoop {
     @MainActor @discardableResult
     public static func after(seconds: Double, _ body: @escaping @MainActor () -> Void) -> UInt32 {
         typealias F = @MainActor () -> Void
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(0, seconds * 1000)), { data in
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds(seconds), { data in
             MainActor.assumeIsolated { ClosureBox<F>.from(data).call() }
             return 0  // one shot
         }, ClosureBox.retained(body), { releaseClosureBox($0) })
@@ -38,9 +38,15 @@ public enum MainLoop {
     @MainActor @discardableResult
     public static func every(seconds: Double, _ body: @escaping @MainActor () -> Bool) -> UInt32 {
         typealias F = @MainActor () -> Bool
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, seconds * 1000)), { data in
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, max(1, milliseconds(seconds)), { data in
             MainActor.assumeIsolated { ClosureBox<F>.from(data).call() ? 1 : 0 }
         }, ClosureBox.retained(body), { releaseClosureBox($0) })
+    }
+
+    /// GLib counts in 32-bit milliseconds (about 49 days); longer waits are cut to that.
+    static func milliseconds(_ seconds: Double) -> guint {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return guint(min(seconds * 1000, Double(guint.max - 1)))
     }
 
     @MainActor

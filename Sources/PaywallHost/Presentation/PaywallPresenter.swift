@@ -35,6 +35,10 @@ public final class PaywallPresenter {
 
     private let runtime: WebRuntime
     private var mountCount = 0
+    /// Presentations on screen, kept alive until they finish (an app need not hold them).
+    private var active: [ObjectIdentifier: PaywallPresentation] = [:]
+    /// The user when there is no `purchases` (which has its own).
+    public var userId = Purchases.anonymousUser
 
     /// - Parameters:
     ///   - locale: the user's locale (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
@@ -48,10 +52,10 @@ public final class PaywallPresenter {
 
     /// Sets attributes of the current user (kept in `state`), for the page's `user` variables.
     public func setUserAttributes(_ attributes: [String: JSONValue]) throws {
-        try state?.setUserAttributes(attributes, user: userId)
+        try state?.setUserAttributes(attributes, user: currentUser)
     }
 
-    private var userId: String { purchases?.userId ?? Purchases.anonymousUser }
+    private var currentUser: String { purchases?.userId ?? userId }
 
     /// How to show one paywall.
     public struct Options: Sendable {
@@ -102,7 +106,16 @@ public final class PaywallPresenter {
         let window = PaywallWindow(webView: webView, title: title, size: options.size, strings: strings,
                                    offscreen: options.offscreen)
         let entry = runtime.mount(bundle, host: host, policy: ContentSecurityPolicy(allowedOrigins: manifest.allowedOrigins))
-        session.onFinish = completion
+        let presentation = PaywallPresentation(session: session, webView: webView, window: window)
+        let key = ObjectIdentifier(presentation)
+        active[key] = presentation
+        session.onFinish = { [weak self, weak presentation] result in
+            completion(result)
+            // Off screen for good: free the window, its view and the bundle's mount.
+            presentation?.window.destroy()
+            self?.runtime.unmount(host: host)
+            self?.active[key] = nil
+        }
         let purchases = self.purchases
         let timeout = statusTimeout
         Task { @MainActor in
@@ -116,15 +129,15 @@ public final class PaywallPresenter {
             window.show()
             webView.load(entry)
         }
-        return PaywallPresentation(session: session, webView: webView, window: window)
+        return presentation
     }
 
     private func templateVariables(_ options: Options, slots: ProductSlots) -> TemplateVariables {
         TemplateVariables(
             slots: slots, catalog: purchases?.catalog ?? catalog, purchases: purchases,
             device: DeviceInfo.current(interfaceStyle: Toolkit.interfaceStyle, appVersion: appVersion),
-            locale: locale, strings: strings, userId: userId,
-            userAttributes: (try? state?.userAttributes(user: userId)) ?? [:], params: options.params,
+            locale: locale, strings: strings, userId: currentUser,
+            userAttributes: (try? state?.userAttributes(user: currentUser)) ?? [:], params: options.params,
             totalPaywallViews: state?.totalPaywallViews ?? 0, installedAt: state?.installedAt ?? Date())
     }
 }

@@ -41,6 +41,11 @@ public final class WebRuntime {
         server.mount(bundle, host: host, policy: policy)
     }
 
+    /// Stops serving `paywall://host/`.
+    public func unmount(host: String) {
+        server.unmount(host: host)
+    }
+
     private func serve(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>?) {
         let uri = String(cString: webkit_uri_scheme_request_get_uri(request))
         let response = server.respond(to: uri)

@@ -66,6 +66,11 @@ public final class PaywallWindow: PaywallPage {
         DesktopNotifier.schedule(title: title, subtitle: subtitle, body: body, delay: delay)
     }
 
+    /// Frees the GTK window (and with it the web view's widget).
+    func destroy() {
+        gtk_widget_destroy(window)
+    }
+
     public func dismiss() {
         gtk_widget_hide(window)
         onDismiss?()

@@ -17,6 +17,7 @@ public enum Toolkit {
 
     /// `dark` when the desktop prefers a dark theme (GTK's preference, or a `-dark` theme), else `light`.
     public static var interfaceStyle: String {
+        if let chosenStyle { return chosenStyle }
         guard let settings = gtk_settings_get_default() else { return "light" }
         var value = GValue()
         g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN: a macro Swift does not import
@@ -31,8 +32,12 @@ public enum Toolkit {
         return prefersDark || theme.lowercased().hasSuffix("-dark") ? "dark" : "light"
     }
 
+    /// The style `setInterfaceStyle` chose, which wins over the desktop's.
+    private static var chosenStyle: String?
+
     /// Makes GTK (and so WebKit's `prefers-color-scheme`) use the dark or light variant.
     public static func setInterfaceStyle(_ style: String) {
+        chosenStyle = style
         guard let settings = gtk_settings_get_default() else { return }
         var value = GValue()
         g_value_init(&value, GType(5 << 2))

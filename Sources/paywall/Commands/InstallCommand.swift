@@ -30,9 +30,15 @@ enum InstallCommand {
         return 0
     }
 
+    /// Copies `source` over `destination` through a temporary copy, so installing into the
+    /// prefix the command runs from never deletes what it is copying.
     private static func replace(_ destination: URL, with source: URL) throws {
         let fm = FileManager.default
+        if destination.resolvingSymlinksInPath().path == source.resolvingSymlinksInPath().path { return }
+        let staging = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).installing")
+        try? fm.removeItem(at: staging)
+        try fm.copyItem(at: source, to: staging)
         if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }
-        try fm.copyItem(at: source, to: destination)
+        try fm.moveItem(at: staging, to: destination)
     }
 }

@@ -14,7 +14,7 @@ enum StoreCommand {
 
     static let actions: [CommandSpec] = [
         spec("products", "List the catalog's products.", [], [json]),
-        spec("transactions", "List every transaction, pending ones included.", [], [json]),
+        spec("transactions", "List every transaction of every user, pending ones included.", [], [json]),
         spec("entitlements", "Show the subscription status and entitlements.", [], [json, Commands.userOption]),
         spec("buy", "Buy a product without a paywall, as the next outcome says.", ["PRODUCT_ID"], [Commands.userOption]),
         spec("set-outcome", "Set what the next purchase does: success, cancelled, pending or failed:<reason>.",
@@ -65,12 +65,12 @@ enum StoreCommand {
             let now = try store.now()
             let records = try store.allRecords()
             if arguments.has("--json") {
-                return printJSON(.array(records.map { StoreReport.transaction($0.transaction, approval: $0.approval, now: now) }))
+                return printJSON(.array(records.map { StoreReport.transaction($0.transaction, approval: $0.approval, userId: $0.userId, now: now) }))
             }
-            for (t, approval) in records {
+            for (t, approval, user) in records {
                 let state = approval != "approved" ? "-" : t.isSubscription ? CustomerInfo.state(of: t, now: now).rawValue
                     : (t.isRevoked ? "revoked" : "owned")
-                print("\(t.id)\t\(t.productId)\t\(approval)\t\(state)\texpires \(StoreReport.date(t.expirationDate).stringValue ?? "never")")
+                print("\(t.id)\t\(t.productId)\t\(user)\t\(approval)\t\(state)\texpires \(StoreReport.date(t.expirationDate).stringValue ?? "never")")
             }
         case "entitlements":
             let info = purchases.customerInfo
