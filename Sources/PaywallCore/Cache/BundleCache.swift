@@ -2,9 +2,10 @@ import Foundation
 
 /// The local, integrity-checked store of paywall bundles, so presenting works offline.
 ///
-/// Layout: `objects/ab/abcdef…` holds each file once by its SHA-256; `versions/ID/VERSION/` is
-/// an installed version, its files hard links to the objects; `index.sqlite` records which
-/// versions exist. An install is built in `tmp/` and renamed into place, then recorded in one
+/// Layout: `objects/ab/abcdef…` holds each downloaded file once by its SHA-256, so files that
+/// versions or bundles share are fetched once; `versions/ID/VERSION/` is an installed version
+/// with its own copies (not links: damage to one version must not spread to another);
+/// `index.sqlite` records which versions exist. An install is built in `tmp/` and renamed into place, then recorded in one
 /// SQLite transaction, so a half-downloaded version is never visible. A version whose files no
 /// longer match their hashes is refused and the newest good one is used instead.
 @MainActor
@@ -103,7 +104,7 @@ public final class BundleCache {
         for (path, entry) in manifest.files {
             let target = staging.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try linkOrCopy(objectURL(entry.sha256), to: target)
+            try FileManager.default.copyItem(at: objectURL(entry.sha256), to: target)
         }
         try data.write(to: staging.appendingPathComponent(BundleManifest.fileName))
         try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -287,10 +288,6 @@ public final class BundleCache {
             source: row["source"]?.string ?? "", size: Int(row["size"]?.int ?? 0),
             installedAt: row["installed_at"]?.date ?? .distantPast, lastUsedAt: row["last_used_at"]?.date ?? .distantPast,
             pinned: pinned, refused: row["refused"]?.bool ?? false)
-    }
-
-    private func linkOrCopy(_ object: URL, to target: URL) throws {
-        if link(object.path, target.path) != 0 { try FileManager.default.copyItem(at: object, to: target) }
     }
 
     /// A bundle id or version usable as one directory name.

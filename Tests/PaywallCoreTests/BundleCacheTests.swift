@@ -1,0 +1,159 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// The integrity-checked bundle cache, installing from directories.
+final class BundleCacheTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory("BundleCacheTests").resolvingSymlinksInPath() }
+    override func tearDown() { removeTemporaryDirectory(dir) }
+
+    /// A packed bundle `id` at `version` whose index.html says `text`.
+    private func bundle(_ id: String, _ version: String, _ text: String, extra: [String: String] = [:]) throws -> URL {
+        let root = dir.appendingPathComponent("src-\(id)-\(version)")
+        _ = try writeFile("<p>\(text)</p>", to: "index.html", in: root)
+        for (path, body) in extra { _ = try writeFile(body, to: path, in: root) }
+        _ = try writeFile(#"{"id": "\#(id)", "version": "\#(version)"}"#, to: "manifest.json", in: root)
+        try BundleInspector.pack(root)
+        return root
+    }
+
+    @MainActor
+    private func cache() throws -> BundleCache { try BundleCache(directory: dir.appendingPathComponent("cache")) }
+
+    @MainActor
+    func testInstallThenServeTheNewestGoodVersion() async throws {
+        let cache = try cache()
+        let v1 = try await cache.install(.directory(try bundle("promo", "1", "one")))
+        XCTAssertEqual([v1.id, v1.version], ["promo", "1"])
+        try await cache.install(.directory(try bundle("promo", "2", "two")))
+        let good = try cache.goodVersion(id: "promo")
+        XCTAssertEqual(good.version, "2")
+        XCTAssertEqual(try String(contentsOf: good.directory.appendingPathComponent("index.html"), encoding: .utf8), "<p>two</p>")
+        XCTAssertEqual(try cache.list().map(\.version), ["2", "1"])
+    }
+
+    @MainActor
+    func testTamperedFileIsRefusedAndTheLastGoodVersionServed() async throws {
+        let cache = try cache()
+        try await cache.install(.directory(try bundle("promo", "1", "one")))
+        let v2 = try await cache.install(.directory(try bundle("promo", "2", "two")))
+        var page = try Data(contentsOf: v2.directory.appendingPathComponent("index.html"))
+        page[3] ^= 0x01
+        try page.write(to: v2.directory.appendingPathComponent("index.html"))
+
+        XCTAssertEqual(cache.verify(v2).map(\.description), ["promo 2: index.html: does not match its sha256"])
+        var refused: [String] = []
+        let served = try cache.goodVersion(id: "promo") { version, _ in refused.append(version.version) }
+        XCTAssertEqual(served.version, "1")
+        XCTAssertEqual(refused, ["2"])
+        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1", "a refused version stays refused")
+    }
+
+    @MainActor
+    func testAHashMismatchAtInstallIsRefusedAndLeavesNothing() async throws {
+        let cache = try cache()
+        try await cache.install(.directory(try bundle("promo", "1", "one")))
+        let broken = try bundle("promo", "2", "two")
+        try Data("<p>tw0</p>".utf8).write(to: broken.appendingPathComponent("index.html"))  // same size, other bytes
+        do {
+            try await cache.install(.directory(broken))
+            XCTFail("a file that does not match its hash must not install")
+        } catch {
+            XCTAssertTrue("\(error)".contains("index.html: content does not match its sha256"), "\(error)")
+        }
+        XCTAssertEqual(try cache.list().map(\.version), ["1"], "the old version is intact and current")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.versionDirectory(id: "promo", version: "2").path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.directory.appendingPathComponent("tmp").path), [])
+    }
+
+    @MainActor
+    func testAFailureHalfWayLeavesTheOldVersionIntact() async throws {
+        let cache = try cache()
+        try await cache.install(.directory(try bundle("promo", "1", "one")))
+        let half = try bundle("promo", "2", "two", extra: ["big.txt": String(repeating: "x", count: 5000)])
+        try FileManager.default.removeItem(at: half.appendingPathComponent("big.txt"))  // a half-uploaded bundle
+        do {
+            try await cache.install(.directory(half))
+            XCTFail("a bundle with a missing file must not install")
+        } catch {
+            XCTAssertTrue("\(error)".contains("big.txt"), "\(error)")
+        }
+        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1")
+    }
+
+    @MainActor
+    func testSameVersionWithOtherContentIsAConflict() async throws {
+        let cache = try cache()
+        try await cache.install(.directory(try bundle("promo", "1", "one")))
+        try await cache.install(.directory(try bundle("promo", "1", "one")))  // the same again is fine
+        do {
+            try await cache.install(.directory(try bundle("promo", "1", "changed")))
+            XCTFail("must refuse")
+        } catch {
+            XCTAssertTrue("\(error)".contains("give the new bundle a new version"), "\(error)")
+        }
+    }
+
+    @MainActor
+    func testUnpackedOrUnsafeManifestsAreRefused() async throws {
+        let cache = try cache()
+        let unpacked = dir.appendingPathComponent("unpacked")
+        _ = try writeFile("<p>x</p>", to: "index.html", in: unpacked)
+        _ = try writeFile(#"{"id": "x", "version": "1"}"#, to: "manifest.json", in: unpacked)
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(unpacked)), contains: "run `paywall bundle pack`")
+        let escape = try bundle("evil", "1", "x")
+        let manifest = try String(contentsOf: escape.appendingPathComponent("manifest.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"index.html\"", with: "\"../../outside.html\"")
+        try manifest.write(to: escape.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(escape)), contains: "not a plain relative name")
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(dir.appendingPathComponent("nowhere"))),
+                                        contains: "no manifest.json")
+    }
+
+    @MainActor
+    func testPruneDropsSupersededVersionsThenLeastRecentlyUsedButNeverPinnedOrInUse() async throws {
+        let cache = try cache()
+        let body = String(repeating: "y", count: 1000)
+        for id in ["a", "b", "c", "d"] {
+            try await cache.install(.directory(try bundle(id, "1", id + body)))
+        }
+        try await cache.install(.directory(try bundle("a", "2", "a2" + body)))
+        try cache.pin("b")
+        // Use order, oldest first: c, then d, a (in use), b (pinned).
+        for id in ["c", "d", "a"] { _ = try cache.goodVersion(id: id); usleep(2000) }
+        let removed = try cache.prune(budgetBytes: 3500, inUse: ["a"])  // four bundles of about 1 kB each
+        XCTAssertEqual(removed, ["a 1", "c 1"], "the superseded version, then the least recently used")
+        XCTAssertEqual(Set(try cache.list().map { "\($0.id) \($0.version)" }), ["a 2", "b 1", "d 1"])
+        let removedMore = try cache.prune(budgetBytes: 0, inUse: ["a"])
+        XCTAssertEqual(removedMore, ["d 1"], "pinned b and on-screen a stay")
+    }
+
+    @MainActor
+    func testObjectsAreSharedAndCollected() async throws {
+        let cache = try cache()
+        let shared = String(repeating: "z", count: 100)
+        try await cache.install(.directory(try bundle("a", "1", "a", extra: ["lib.js": shared])))
+        try await cache.install(.directory(try bundle("b", "1", "b", extra: ["lib.js": shared])))
+        let object = cache.objectURL(SHA256.hex(Data(shared.utf8)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: object.path))
+        try cache.remove(id: "a")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: object.path), "b still uses it")
+        try cache.remove(id: "b")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: object.path))
+        XCTAssertThrowsError(try cache.goodVersion(id: "b")) { XCTAssertTrue("\($0)".contains("no bundle b in the cache")) }
+    }
+}
+
+/// `XCTAssertThrowsError` for async expressions, checking the message.
+@MainActor
+func XCTAssertThrowsErrorAsync<T>(_ expression: @autoclosure () async throws -> T, contains text: String,
+                                  file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        _ = try await expression()
+        XCTFail("expected an error containing \(text)", file: file, line: line)
+    } catch {
+        XCTAssertTrue("\(error)".contains(text), "\(error)", file: file, line: line)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PaywallCore
+import XCTest
+
+/// The bundle cache end to end: installs from a real HTTP server on 127.0.0.1, presenting
+/// offline, and tampered files.
+final class CacheTests: EndToEndTestCase {
+    private var dataDir: String { workDir.appendingPathComponent("data").path }
+
+    /// A static HTTP server on 127.0.0.1 (Python's), on a free port, serving `root`.
+    private final class HTTPServer {
+        let process = Process()
+        let port: Int
+
+        init(root: URL, in workDir: URL) throws {
+            let portFile = workDir.appendingPathComponent("port-\(UUID().uuidString)")
+            let script = """
+                import functools, http.server, sys
+                handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+                server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+                open(sys.argv[2], "w").write(str(server.server_address[1]))
+                server.serve_forever()
+                """
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", script, root.path, portFile.path]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, (try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init) == nil { usleep(20_000) }
+            guard let port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init) else {
+                process.terminate()
+                throw XCTSkip("python3 could not start an HTTP server")
+            }
+            self.port = port
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// The kitchen-sink fixture packed as `id` at `version`, with a marker text on the page.
+    private func packed(_ folder: String, version: String, marker: String) throws -> URL {
+        let site = workDir.appendingPathComponent("site/\(folder)")
+        try FileManager.default.createDirectory(at: site.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("kitchen-sink"), to: site)
+        let page = site.appendingPathComponent("index.html")
+        let html = try String(contentsOf: page, encoding: .utf8).replacingOccurrences(of: "FIXTURE", with: marker)
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        try #"{"id": "promo", "version": "\#(version)"}"#.write(to: site.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try PaywallProcess.run(["bundle", "pack", site.path], in: workDir).status, 0)
+        return site
+    }
+
+    private func presentCached(_ extra: [String] = []) throws -> PaywallProcess.Outcome {
+        try PaywallProcess.run(
+            ["present", "promo", "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
+             "--eval", "Paywall.custom(document.getElementById('sample').textContent); Paywall.close()"] + extra, in: workDir)
+    }
+
+    func testAddFromURLThenPresentOfflineThenTamper() throws {
+        _ = try packed("v1", version: "1", marker: "VERSION1")
+        let server = try HTTPServer(root: workDir.appendingPathComponent("site"), in: workDir)
+        let add = try PaywallProcess.run(["cache", "add", "http://127.0.0.1:\(server.port)/v1/manifest.json", "--data-dir", dataDir],
+                                         in: workDir)
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(add.stdout, "cached promo 1 (\(try sizeOf(workDir.appendingPathComponent("site/v1"))) bytes)\n")
+        server.stop()
+
+        // Offline: the server is gone, the cache serves.
+        let offline = try presentCached()
+        XCTAssertEqual(offline.stdout, "{\"result\":\"declined\"}\n", offline.stderr)
+        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "VERSION1")
+
+        // A second version from a directory; then a byte of it flipped on disk.
+        XCTAssertEqual(try PaywallProcess.run(["cache", "add", try packed("v2", version: "2", marker: "VERSION2").path,
+                                               "--data-dir", dataDir], in: workDir).status, 0)
+        let cached = URL(fileURLWithPath: dataDir).appendingPathComponent("cache/versions/promo/2/style.css")
+        var bytes = try Data(contentsOf: cached)
+        bytes[0] ^= 0x20
+        try bytes.write(to: cached)
+
+        let verify = try PaywallProcess.run(["cache", "verify", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(verify.status, 1)
+        XCTAssertEqual(verify.stdout, "promo 2: style.css: does not match its sha256\n")
+
+        try? FileManager.default.removeItem(atPath: eventsPath)
+        let fallback = try presentCached()
+        XCTAssertEqual(fallback.status, 0, fallback.stderr)
+        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "VERSION1", "the last good version")
+        XCTAssertEqual(loggedEvents().first { $0.name == "bundle_refused" }?.params["version"], "2")
+        XCTAssertTrue(fallback.stderr.contains("refused promo 2"), fallback.stderr)
+    }
+
+    func testCacheCommandErrors() throws {
+        XCTAssertEqual(try PaywallProcess.run(["cache", "add", "http://127.0.0.1:9/none/manifest.json", "--data-dir", dataDir],
+                                              in: workDir).status, 1)
+        let missing = try presentCached()
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no bundle promo in the cache"), missing.stderr)
+        XCTAssertEqual(try PaywallProcess.run(["cache", "remove", "promo", "--data-dir", dataDir], in: workDir).status, 1)
+        XCTAssertEqual(try PaywallProcess.run(["cache", "frob", "--data-dir", dataDir], in: workDir).status, 2)
+    }
+
+    private func sizeOf(_ bundle: URL) throws -> Int {
+        BundleInspector.contentFiles(of: bundle).reduce(0) { total, file in
+            total + ((try? Data(contentsOf: bundle.appendingPathComponent(file)).count) ?? 0)
+        }
+    }
+}
