@@ -20,6 +20,7 @@ func runCLI(_ arguments: [String]) -> Int32 {
         // `store` has actions of its own, each with its options.
         if command.name == StoreCommand.spec.name { return try StoreCommand.run(Array(arguments.dropFirst())) }
         if command.name == CacheCommand.spec.name { return try CacheCommand.run(Array(arguments.dropFirst())) }
+        if command.name == ConfigCommand.spec.name { return try ConfigCommand.run(Array(arguments.dropFirst())) }
         let parsed = try command.parse(Array(arguments.dropFirst()))
         if parsed.has("--help") {
             print(command.help)

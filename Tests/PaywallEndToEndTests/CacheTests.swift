@@ -93,6 +93,33 @@ final class CacheTests: EndToEndTestCase {
         XCTAssertTrue(fallback.stderr.contains("refused promo 2"), fallback.stderr)
     }
 
+    /// A config names the bundle and its slots; presenting by the config's id uses both.
+    func testConfigLoadCachesBundlesAndPresentByConfigId() throws {
+        let site = try packed("v1", version: "1", marker: "CONFIGURED")
+        let config = workDir.appendingPathComponent("paywalls.json")
+        try #"{"paywalls": [{"id": "spring-sale", "manifest_url": "\#(site.path)", "products": {"primary": "lumen.pro.monthly"}, "preload": true}]}"#
+            .write(to: config, atomically: true, encoding: .utf8)
+        let load = try PaywallProcess.run(["config", "load", config.path, "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(load.status, 0, load.stderr)
+        XCTAssertEqual(load.stdout, "spring-sale\tpromo 1\tpinned\n")
+        let list = try JSONValue(parsing: try PaywallProcess.run(["cache", "list", "--json", "--data-dir", dataDir], in: workDir).stdout)
+        XCTAssertEqual(list.arrayValue?.first?["pinned"], true)
+
+        let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
+        let result = try PaywallProcess.run(
+            ["present", "spring-sale", "--data-dir", dataDir, "--store", catalog, "--events", eventsPath, "--timeout", "30",
+             "--eval", "Paywall.custom(Paywall.products.primary + ' ' + document.getElementById('sample').textContent); Paywall.close()"],
+            in: workDir)
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "lumen.pro.monthly CONFIGURED")
+
+        // The source gone and the config file gone: the cached config still loads.
+        try FileManager.default.removeItem(at: config)
+        let again = try PaywallProcess.run(["config", "load", config.path, "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.hasPrefix("using the cached config"), again.stdout)
+    }
+
     func testCacheCommandErrors() throws {
         XCTAssertEqual(try PaywallProcess.run(["cache", "add", "http://127.0.0.1:9/none/manifest.json", "--data-dir", dataDir],
                                               in: workDir).status, 1)

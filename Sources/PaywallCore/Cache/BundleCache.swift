@@ -153,6 +153,12 @@ public final class BundleCache {
         try index.query("SELECT * FROM versions ORDER BY bundle_id, installed_at DESC").compactMap(installed)
     }
 
+    /// The id of the bundle last installed from `source` (a config entry names its bundle by source).
+    public func bundleId(installedFrom source: BundleSource) throws -> String? {
+        try index.query("SELECT bundle_id FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
+                        [.text(source.description)]).first?["bundle_id"]?.string
+    }
+
     /// The newest version of `id` whose files all match their hashes. A version that fails is
     /// refused for good and reported through `onRefused`; the one before it is tried next.
     public func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) throws

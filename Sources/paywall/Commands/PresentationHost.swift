@@ -18,12 +18,22 @@ final class PresentationHost {
         // A path opens that folder; anything else is the id of a cached bundle.
         let target = arguments.positionals[0]
         var refused: [(InstalledBundle, [BundleProblem])] = []
+        var configSlots = ProductSlots()
         do {
             if FileManager.default.fileExists(atPath: target) || target.contains("/") || !countsAsView {
                 bundle = try PaywallBundle(path: target)
             } else {
-                let cache = try BundleCache(directory: try DataDirectory(explicit: arguments.value("--data-dir")).bundleCache)
-                let version = try cache.goodVersion(id: target) { refused.append(($0, $1)) }
+                let data = try DataDirectory(explicit: arguments.value("--data-dir"))
+                let cache = try BundleCache(directory: data.bundleCache)
+                // The id may be the config's paywall id, whose entry names the bundle and its slots.
+                let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
+                    .flatMap { try? PaywallConfig(data: $0, origin: "config") }
+                var bundleId = target
+                if let entry = config?.entry(id: target) {
+                    configSlots = entry.slots
+                    bundleId = try cache.bundleId(installedFrom: BundleSource(entry.source)) ?? target
+                }
+                let version = try cache.goodVersion(id: bundleId) { refused.append(($0, $1)) }
                 bundle = try PaywallBundle(path: version.directory.path)
             }
         } catch let error as PaywallBundle.LoadError {
@@ -39,7 +49,7 @@ final class PresentationHost {
             throw .failure(error.description)
         }
         var options = PaywallPresenter.Options(
-            size: try Commands.size(arguments, command), offscreen: offscreen, titleKey: titleKey,
+            size: try Commands.size(arguments, command), slots: configSlots, offscreen: offscreen, titleKey: titleKey,
             countsAsView: countsAsView)
         if let text = arguments.value("--products") {
             do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }

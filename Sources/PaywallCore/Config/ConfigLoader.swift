@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Loads the paywall config without ever making app start wait long: the source gets a
+/// bounded time (300 ms by default); past that the cached copy is used and the source keeps
+/// loading in the background, refreshing the cache for next time.
+@MainActor
+public final class ConfigLoader {
+    /// Where the last good config is kept.
+    public let cachePath: String
+    public var timeout: Double
+
+    public enum Origin: String, Sendable {
+        case source, cache
+    }
+
+    /// The background refresh still running after a fallback to the cache, if any.
+    public private(set) var refresh: Task<Void, Never>?
+
+    public init(cachePath: String, timeout: Double = 0.3) {
+        self.cachePath = cachePath
+        self.timeout = timeout
+    }
+
+    /// Reads a config file, or fetches a config URL.
+    public static func fetcher(for location: String) -> @Sendable () async throws -> Data {
+        if let url = URL(string: location), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+            return {
+                let (data, response) = try await URLSession.shared.data(for: URLRequest(url: url, timeoutInterval: 30))
+                guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+                    throw PaywallConfig.ParseError(description: "\(location) answered HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+                }
+                return data
+            }
+        }
+        return {
+            guard let data = FileManager.default.contents(atPath: location) else {
+                throw PaywallConfig.ParseError(description: "cannot read config \(location); check the path")
+            }
+            return data
+        }
+    }
+
+    /// The config from `fetch` if it answers in time, else the cached copy (while `fetch` goes on).
+    public func load(origin: String, fetch: @escaping @Sendable () async throws -> Data) async throws
+        -> (PaywallConfig, Origin)
+    {
+        let fetching = Task { try await fetch() }
+        let deadline = Task {
+            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            return true
+        }
+        // Whichever comes first: the source's answer or the deadline.
+        let first: Result<Data, Error>? = await withCheckedContinuation { continuation in
+            let once = Once(continuation)
+            Task { @MainActor in
+                do { once.resume(.success(try await fetching.value)) } catch { once.resume(.failure(error)) }
+            }
+            Task { @MainActor in
+                _ = await deadline.value
+                once.resume(nil)
+            }
+        }
+        deadline.cancel()
+        switch first {
+        case .success(let data):
+            let config = try PaywallConfig(data: data, origin: origin)
+            try? data.write(to: URL(fileURLWithPath: cachePath), options: .atomic)
+            return (config, .source)
+        case .failure(let error):
+            guard let cached = try cachedConfig() else { throw error }
+            return (cached, .cache)
+        case nil:
+            guard let cached = try cachedConfig() else {
+                // Nothing cached yet: the source is all there is, however slow.
+                let data = try await fetching.value
+                let config = try PaywallConfig(data: data, origin: origin)
+                try? data.write(to: URL(fileURLWithPath: cachePath), options: .atomic)
+                return (config, .source)
+            }
+            refresh = Task { @MainActor [cachePath] in
+                guard let data = try? await fetching.value, (try? PaywallConfig(data: data, origin: origin)) != nil else { return }
+                try? data.write(to: URL(fileURLWithPath: cachePath), options: .atomic)
+            }
+            return (cached, .cache)
+        }
+    }
+
+    private func cachedConfig() throws -> PaywallConfig? {
+        guard let data = FileManager.default.contents(atPath: cachePath) else { return nil }
+        return try PaywallConfig(data: data, origin: cachePath)
+    }
+}
+
+/// Resumes a continuation once, whichever racer gets there first.
+@MainActor
+private final class Once<T: Sendable> {
+    private var continuation: CheckedContinuation<T, Never>?
+    init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
+    func resume(_ value: T) {
+        continuation?.resume(returning: value)
+        continuation = nil
+    }
+}

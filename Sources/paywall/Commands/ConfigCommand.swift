@@ -1,0 +1,60 @@
+import Foundation
+import PaywallCore
+
+/// `paywall config load FILE|URL`: reads the paywall config (never waiting more than 300 ms for
+/// its source when a cached copy exists) and installs each paywall's bundle into the cache.
+enum ConfigCommand {
+    static let load = CommandSpec(
+        name: "config load", summary: "Load a paywall config and cache every paywall's bundle.", positionals: ["FILE|URL"],
+        options: [Commands.dataDirOption,
+                  OptionSpec(name: "--timeout-ms", valueName: "MS", help: "How long the source may take before the cached copy is used (default 300).")],
+        discussion: "")
+
+    static let spec = CommandSpec(
+        name: "config", summary: "Load the app's paywall config (`paywall config load FILE|URL`).", positionals: ["ACTION"],
+        options: [], discussion: "")
+
+    /// The cached config's place in the data directory.
+    static func cachePath(_ data: DataDirectory) -> String { data.url.appendingPathComponent("config.json").path }
+
+    @MainActor
+    static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
+        let (command, parsed) = try Subcommands.parse(arguments, parent: spec, actions: [load])
+        guard command != nil, let parsed else { return 0 }
+        var timeout = 0.3
+        if let text = parsed.value("--timeout-ms") {
+            guard let ms = Double(text), ms >= 0 else { throw .usage("--timeout-ms must be milliseconds, got '\(text)'", load) }
+            timeout = ms / 1000
+        }
+        let data: DataDirectory
+        let cache: BundleCache
+        do {
+            data = try DataDirectory(explicit: parsed.value("--data-dir"))
+            cache = try BundleCache(directory: data.bundleCache)
+        } catch {
+            throw .failure("\(error)")
+        }
+        let location = parsed.positionals[0]
+        let loader = ConfigLoader(cachePath: cachePath(data), timeout: timeout)
+        return try Subcommands.runAsync {
+            let (config, origin) = try await loader.load(origin: location, fetch: ConfigLoader.fetcher(for: location))
+            if origin == .cache {
+                print("using the cached config: \(location) failed or did not answer within \(Int(timeout * 1000)) ms")
+            }
+            var failures = 0
+            for paywall in config.paywalls {
+                do {
+                    let installed = try await cache.install(BundleSource(paywall.source))
+                    if paywall.preload { try cache.pin(installed.id) }
+                    print("\(paywall.id)\t\(installed.id) \(installed.version)\(paywall.preload ? "\tpinned" : "")")
+                } catch {
+                    failures += 1
+                    print("\(paywall.id)\tnot cached: \(error)")
+                }
+            }
+            // The background refresh updates the cached config for the next start.
+            await loader.refresh?.value
+            return failures == 0 ? 0 : 1
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+import XCTest
+
+@testable import PaywallCore
+
+final class ConfigLoaderTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory("ConfigLoaderTests") }
+    override func tearDown() { removeTemporaryDirectory(dir) }
+
+    private var cachePath: String { dir.appendingPathComponent("config.json").path }
+    private func config(_ ids: [String]) -> Data {
+        Data(#"{"paywalls": [\#(ids.map { #"{"id": "\#($0)", "manifest_url": "/b/\#($0)", "preload": true}"# }.joined(separator: ","))]}"#.utf8)
+    }
+
+    func testParsing() throws {
+        let parsed = try PaywallConfig(data: Data(#"""
+            {"paywalls": [{"id": "promo", "manifest_url": "https://cdn.example.com/m.json",
+                           "products": {"secondary": "b", "primary": "a"}, "preload": true},
+                          {"id": "onboarding", "manifest_url": "bundles/onb"}]}
+            """#.utf8), origin: "c.json")
+        XCTAssertEqual(parsed.paywalls.map(\.id), ["promo", "onboarding"])
+        XCTAssertEqual(parsed.entry(id: "promo")?.slots.entries.map(\.slot), ["primary", "secondary"])
+        XCTAssertEqual(parsed.entry(id: "promo")?.preload, true)
+        XCTAssertEqual(parsed.entry(id: "onboarding")?.preload, false)
+        for (json, expected) in [("[]", "expected {\"paywalls\""), (#"{"paywalls": [{"id": "x"}]}"#, "needs a \"manifest_url\""),
+                                 (#"{"paywalls": [{"id": "x", "manifest_url": "a"}, {"id": "x", "manifest_url": "b"}]}"#, "appears twice"),
+                                 (#"{"paywalls": [{"id": "x", "manifest_url": "a", "preload": "yes"}]}"#, "true or false")] {
+            XCTAssertThrowsError(try PaywallConfig(data: Data(json.utf8), origin: "c.json")) { error in
+                XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("c.json"), "\(json): \(error)")
+            }
+        }
+    }
+
+    @MainActor
+    func testAFastSourceIsUsedAndCached() async throws {
+        let loader = ConfigLoader(cachePath: cachePath)
+        let data = config(["a"])
+        let (loaded, origin) = try await loader.load(origin: "test") { data }
+        XCTAssertEqual(origin, .source)
+        XCTAssertEqual(loaded.paywalls.map(\.id), ["a"])
+        XCTAssertEqual(FileManager.default.contents(atPath: cachePath), data)
+    }
+
+    /// A source slower than the bound: the cached copy now, the new one cached in the background.
+    @MainActor
+    func testASlowSourceFallsBackToTheCacheAndRefreshesIt() async throws {
+        try config(["old"]).write(to: URL(fileURLWithPath: cachePath))
+        let loader = ConfigLoader(cachePath: cachePath, timeout: 0.05)
+        let fresh = config(["new"])
+        let sourceAnswered = Mutex(false)
+        let (loaded, origin) = try await loader.load(origin: "test") {
+            try await Task.sleep(nanoseconds: 600_000_000)
+            sourceAnswered.withLock { $0 = true }
+            return fresh
+        }
+        XCTAssertEqual(origin, .cache)
+        XCTAssertEqual(loaded.paywalls.map(\.id), ["old"])
+        XCTAssertFalse(sourceAnswered.withLock { $0 }, "load returned before the slow source answered")
+        await loader.refresh?.value
+        XCTAssertEqual(FileManager.default.contents(atPath: cachePath), fresh, "refreshed for next time")
+    }
+
+    @MainActor
+    func testAFailingSourceFallsBackToTheCache() async throws {
+        try config(["old"]).write(to: URL(fileURLWithPath: cachePath))
+        struct Down: Error {}
+        let (loaded, origin) = try await ConfigLoader(cachePath: cachePath).load(origin: "test") { throw Down() }
+        XCTAssertEqual(origin, .cache)
+        XCTAssertEqual(loaded.paywalls.map(\.id), ["old"])
+    }
+
+    @MainActor
+    func testWithNothingCachedTheSlowSourceIsAwaited() async throws {
+        let only = config(["only"])
+        let (loaded, origin) = try await ConfigLoader(cachePath: cachePath, timeout: 0.01).load(origin: "test") {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            return only
+        }
+        XCTAssertEqual(origin, .source)
+        XCTAssertEqual(loaded.paywalls.map(\.id), ["only"])
+    }
+}
