@@ -67,8 +67,12 @@ public final class PaywallSession {
         if readiness.graceDidElapse() { becameReady() }
     }
 
+    /// Called when the page's web process died (the host reloads it).
+    public var onProcessTerminated: (() -> Void)?
+
     public func webProcessTerminated(reason: String) {
         events.emit(EventName.webviewProcessTerminated, params(["reason": .string(reason)]))
+        onProcessTerminated?()
     }
 
     /// The paywall is on screen.

@@ -83,12 +83,69 @@ public final class PaywallPresenter {
     }
 
     /// Presents `bundle` in its own window, with the slots and allowed origins of its manifest
-    /// (a manifest that cannot be read counts as none; `paywall validate` reports it). A user with access is not shown it (the result is
-    /// `.skipped`); an unknown status is waited for up to `statusTimeout`. `completion` gets the
-    /// result once, when the presentation ends.
+    /// (a manifest that cannot be read counts as none; `paywall validate` reports it).
+    /// A user with access is not shown it (the result is `.skipped`); an unknown status is
+    /// waited for up to `statusTimeout`. `completion` gets the result once, when it ends.
     @discardableResult
     public func present(_ bundle: PaywallBundle, options: Options = Options(),
                         completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
+        let (presentation, entry) = prepare(bundle, options: options)
+        start(presentation, options: options, completion: completion) { presentation.webView.load(entry) }
+        return presentation
+    }
+
+    // MARK: Preloading
+
+    /// How many paywalls stay loaded in hidden windows; the least recently preloaded goes first.
+    public var maxPreloaded = 4
+    private var preloaded: [(id: String, presentation: PaywallPresentation, options: Options, host: String)] = []
+
+    /// Loads `bundle` into a hidden window ahead of time, so `presentPreloaded(id:)` shows a
+    /// finished page at once. Reports `paywallPreload_start` and `paywallPreload_complete`.
+    public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
+        if let index = preloaded.firstIndex(where: { $0.id == id }) { discard(preloaded.remove(at: index)) }
+        while preloaded.count >= max(1, maxPreloaded) { discard(preloaded.removeFirst()) }
+        let (presentation, entry) = prepare(bundle, options: options)
+        events.emit("paywallPreload_start", ["paywall_identifier": .string(id)])
+        presentation.session.onReady = { [weak self] in
+            self?.events.emit("paywallPreload_complete", ["paywall_identifier": .string(id)])
+            presentation.session.onReady = nil
+        }
+        presentation.webView.load(entry)
+        preloaded.append((id, presentation, options, presentation.webView.bundleHost))
+    }
+
+    /// Whether `id` is loaded and waiting in a hidden window.
+    public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
+
+    /// Shows a preloaded paywall without reloading it, sending its template variables again
+    /// (the status or products may have changed). Nil when `id` was not preloaded.
+    @discardableResult
+    public func presentPreloaded(id: String, completion: @escaping @MainActor (PresentationResult) -> Void)
+        -> PaywallPresentation?
+    {
+        guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
+        let entry = preloaded.remove(at: index)
+        let presentation = entry.presentation
+        start(presentation, options: entry.options, completion: completion) {
+            if presentation.needsReload {
+                presentation.webView.reload()  // its web process died while it waited
+            } else {
+                presentation.session.sendTemplateVariables()
+            }
+        }
+        return presentation
+    }
+
+    private func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options, host: String)) {
+        entry.presentation.window.destroy()
+        runtime.unmount(host: entry.host)
+    }
+
+    // MARK: Building and showing
+
+    /// A session, view and window for `bundle`, its files mounted; nothing shown or loaded yet.
+    private func prepare(_ bundle: PaywallBundle, options: Options) -> (PaywallPresentation, URL) {
         mountCount += 1
         let host = mountCount == 1 ? "bundle" : "bundle\(mountCount)"
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
@@ -107,8 +164,17 @@ public final class PaywallPresenter {
                                    offscreen: options.offscreen)
         let entry = runtime.mount(bundle, host: host, policy: ContentSecurityPolicy(allowedOrigins: manifest.allowedOrigins))
         let presentation = PaywallPresentation(session: session, webView: webView, window: window)
+        session.onProcessTerminated = { [weak presentation] in presentation?.webProcessDied() }
+        return (presentation, entry)
+    }
+
+    /// Runs the status gate, then shows the window and calls `onShow`; cleans up after the end.
+    private func start(_ presentation: PaywallPresentation, options: Options,
+                       completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void) {
         let key = ObjectIdentifier(presentation)
+        let host = presentation.webView.bundleHost
         active[key] = presentation
+        let session = presentation.session
         session.onFinish = { [weak self, weak presentation] result in
             completion(result)
             // Off screen for good: free the window, its view and the bundle's mount.
@@ -126,10 +192,10 @@ public final class PaywallPresenter {
                 return
             }
             if options.countsAsView { try? state?.countPaywallView(session.paywallId) }
-            window.show()
-            webView.load(entry)
+            presentation.onScreen = true
+            presentation.window.show()
+            onShow()
         }
-        return presentation
     }
 
     private func templateVariables(_ options: Options, slots: ProductSlots) -> TemplateVariables {
@@ -148,11 +214,33 @@ public final class PaywallPresentation {
     public let session: PaywallSession
     public let webView: PaywallWebView
     public let window: PaywallWindow
+    /// Shown (not just preloaded).
+    var onScreen = false
+    /// Its web process died while it was hidden: reload before showing.
+    var needsReload = false
+    private var reloads = 0
+    /// How often a page whose web process dies on screen is reloaded before giving up.
+    static let maxReloads = 3
 
     init(session: PaywallSession, webView: PaywallWebView, window: PaywallWindow) {
         self.session = session
         self.webView = webView
         self.window = window
+    }
+
+    /// A dead web process: an on-screen page is reloaded (a few times at most), a hidden one
+    /// is reloaded when it is next shown.
+    func webProcessDied() {
+        guard onScreen else {
+            needsReload = true
+            return
+        }
+        guard reloads < Self.maxReloads else {
+            session.loadFailed(url: webView.currentURI, reason: "the web process died \(reloads + 1) times")
+            return
+        }
+        reloads += 1
+        webView.reload()
     }
 
     /// Takes the paywall down from the app's side; the result is `.declined`.

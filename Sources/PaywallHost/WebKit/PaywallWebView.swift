@@ -19,7 +19,7 @@ public final class PaywallWebView {
     static let messageHandler = "paywallMessageHandler"
 
     public init(runtime: WebRuntime, session: PaywallSession, bundleHost: String) {
-        widget = webkit_web_view_new_with_context(runtime.context)
+        widget = runtime.makeWebView()
         view = gcast(widget)!
         g_object_ref_sink(UnsafeMutableRawPointer(widget))  // ours until deinit, whichever window holds it
         self.session = session
@@ -139,7 +139,7 @@ public final class PaywallWebView {
         })
     }
 
-    private var currentURI: String {
+    var currentURI: String {
         webkit_web_view_get_uri(view).map { String(cString: $0) } ?? ""
     }
 

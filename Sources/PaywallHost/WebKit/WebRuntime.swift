@@ -36,6 +36,28 @@ public final class WebRuntime {
         }, box, nil)
     }
 
+    /// A view that is never shown, created once: every paywall view is related to it, so all
+    /// of them share one web process (a preloaded paywall then costs a page, not a process).
+    private lazy var anchor: UnsafeMutablePointer<GtkWidget> = {
+        let view = webkit_web_view_new_with_context(context)!
+        g_object_ref_sink(UnsafeMutableRawPointer(view))
+        return view
+    }()
+
+    /// A new web view in this runtime's web process. `related-view` is construct-only, so it
+    /// goes through `g_object_new_with_properties` (the variadic `g_object_new` is not callable).
+    func makeWebView() -> UnsafeMutablePointer<GtkWidget> {
+        var value = GValue()
+        g_value_init(&value, webkit_web_view_get_type())
+        g_value_set_object(&value, UnsafeMutableRawPointer(anchor))
+        let object = "related-view".withCString { name -> UnsafeMutablePointer<GObject> in
+            var names: [UnsafePointer<CChar>?] = [name]
+            return g_object_new_with_properties(webkit_web_view_get_type(), 1, &names, &value)
+        }
+        g_value_unset(&value)
+        return gcast(object)!
+    }
+
     /// Serves `bundle` on `paywall://host/` and returns its entry URL.
     public func mount(_ bundle: PaywallBundle, host: String, policy: ContentSecurityPolicy = ContentSecurityPolicy()) -> URL {
         server.mount(bundle, host: host, policy: policy)
