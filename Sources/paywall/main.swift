@@ -33,6 +33,7 @@ func runCLI(_ arguments: [String]) -> Int32 {
         case StatusCommand.spec.name: return try StatusCommand.run(parsed)
         case BundleCommands.pack.name: return try BundleCommands.runPack(parsed)
         case BundleCommands.validate.name: return try BundleCommands.runValidate(parsed)
+        case BenchCommand.spec.name: return try BenchCommand.run(parsed)
         default: return try InstallCommand.run(parsed)
         }
     } catch {

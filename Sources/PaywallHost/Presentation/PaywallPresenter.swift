@@ -103,7 +103,7 @@ public final class PaywallPresenter {
     /// Loads `bundle` into a hidden window ahead of time, so `presentPreloaded(id:)` shows a
     /// finished page at once. Reports `paywallPreload_start` and `paywallPreload_complete`.
     public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
-        if let index = preloaded.firstIndex(where: { $0.id == id }) { discard(preloaded.remove(at: index)) }
+        discardPreloaded(id: id)
         while preloaded.count >= max(1, maxPreloaded) { discard(preloaded.removeFirst()) }
         let (presentation, entry) = prepare(bundle, options: options)
         events.emit("paywallPreload_start", ["paywall_identifier": .string(id)])
@@ -135,6 +135,11 @@ public final class PaywallPresenter {
             }
         }
         return presentation
+    }
+
+    /// Drops a preloaded paywall without showing it.
+    public func discardPreloaded(id: String) {
+        if let index = preloaded.firstIndex(where: { $0.id == id }) { discard(preloaded.remove(at: index)) }
     }
 
     private func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options, host: String)) {

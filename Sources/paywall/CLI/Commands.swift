@@ -64,7 +64,7 @@ enum Commands {
         discussion: "Writes PREFIX/bin/paywall and PREFIX/share/paywall/{web,templates,locales}.")
 
     static let all = [preview, snapshot, present, StoreCommand.spec, StatusCommand.spec, BundleCommands.pack,
-                      BundleCommands.validate, CacheCommand.spec, ConfigCommand.spec, install]
+                      BundleCommands.validate, CacheCommand.spec, ConfigCommand.spec, BenchCommand.spec, install]
 
     static let mainHelp = """
         USAGE: paywall <command> [options]

@@ -1,0 +1,69 @@
+import CGtk
+import CWebKit
+import Foundation
+
+/// Instruments for `paywall bench`: the baselines the runtime's paths are compared with,
+/// measured the same way in the same process.
+@MainActor
+public enum BenchmarkProbes {
+    /// Adds a bare `rawEcho` script-message handler to `webView` that answers each message by
+    /// calling `window.__rawEchoReply()`: WebKit's own page -> native -> page round trip, with
+    /// none of the runtime's decoding.
+    public static func installRawEcho(on webView: PaywallWebView) {
+        let manager = webkit_web_view_get_user_content_manager(webView.view)
+        webkit_user_content_manager_register_script_message_handler(manager, "rawEcho")
+        Signal.connect(UnsafeMutableRawPointer(manager!), "script-message-received::rawEcho", pointer: { [weak webView] _ in
+            webView?.evaluate("window.__rawEchoReply()")
+        })
+    }
+
+    /// Loads `url` (a `file://` page) in a plain view of its own that may read other local files,
+    /// runs `script` there once loaded, and hands back its JSON result.
+    public static func runInFileView(_ url: URL, script: String, completion: @escaping @MainActor (String) -> Void) {
+        let window = gtk_offscreen_window_new()!
+        let widget = webkit_web_view_new()!
+        let view: UnsafeMutablePointer<WebKitWebView> = gcast(widget)!
+        let settings = webkit_web_view_get_settings(view)
+        webkit_settings_set_allow_file_access_from_file_urls(settings, 1)
+        gtk_container_add(gcast(window), widget)
+        gtk_widget_show_all(window)
+        Signal.connect(UnsafeMutableRawPointer(view), "load-changed", enumValue: { event in
+            guard event == WEBKIT_LOAD_FINISHED.rawValue else { return }
+            webkit_web_view_call_async_javascript_function(view, script, -1, nil, nil, nil, nil, AsyncCallback.function,
+                AsyncCallback.userData { result in
+                    var error: UnsafeMutablePointer<GError>?
+                    var json = "null"
+                    if let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error) {
+                        if let text = jsc_value_to_json(value, 0) {
+                            json = String(cString: text)
+                            g_free(text)
+                        }
+                        g_object_unref(UnsafeMutableRawPointer(value))
+                    }
+                    if let error { g_error_free(error) }
+                    gtk_widget_destroy(window)
+                    completion(json)
+                })
+        })
+        webkit_web_view_load_uri(view, url.absoluteString)
+    }
+
+    /// Resident memory of this process and every process it started (WebKit's), in bytes.
+    public static func processTreeRSS() -> Int {
+        var total = 0
+        var pending = [Int32(getpid())]
+        while let pid = pending.popLast() {
+            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
+            {
+                total += kb * 1024
+            }
+            for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+                let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+                pending += children.split(separator: " ").compactMap { Int32($0) }
+            }
+        }
+        return total
+    }
+}
