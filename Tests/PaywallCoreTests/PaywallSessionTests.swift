@@ -23,6 +23,11 @@ final class FakePaywallPage: PaywallPage {
     func showProgress(_ visible: Bool) { progress.append(visible) }
     func showAlert(title: String, message: String) { alerts.append((title, message)) }
     func openInAppBrowser(_ url: URL) { browsed.append(url) }
+    /// Every loading state the session asked for, in order.
+    var loading: [LoadingState] = []
+    var fallbacks = 0
+    func showLoading(_ state: LoadingState) { loading.append(state) }
+    func showFallback() { fallbacks += 1 }
     func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {
         if canNotify { notifications.append((title, body, delay)) }
         return canNotify
@@ -226,7 +231,7 @@ final class PaywallSessionTests: XCTestCase {
         h.session.loadFailed(url: "paywall://b/x", reason: "boom")
         h.session.webProcessTerminated(reason: "crashed")
         h.session.receive(envelope([#"{"event_name": "close"}"#]))
-        XCTAssertEqual(h.events.count, 16)
+        XCTAssertEqual(h.events.count, 17, "the load failure brings paywall_fallback too")
         for event in h.events {
             XCTAssertEqual(event.params["paywall_identifier"], "spring-sale", event.name)
         }
@@ -362,10 +367,47 @@ final class PaywallSessionTests: XCTestCase {
         h.session.loadFailed(url: "paywall://b/x.html", reason: "gone")
         h.session.webProcessTerminated(reason: "crash")
         XCTAssertEqual(h.names, [
-            "paywallWebviewLoad_start", "paywallWebviewLoad_complete", "paywallWebviewLoad_fail",
+            "paywallWebviewLoad_start", "paywallWebviewLoad_complete", "paywallWebviewLoad_fail", "paywall_fallback",
             "paywallWebviewLoad_processTerminated",
         ])
         XCTAssertEqual(h.events.first?.params["url"], "paywall://b/index.html")
         XCTAssertEqual(h.events.first { $0.name == "paywallWebviewLoad_fail" }?.params["reason"], "gone")
+    }
+}
+
+/// The placeholder, the slow-load state and the fallback paywall, as the session asks for them.
+final class LoadingStateTests: XCTestCase {
+    @MainActor
+    func testPlaceholderWhileLoadingThenHidden() async {
+        let h = PaywallSessionTests.Harness()
+        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.loadFinished(url: "paywall://b/index.html")
+        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        XCTAssertEqual(h.page.loading, [.loading, .hidden])
+    }
+
+    @MainActor
+    func testTimeoutOffersRetryOnlyWhileNotReady() async {
+        let h = PaywallSessionTests.Harness()
+        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.loadTimedOut(after: 5)
+        XCTAssertEqual(h.page.loading, [.loading, .slow])
+        XCTAssertEqual(h.events.last?.name, "paywallWebviewLoad_timeout")
+        XCTAssertEqual(h.events.last?.params["seconds"], 5)
+        h.session.loadFinished(url: "paywall://b/index.html")
+        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        let count = h.events.count
+        h.session.loadTimedOut(after: 5)
+        XCTAssertEqual(h.events.count, count, "a ready page does not time out")
+    }
+
+    @MainActor
+    func testALoadFailureShowsTheFallbackOnce() async {
+        let h = PaywallSessionTests.Harness()
+        h.session.loadFailed(url: "paywall://b/index.html", reason: "forbidden")
+        h.session.loadFailed(url: "paywall://b/index.html", reason: "again")
+        XCTAssertEqual(h.page.fallbacks, 1)
+        XCTAssertEqual(h.events.map(\.name), ["paywallWebviewLoad_fail", "paywall_fallback", "paywallWebviewLoad_fail"])
+        XCTAssertTrue(h.session.showsFallback)
     }
 }

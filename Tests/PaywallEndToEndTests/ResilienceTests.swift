@@ -36,6 +36,44 @@ final class ResilienceTests: EndToEndTestCase {
         XCTAssertTrue(presenting.process.isRunning, "the paywall is still up")
     }
 
+    /// An entry page that cannot be served: the runtime's fallback paywall, with the products.
+    func testABundleThatCannotLoadShowsTheFallbackPaywall() throws {
+        let bundle = try inlineBundle("broken", body: "")
+        try FileManager.default.removeItem(at: bundle.appendingPathComponent("index.html"))
+        try "<p>outside</p>".write(to: workDir.appendingPathComponent("outside.html"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: bundle.appendingPathComponent("index.html").path,
+                                                   withDestinationPath: workDir.appendingPathComponent("outside.html").path)
+        let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
+        let read = """
+            await new Promise(done => { const t = setInterval(() => { if (document.querySelector('.product')) { clearInterval(t); done(); } }, 20); });
+            Paywall.custom(JSON.stringify([document.getElementById('title').textContent,
+              ...Array.from(document.querySelectorAll('.product'), b => b.dataset.paywallPurchase + ' ' + b.textContent)]));
+            Paywall.close();
+            """
+        let result = try PaywallProcess.run(
+            ["present", bundle.path, "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
+             "--products", "primary=lumen.pro.yearly,secondary=lumen.pro.monthly", "--events", eventsPath,
+             "--timeout", "30", "--eval", read], in: workDir)
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        XCTAssertTrue(eventNames().contains("paywallWebviewLoad_fail"), "\(eventNames())")
+        XCTAssertEqual(loggedEvents().first { $0.name == "paywall_fallback" }?.params["reason"]?.stringValue?
+            .contains("path leaves the bundle"), true)
+        let shown = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue))
+        XCTAssertEqual(shown, ["Upgrade", "primary Yearly$39.99 / year", "secondary Monthly$7.99 / month"])
+    }
+
+    /// A page that never becomes ready: after the load timeout the user is offered Retry and Close.
+    func testASlowPageOffersRetryAndClose() throws {
+        let bundle = try inlineBundle("stuck", body: "<script>const end = Date.now() + 2500; while (Date.now() < end) {}</script>")
+        let result = try PaywallProcess.run(
+            ["present", bundle.path, "--events", eventsPath, "--load-timeout", "0.5", "--timeout", "8",
+             "--eval", "Paywall.close()"], in: workDir)
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", "it still finished loading and closed")
+        let names = eventNames()
+        let timeout = try XCTUnwrap(names.firstIndex(of: "paywallWebviewLoad_timeout"), "\(names)")
+        XCTAssertLessThan(timeout, try XCTUnwrap(names.firstIndex(of: "page_ready")), "the timeout came first")
+    }
+
     func testBenchReportsEveryMedian() throws {
         let result = try PaywallProcess.run(["bench", "--json"], in: workDir, timeout: 240)
         XCTAssertEqual(result.status, 0, result.stderr)

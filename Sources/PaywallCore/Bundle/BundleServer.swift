@@ -11,6 +11,8 @@ public struct BundleServer: Sendable {
         public var status: Int
         public var headers: [String: String]
         public var body: Data
+        /// The request was for the mounted bundle's entry page.
+        public var isEntry = false
         public var contentType: String { headers["Content-Type"] ?? MIMEType.fallback }
         /// The content type without parameters (`text/css`): WebKit refuses a stylesheet whose
         /// response MIME type carries `; charset=...`. The charset travels in the header.
@@ -50,6 +52,12 @@ public struct BundleServer: Sendable {
         else {
             return Self.error(404, "no bundle is mounted for \(uri)")
         }
+        var response = respond(components, mount)
+        response.isEntry = components.path == "/" + mount.bundle.entry
+        return response
+    }
+
+    private func respond(_ components: URLComponents, _ mount: Mount) -> Response {
         switch mount.resolver.resolve(rawPath: components.percentEncodedPath) {
         case .forbidden(let reason):
             return Self.error(403, "forbidden: \(reason)")

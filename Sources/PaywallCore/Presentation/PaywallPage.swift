@@ -17,7 +17,19 @@ public protocol PaywallPage: AnyObject {
     func showAlert(title: String, message: String)
     /// Opens a web page in a browser window of the host's (`open_url`).
     func openInAppBrowser(_ url: URL)
+    /// Shows the host's placeholder while the page loads, Retry and Close when it is slow, or nothing.
+    func showLoading(_ state: LoadingState)
+    /// Replaces the page with the runtime's fallback paywall (the bundle could not load).
+    func showFallback()
     /// Shows a desktop notification after `delay` seconds; false when the desktop has no
     /// notification service the host can reach.
     func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool
+}
+
+/// What the host draws over a page that is not ready yet.
+public enum LoadingState: Equatable, Sendable {
+    case hidden
+    case loading
+    /// The load is taking longer than the timeout: the user may retry or close.
+    case slow
 }

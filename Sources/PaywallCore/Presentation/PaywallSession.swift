@@ -49,6 +49,7 @@ public final class PaywallSession {
     public func loadStarted(url: String) {
         readiness.loadStarted()
         events.emit(EventName.webviewLoadStart, params(["url": .string(url)]))
+        page?.showLoading(.loading)
     }
 
     public func loadFinished(url: String) {
@@ -58,8 +59,28 @@ public final class PaywallSession {
         if ready { becameReady() }
     }
 
+    /// The runtime's fallback paywall replaced the page.
+    public private(set) var showsFallback = false
+
+    /// The page could not load: the user gets the runtime's fallback paywall, never a blank window.
     public func loadFailed(url: String, reason: String) {
         events.emit(EventName.webviewLoadFail, params(["url": .string(url), "reason": .string(reason)]))
+        useFallback(reason: reason)
+    }
+
+    /// The page is not ready after the load timeout: the host offers Retry and Close.
+    public func loadTimedOut(after seconds: Double) {
+        guard !readiness.isReady, result == nil else { return }
+        events.emit("paywallWebviewLoad_timeout", params(["seconds": .number(seconds)]))
+        page?.showLoading(.slow)
+    }
+
+    /// Shows the fallback paywall once (a broken fallback is not retried).
+    public func useFallback(reason: String) {
+        guard !showsFallback, result == nil else { return }
+        showsFallback = true
+        events.emit("paywall_fallback", params(["reason": .string(reason)]))
+        page?.showFallback()
     }
 
     /// The ping grace period after the load has run out.
@@ -202,6 +223,7 @@ public final class PaywallSession {
 
     private func becameReady() {
         events.emit(EventName.pageReady, params(["via": .string(readiness.pingReceived ? "ping" : "load")]))
+        page?.showLoading(.hidden)
         onReady?()
     }
 

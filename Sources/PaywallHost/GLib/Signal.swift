@@ -1,4 +1,5 @@
 import CGtk
+import CWebKit
 
 /// Connects Swift closures to GObject signals. GLib passes the closure back as user data and
 /// releases it when the handler goes away, so nothing leaks and nothing dangles.
@@ -61,15 +62,21 @@ enum Signal {
         connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
     }
 
-    /// `gboolean (instance, enum, const char*, GError*, gpointer)`: `load-failed`.
+    /// `gboolean (instance, enum, const char*, GError*, gpointer)`: `load-failed`. The closure
+    /// gets the URI, the message, and whether the load was only cancelled or stopped by a policy.
     static func connect(_ instance: UnsafeMutableRawPointer, _ name: String,
-                        loadFailed f: @escaping @MainActor (String, String) -> Bool) {
-        typealias F = @MainActor (String, String) -> Bool
+                        loadFailed f: @escaping @MainActor (String, String, Bool) -> Bool) {
+        typealias F = @MainActor (String, String, Bool) -> Bool
         let t: @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?,
                                UnsafeMutableRawPointer?) -> gboolean = { _, _, uri, error, data in
             let uri = uri.map { String(cString: $0) } ?? ""
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            return MainActor.assumeIsolated { ClosureBox<F>.from(data).call(uri, message) ? 1 : 0 }
+            let interrupted = error.map {
+                ($0.pointee.domain == webkit_network_error_quark() && $0.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
+                    || ($0.pointee.domain == webkit_policy_error_quark()
+                        && $0.pointee.code == WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)
+            } ?? false
+            return MainActor.assumeIsolated { ClosureBox<F>.from(data).call(uri, message, interrupted) ? 1 : 0 }
         }
         connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
     }

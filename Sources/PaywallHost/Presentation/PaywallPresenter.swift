@@ -70,6 +70,8 @@ public final class PaywallPresenter {
         public var params: [String: JSONValue]
         /// Counts towards `totalPaywallViews` (previews and snapshots do not).
         public var countsAsView: Bool
+        /// Seconds a page may take to become ready before the user is offered Retry and Close.
+        public var loadTimeout = 5.0
 
         public init(size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
                     titleKey: String = "window.title.present", params: [String: JSONValue] = [:], countsAsView: Bool = true) {
@@ -165,8 +167,13 @@ public final class PaywallPresenter {
         session.onUserAttributes = { [weak self] attributes in try? self?.setUserAttributes(attributes) }
         let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host)
         let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
+        let runtime = self.runtime
         let window = PaywallWindow(webView: webView, title: title, size: options.size, strings: strings,
-                                   offscreen: options.offscreen)
+                                   offscreen: options.offscreen, fallback: { [weak webView] in
+            // Same host, other files: the page keeps its origin, session and navigation policy.
+            guard let webView, let fallback = runtime.fallbackBundle else { return }
+            webView.load(runtime.mount(fallback, host: host))
+        })
         let entry = runtime.mount(bundle, host: host, policy: ContentSecurityPolicy(allowedOrigins: manifest.allowedOrigins))
         let presentation = PaywallPresentation(session: session, webView: webView, window: window)
         session.onProcessTerminated = { [weak presentation] in presentation?.webProcessDied() }
@@ -200,6 +207,9 @@ public final class PaywallPresenter {
             presentation.onScreen = true
             presentation.window.show()
             onShow()
+            MainLoop.after(seconds: options.loadTimeout) { [weak session] in
+                session?.loadTimedOut(after: options.loadTimeout)
+            }
         }
     }
 
@@ -241,7 +251,7 @@ public final class PaywallPresentation {
             return
         }
         guard reloads < Self.maxReloads else {
-            session.loadFailed(url: webView.currentURI, reason: "the web process died \(reloads + 1) times")
+            session.useFallback(reason: "the web process died \(reloads + 1) times")
             return
         }
         reloads += 1

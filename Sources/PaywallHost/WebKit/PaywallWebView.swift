@@ -125,9 +125,11 @@ public final class PaywallWebView {
     private func connectSignals() {
         let instance = UnsafeMutableRawPointer(view)
         Signal.connect(instance, "load-changed", enumValue: { [weak self] event in self?.loadChanged(event) })
-        Signal.connect(instance, "load-failed", loadFailed: { [weak self] uri, message in
+        Signal.connect(instance, "load-failed", loadFailed: { [weak self] uri, message, interrupted in
+            // A load the policy stopped (a blocked link) is not a failure of the page.
+            guard !interrupted else { return false }
             self?.session.loadFailed(url: uri, reason: message)
-            return false  // let WebKit show its error page, so the window is never blank
+            return true  // the fallback paywall replaces WebKit's error page
         })
         Signal.connect(instance, "decide-policy", decide: { [weak self] decision, kind in
             self?.decide(decision, kind) ?? false

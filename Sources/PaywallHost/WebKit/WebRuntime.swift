@@ -11,10 +11,13 @@ public final class WebRuntime {
     private(set) var server = BundleServer()
     /// The runtime's page script, injected at document start into every page.
     let bridgeScript: String
+    /// The paywall shown when a bundle cannot load (`web/fallback`).
+    let fallbackBundle: PaywallBundle?
 
     /// - Parameter languages: the page's `navigator.languages` (`de_DE`, ...); the first is also
     ///   the `window.__SW_DEVICE_PRELOAD__.deviceLocale` Superwall page scripts read before they run.
     public init(resources: RuntimeResources, languages: [String] = []) throws {
+        fallbackBundle = try? PaywallBundle(path: resources.web.appendingPathComponent("fallback").path)
         let preload: JSONValue = ["deviceLocale": .string(languages.first ?? "en_US")]
         bridgeScript = "window.__SW_DEVICE_PRELOAD__ = \(preload.jsonText);\n" + (try resources.bridgeScript())
         context = webkit_web_context_new_ephemeral()!
@@ -71,6 +74,14 @@ public final class WebRuntime {
     private func serve(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>?) {
         let uri = String(cString: webkit_uri_scheme_request_get_uri(request))
         let response = server.respond(to: uri)
+        if response.isEntry, response.status != 200 {
+            // An entry page that cannot be served fails the load, so the fallback paywall shows.
+            let message = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let error = g_error_new_literal(g_quark_from_static_string("paywall-bundle"), gint(response.status), message)
+            webkit_uri_scheme_request_finish_error(request, error)
+            g_error_free(error)
+            return
+        }
         let bytes = response.body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }  // WebKit owns a copy
         let stream = g_memory_input_stream_new_from_bytes(bytes)
         let reply = webkit_uri_scheme_response_new(stream, gint64(response.body.count))

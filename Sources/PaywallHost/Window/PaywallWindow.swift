@@ -9,15 +9,22 @@ import PaywallCore
 public final class PaywallWindow: PaywallPage {
     public let webView: PaywallWebView
     let window: UnsafeMutablePointer<GtkWidget>
-    private let progress: ProgressOverlay
+    private let status: StatusOverlay
+    private let fallback: (() -> Void)?
     private let strings: StringTable
     /// Called after the window was taken off screen by `dismiss()`.
     public var onDismiss: (() -> Void)?
 
-    public init(webView: PaywallWebView, title: String, size: ViewSize, strings: StringTable, offscreen: Bool = false) {
+    /// - Parameter fallback: loads the runtime's fallback paywall into the view.
+    public init(webView: PaywallWebView, title: String, size: ViewSize, strings: StringTable, offscreen: Bool = false,
+                fallback: (() -> Void)? = nil) {
         self.webView = webView
         self.strings = strings
-        progress = ProgressOverlay(label: strings.text("progress.label"))
+        self.fallback = fallback
+        status = StatusOverlay(
+            retryLabel: strings.text("loading.retry"), closeLabel: strings.text("loading.close"),
+            retry: { [weak webView] in webView?.reload() },
+            close: { [weak webView] in webView?.session.windowClosedByUser() })
         window = offscreen ? gtk_offscreen_window_new() : gtk_window_new(GTK_WINDOW_TOPLEVEL)
         if !offscreen {
             gtk_window_set_title(gcast(window), title)
@@ -27,7 +34,7 @@ public final class PaywallWindow: PaywallPage {
         gtk_widget_set_size_request(webView.widget, gint(size.width), gint(size.height))
         let overlay = gtk_overlay_new()!
         gtk_container_add(gcast(overlay), webView.widget)
-        gtk_overlay_add_overlay(gcast(overlay), progress.widget)
+        gtk_overlay_add_overlay(gcast(overlay), status.widget)
         gtk_container_add(gcast(window), overlay)
         webView.session.page = self
         // Closing with the window manager declines; the session then calls dismiss().
@@ -51,7 +58,19 @@ public final class PaywallWindow: PaywallPage {
     }
 
     public func showProgress(_ visible: Bool) {
-        progress.setVisible(visible)
+        if visible { status.showWorking(strings.text("progress.label")) } else { status.hide() }
+    }
+
+    public func showLoading(_ state: LoadingState) {
+        switch state {
+        case .hidden: status.hide()
+        case .loading: status.showWorking(strings.text("loading.label"))
+        case .slow: status.showStuck(strings.text("loading.slow"))
+        }
+    }
+
+    public func showFallback() {
+        fallback?()
     }
 
     public func showAlert(title: String, message: String) {

@@ -49,6 +49,7 @@ enum Commands {
             OptionSpec(name: "--eval", valueName: "JS", repeats: true,
                        help: "Run JS in the page once it is ready; repeatable. Each runs as an async function body (it may await) after the previous one settled."),
             OptionSpec(name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3."),
+            OptionSpec(name: "--load-timeout", valueName: "SECONDS", help: "Offer Retry and Close when the page is not ready by then (default 5)."),
         ],
         discussion: """
             Prints exactly one line on stdout and exits 0 (3 on timeout): {"result":"declined"},

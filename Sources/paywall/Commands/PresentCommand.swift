@@ -9,7 +9,7 @@ enum PresentCommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         var timeout: Double?
         if let text = arguments.value("--timeout") {
-            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            guard let seconds = Double(text), seconds > 0, seconds < 31_536_000 else {
                 throw .usage("--timeout must be a positive number of seconds; got '\(text)'", Commands.present)
             }
             timeout = seconds

@@ -54,6 +54,12 @@ final class PresentationHost {
         if let text = arguments.value("--products") {
             do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }
         }
+        if let text = arguments.value("--load-timeout") {
+            guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+                throw .usage("--load-timeout must be seconds (more than 0, under a day); got '\(text)'", command)
+            }
+            options.loadTimeout = seconds
+        }
         let theme = arguments.value("--theme")
         if let theme, !["light", "dark"].contains(theme) {
             throw .usage("--theme must be light or dark; got '\(theme)'", command)

@@ -1,0 +1,24 @@
+// Builds one button per product slot from the host's template variables.
+(() => {
+  const list = document.getElementById("products");
+  const render = variables => {
+    list.textContent = "";
+    for (const entry of (variables && variables.products) || []) {
+      const [slot, product] = Object.entries(entry)[0] || [];
+      if (!slot || !product) continue;
+      const button = document.createElement("button");
+      button.className = "product";
+      button.dataset.paywallPurchase = slot;
+      const name = document.createElement("strong");
+      name.textContent = product.periodly ? product.periodly[0].toUpperCase() + product.periodly.slice(1) : "One-time purchase";
+      const price = document.createElement("span");
+      price.textContent = product.price + (product.period ? " / " + product.period : "");
+      button.append(name, price);
+      list.append(button);
+    }
+  };
+  if (window.Paywall) {
+    window.Paywall.on("template_variables", event => render(event.variables));
+    if (window.Paywall.variables) render(window.Paywall.variables);
+  }
+})();
