@@ -123,11 +123,49 @@ final class BundleCacheTests: XCTestCase {
         try cache.pin("b")
         // Use order, oldest first: c, then d, a (in use), b (pinned).
         for id in ["c", "d", "a"] { _ = try cache.goodVersion(id: id); usleep(2000) }
-        let removed = try cache.prune(budgetBytes: 3500, inUse: ["a"])  // four bundles of about 1 kB each
-        XCTAssertEqual(removed, ["a 1", "c 1"], "the superseded version, then the least recently used")
-        XCTAssertEqual(Set(try cache.list().map { "\($0.id) \($0.version)" }), ["a 2", "b 1", "d 1"])
-        let removedMore = try cache.prune(budgetBytes: 0, inUse: ["a"])
-        XCTAssertEqual(removedMore, ["d 1"], "pinned b and on-screen a stay")
+        let removed = try cache.prune(budgetBytes: 3500, inUse: ["a"])  // five versions of about 1 kB each
+        XCTAssertEqual(removed, ["c 1", "d 1"], "least recently used first; on-screen a and pinned b keep every version")
+        XCTAssertEqual(Set(try cache.list().map { "\($0.id) \($0.version)" }), ["a 1", "a 2", "b 1"])
+        XCTAssertEqual(try cache.prune(budgetBytes: 0, inUse: ["a"]), [], "pinned b and on-screen a stay")
+        XCTAssertEqual(try cache.prune(budgetBytes: 1_000_000), ["a 1"], "off screen, a's superseded version goes")
+    }
+
+    @MainActor
+    func testPruneKeepsTheLastVersionThatVerifies() async throws {
+        let cache = try cache()
+        try await cache.install(.directory(try bundle("promo", "1", "one")))
+        let v2 = try await cache.install(.directory(try bundle("promo", "2", "two")))
+        try Data("<p>tw0</p>".utf8).write(to: v2.directory.appendingPathComponent("index.html"))
+        XCTAssertEqual(try cache.prune(budgetBytes: 1_000_000), ["promo 2"], "the damaged newest goes, the good one stays")
+        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1")
+    }
+
+    @MainActor
+    func testAddingARefusedVersionAgainRepairsIt() async throws {
+        let cache = try cache()
+        let source = try bundle("promo", "1", "one")
+        let v1 = try await cache.install(.directory(source))
+        try Data("<p>0ne</p>".utf8).write(to: v1.directory.appendingPathComponent("index.html"))
+        XCTAssertThrowsError(try cache.goodVersion(id: "promo"))
+        try await cache.install(.directory(source))
+        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1", "rebuilt from the source")
+    }
+
+    @MainActor
+    func testAVersionWithoutItsManifestFailsVerification() async throws {
+        let cache = try cache()
+        let v1 = try await cache.install(.directory(try bundle("promo", "1", "one")))
+        try FileManager.default.removeItem(at: v1.directory.appendingPathComponent("manifest.json"))
+        XCTAssertEqual(cache.verify(v1).map(\.description), ["promo 1: manifest.json: missing, unreadable or without files"])
+    }
+
+    @MainActor
+    func testABundleForANewerRuntimeIsRefusedAtInstall() async throws {
+        let cache = try cache()
+        let future = try bundle("promo", "9", "future")
+        _ = try writeFile(#"{"id": "promo", "version": "9", "min_runtime_version": "99.0"}"#, to: "manifest.json", in: future)
+        try BundleInspector.pack(future)
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(future)), contains: "needs paywall runtime 99.0")
     }
 
     @MainActor

@@ -125,7 +125,7 @@ final class CacheTests: EndToEndTestCase {
                                               in: workDir).status, 1)
         let missing = try presentCached()
         XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.stderr.contains("no bundle promo in the cache"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("no bundle folder or cached paywall named promo"), missing.stderr)
         XCTAssertEqual(try PaywallProcess.run(["cache", "remove", "promo", "--data-dir", dataDir], in: workDir).status, 1)
         XCTAssertEqual(try PaywallProcess.run(["cache", "frob", "--data-dir", dataDir], in: workDir).status, 2)
     }

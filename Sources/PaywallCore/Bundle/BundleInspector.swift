@@ -72,6 +72,10 @@ public enum BundleInspector {
                                           message: "no file list with hashes; run `paywall bundle pack \(root.path)`"))
         } else {
             for (file, entry) in manifest.files.sorted(by: { $0.key < $1.key }) {
+                guard BundleCache.isSafePath(file) else {
+                    problems.append(BundleProblem(file: file, message: "listed in manifest.json with a path that leaves the bundle"))
+                    continue
+                }
                 guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path) else {
                     problems.append(BundleProblem(file: file, message: "listed in manifest.json but missing"))
                     continue

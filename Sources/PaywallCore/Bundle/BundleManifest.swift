@@ -93,9 +93,9 @@ public struct BundleManifest: Equatable, Sendable {
             guard let map = files.objectValue else { throw fail("\"files\" must be an object of path -> {sha256, size}") }
             for (file, info) in map {
                 guard let sha = info["sha256"]?.stringValue, sha.count == 64, sha.allSatisfy(\.isHexDigit),
-                    case .number(let size)? = info["size"], size >= 0, size.rounded() == size
+                    case .number(let number)? = info["size"], number >= 0, number <= 1e12, let size = Int(exactly: number)
                 else { throw fail("files[\"\(file)\"] must be {\"sha256\": 64 hex digits, \"size\": bytes}") }
-                self.files[file] = FileEntry(sha256: sha.lowercased(), size: Int(size))
+                self.files[file] = FileEntry(sha256: sha.lowercased(), size: size)
             }
         }
         if let origins = object["allowed_origins"] {

@@ -87,12 +87,17 @@ public final class BundleCache {
         guard Self.isSafeName(id), Self.isSafeName(version), manifest.files.keys.allSatisfy(Self.isSafePath) else {
             throw CacheError.invalidManifest("\(source.description): id, version or a file path is not a plain relative name")
         }
+        do { try manifest.checkRuntimeVersion() } catch { throw CacheError.invalidManifest(error.description) }
         let final = versionDirectory(id: id, version: version)
         if FileManager.default.fileExists(atPath: final.path) {
             let existing = try BundleManifest(root: final)
             guard existing.files == manifest.files else { throw CacheError.versionConflict(id: id, version: version) }
-            try record(id: id, version: version, source: source, validators: newValidators, size: manifest.totalSize)
-            return try installedVersion(id: id, version: version)!
+            if let current = try installedVersion(id: id, version: version), verify(current).isEmpty {
+                try record(id: id, version: version, source: source, validators: newValidators, size: manifest.totalSize)
+                return current
+            }
+            // Damaged on disk: build it again from the source.
+            try FileManager.default.removeItem(at: final)
         }
         // Fetch and check every file before anything becomes visible.
         let downloads = manifest.files.map { path, entry in
@@ -171,6 +176,12 @@ public final class BundleCache {
             throw CacheError.noGoodVersion(id)
         }
         for version in versions {
+            // A version made for a newer runtime is skipped, not refused: a later runtime may show it.
+            if (try? BundleManifest(root: version.directory).checkRuntimeVersion()) == nil,
+                FileManager.default.fileExists(atPath: version.directory.path)
+            {
+                continue
+            }
             let problems = verify(version)
             if problems.isEmpty {
                 try index.query("UPDATE versions SET last_used_at = ? WHERE bundle_id = ? AND version = ?",
@@ -186,8 +197,10 @@ public final class BundleCache {
     /// The problems of one cached version: files missing or not matching the manifest.
     public func verify(_ version: InstalledBundle) -> [BundleProblem] {
         let label = "\(version.id) \(version.version)"
-        guard let manifest = try? BundleManifest(root: version.directory) else {
-            return [BundleProblem(file: "\(label): manifest.json", message: "missing or unreadable")]
+        guard FileManager.default.fileExists(atPath: version.directory.appendingPathComponent(BundleManifest.fileName).path),
+            let manifest = try? BundleManifest(root: version.directory), !manifest.files.isEmpty
+        else {
+            return [BundleProblem(file: "\(label): manifest.json", message: "missing, unreadable or without files")]
         }
         var problems: [BundleProblem] = []
         for (path, entry) in manifest.files.sorted(by: { $0.key < $1.key }) {
@@ -229,12 +242,14 @@ public final class BundleCache {
         let pinned = Set(try index.query("SELECT bundle_id FROM pins").compactMap { $0["bundle_id"]?.string })
         var byBundle = Dictionary(grouping: try list(), by: \.id)
         for (id, versions) in byBundle {
-            let newestGood = versions.first { !$0.refused }
-            for version in versions where version.version != newestGood?.version {
+            // Keep the newest version that still verifies; pinned and on-screen bundles keep all.
+            let newestGood = versions.first { !$0.refused && verify($0).isEmpty }
+            guard !pinned.contains(id), !inUse.contains(id), let newestGood else { continue }
+            for version in versions where version.version != newestGood.version {
                 try drop(version)
                 removed.append("\(id) \(version.version)")
             }
-            byBundle[id] = newestGood.map { [$0] } ?? []
+            byBundle[id] = [newestGood]
         }
         var total = byBundle.values.flatMap { $0 }.reduce(0) { $0 + $1.size }
         let candidates = byBundle.values.flatMap { $0 }.filter { !pinned.contains($0.id) && !inUse.contains($0.id) }
@@ -297,12 +312,12 @@ public final class BundleCache {
     }
 
     /// A bundle id or version usable as one directory name.
-    static func isSafeName(_ name: String) -> Bool {
+    nonisolated static func isSafeName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
     }
 
     /// A manifest file path that stays inside the version directory.
-    static func isSafePath(_ path: String) -> Bool {
+    nonisolated static func isSafePath(_ path: String) -> Bool {
         !path.hasPrefix("/") && !path.contains("\\") && !path.contains("\0")
             && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { $0 != ".." && $0 != "." && !$0.isEmpty }
     }

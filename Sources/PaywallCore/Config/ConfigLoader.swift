@@ -49,7 +49,8 @@ public final class ConfigLoader {
     {
         let fetching = Task { try await fetch() }
         let deadline = Task {
-            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            // Bounded to a minute, whatever a caller passes.
+            try? await Task.sleep(nanoseconds: UInt64(min(max(timeout, 0), 60) * 1_000_000_000))
             return true
         }
         // Whichever comes first: the source's answer or the deadline.
@@ -66,9 +67,15 @@ public final class ConfigLoader {
         deadline.cancel()
         switch first {
         case .success(let data):
-            let config = try PaywallConfig(data: data, origin: origin)
-            try? data.write(to: URL(fileURLWithPath: cachePath), options: .atomic)
-            return (config, .source)
+            do {
+                let config = try PaywallConfig(data: data, origin: origin)
+                try? data.write(to: URL(fileURLWithPath: cachePath), options: .atomic)
+                return (config, .source)
+            } catch {
+                // A broken deploy of the config must not take the app's paywalls away.
+                guard let cached = try cachedConfig() else { throw error }
+                return (cached, .cache)
+            }
         case .failure(let error):
             guard let cached = try cachedConfig() else { throw error }
             return (cached, .cache)

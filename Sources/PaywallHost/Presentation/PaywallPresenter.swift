@@ -109,9 +109,9 @@ public final class PaywallPresenter {
         while preloaded.count >= max(1, maxPreloaded) { discard(preloaded.removeFirst()) }
         let (presentation, entry) = prepare(bundle, options: options)
         events.emit("paywallPreload_start", ["paywall_identifier": .string(id)])
-        presentation.session.onReady = { [weak self] in
+        presentation.session.onReady = { [weak self, weak presentation] in
             self?.events.emit("paywallPreload_complete", ["paywall_identifier": .string(id)])
-            presentation.session.onReady = nil
+            presentation?.session.onReady = nil
         }
         presentation.webView.load(entry)
         preloaded.append((id, presentation, options, presentation.webView.bundleHost))
@@ -207,9 +207,11 @@ public final class PaywallPresenter {
             presentation.onScreen = true
             presentation.window.show()
             onShow()
-            MainLoop.after(seconds: options.loadTimeout) { [weak session] in
-                session?.loadTimedOut(after: options.loadTimeout)
+            let watch = { [weak session] in
+                MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
             }
+            watch()
+            presentation.webView.onRetry = { watch() }  // each retry gets the full timeout again
         }
     }
 

@@ -15,6 +15,9 @@ public final class PaywallWebView {
     /// Kept alive: its scheme handler serves this view's requests.
     private let runtime: WebRuntime
 
+    /// Called when the user asks to reload a slow page (the host restarts its load timeout).
+    public var onRetry: (() -> Void)?
+
     /// The handler name pages post to (`window.webkit.messageHandlers.paywallMessageHandler`).
     static let messageHandler = "paywallMessageHandler"
 

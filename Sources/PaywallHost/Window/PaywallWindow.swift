@@ -23,7 +23,10 @@ public final class PaywallWindow: PaywallPage {
         self.fallback = fallback
         status = StatusOverlay(
             retryLabel: strings.text("loading.retry"), closeLabel: strings.text("loading.close"),
-            retry: { [weak webView] in webView?.reload() },
+            retry: { [weak webView] in
+                webView?.reload()
+                webView?.onRetry?()
+            },
             close: { [weak webView] in webView?.session.windowClosedByUser() })
         window = offscreen ? gtk_offscreen_window_new() : gtk_window_new(GTK_WINDOW_TOPLEVEL)
         if !offscreen {

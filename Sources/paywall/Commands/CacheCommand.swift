@@ -66,7 +66,7 @@ enum CacheCommand {
                 }
             }
         case "verify":
-            let problems = try cache.list().filter { !$0.refused }.flatMap { cache.verify($0) }
+            let problems = try cache.list().flatMap { cache.verify($0) }
             for problem in problems { print(problem.description) }
             if problems.isEmpty { print("ok: every cached file matches its hash") }
             return problems.isEmpty ? 0 : 1
@@ -76,7 +76,9 @@ enum CacheCommand {
         default:
             var budget = 100.0
             if let text = arguments.value("--budget") {
-                guard let mb = Double(text), mb >= 0 else { throw CLIError.usage("--budget must be megabytes, got '\(text)'", command) }
+                guard let mb = Double(text), mb >= 0, mb <= 1_000_000 else {
+                    throw CLIError.usage("--budget must be megabytes from 0 to 1000000, got '\(text)'", command)
+                }
                 budget = mb
             }
             let removed = try cache.prune(budgetBytes: Int(budget * 1_000_000))

@@ -23,7 +23,9 @@ enum ConfigCommand {
         guard command != nil, let parsed else { return 0 }
         var timeout = 0.3
         if let text = parsed.value("--timeout-ms") {
-            guard let ms = Double(text), ms >= 0 else { throw .usage("--timeout-ms must be milliseconds, got '\(text)'", load) }
+            guard let ms = Double(text), ms >= 0, ms <= 60_000 else {
+                throw .usage("--timeout-ms must be milliseconds from 0 to 60000, got '\(text)'", load)
+            }
             timeout = ms / 1000
         }
         let data: DataDirectory

@@ -20,14 +20,19 @@ final class PresentationHost {
         var refused: [(InstalledBundle, [BundleProblem])] = []
         var configSlots = ProductSlots()
         do {
-            if FileManager.default.fileExists(atPath: target) || target.contains("/") || !countsAsView {
+            // A bare name is a cached (or configured) paywall when the cache knows it, else a folder.
+            let data = try DataDirectory(explicit: arguments.value("--data-dir"))
+            let cache = try BundleCache(directory: data.bundleCache)
+            let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
+                .flatMap { try? PaywallConfig(data: $0, origin: "config") }
+            let known = try config?.entry(id: target) != nil || cache.list().contains { $0.id == target }
+            if !known, !target.contains("/"), countsAsView, !FileManager.default.fileExists(atPath: target) {
+                throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
+            }
+            if target.contains("/") || !countsAsView || !known {
                 bundle = try PaywallBundle(path: target)
             } else {
-                let data = try DataDirectory(explicit: arguments.value("--data-dir"))
-                let cache = try BundleCache(directory: data.bundleCache)
                 // The id may be the config's paywall id, whose entry names the bundle and its slots.
-                let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
-                    .flatMap { try? PaywallConfig(data: $0, origin: "config") }
                 var bundleId = target
                 if let entry = config?.entry(id: target) {
                     configSlots = entry.slots
@@ -38,6 +43,8 @@ final class PresentationHost {
             }
         } catch let error as PaywallBundle.LoadError {
             throw .failure(error.description)
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw .failure("\(error)")
         }
