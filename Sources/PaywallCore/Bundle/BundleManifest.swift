@@ -37,8 +37,6 @@ public struct BundleManifest: Equatable, Sendable {
     }
 
     public static let fileName = "manifest.json"
-    /// Slots in the order pages show them; others follow alphabetically.
-    static let slotOrder = ["primary", "secondary", "tertiary"]
 
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
@@ -104,19 +102,15 @@ public struct BundleManifest: Equatable, Sendable {
             else { throw fail("\"allowed_origins\" must be a list of origins like \"https://cdn.example.com\"") }
             allowedOrigins = list
         }
-        var entries: [(slot: String, productId: String)] = []
-        if let products = object["products"] {
-            guard let map = products.objectValue else { throw fail("\"products\" must be an object of slot -> product id") }
+        var products: [String: String] = [:]
+        if let value = object["products"] {
+            guard let map = value.objectValue else { throw fail("\"products\" must be an object of slot -> product id") }
             for (slot, value) in map {
                 guard let id = value.stringValue, !id.isEmpty else { throw fail("products.\(slot) must be a product id string") }
-                entries.append((slot, id))
+                products[slot] = id
             }
         }
-        entries.sort { a, b in
-            let (ia, ib) = (Self.slotOrder.firstIndex(of: a.slot) ?? 99, Self.slotOrder.firstIndex(of: b.slot) ?? 99)
-            return ia != ib ? ia < ib : a.slot < b.slot
-        }
-        slots = ProductSlots(entries)
+        slots = ProductSlots(inPageOrder: products)
         if let path = try string("preview_store"), !checkPreviewStore {
             previewStorePath = path
         } else if let path = try string("preview_store") {

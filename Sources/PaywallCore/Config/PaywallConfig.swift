@@ -44,7 +44,7 @@ public struct PaywallConfig: Equatable, Sendable {
                 guard let map = products.objectValue, map.values.allSatisfy({ $0.stringValue != nil }) else {
                     throw fail("paywalls[\(index)] (\"\(id)\"): \"products\" must be an object of slot -> product id")
                 }
-                slots = ProductSlots(map.keys.sorted { Self.slotRank($0) < Self.slotRank($1) }.map { ($0, map[$0]!.stringValue!) })
+                slots = ProductSlots(inPageOrder: map.compactMapValues(\.stringValue))
             }
             if let preload = item["preload"], preload.boolValue == nil {
                 throw fail("paywalls[\(index)] (\"\(id)\"): \"preload\" must be true or false")
@@ -52,11 +52,6 @@ public struct PaywallConfig: Equatable, Sendable {
             entries.append(Entry(id: id, source: source, slots: slots, preload: item["preload"]?.boolValue ?? false))
         }
         self.init(paywalls: entries)
-    }
-
-    private static func slotRank(_ slot: String) -> String {
-        let order = ["primary": "0", "secondary": "1", "tertiary": "2"]
-        return (order[slot] ?? "9") + slot
     }
 
     public func entry(id: String) -> Entry? {

@@ -14,6 +14,16 @@ public struct ProductSlots: Equatable, Sendable {
         a.entries.elementsEqual(b.entries) { $0.slot == $1.slot && $0.productId == $1.productId }
     }
 
+    /// Slots in the order pages show them; others follow alphabetically.
+    static let pageOrder = ["primary", "secondary", "tertiary"]
+
+    /// Slots from a JSON object of slot -> product id (manifests, configs), in page order.
+    public init(inPageOrder map: [String: String]) {
+        let rank = { (slot: String) in Self.pageOrder.firstIndex(of: slot) ?? Self.pageOrder.count }
+        self.init(map.sorted { a, b in rank(a.key) != rank(b.key) ? rank(a.key) < rank(b.key) : a.key < b.key }
+            .map { (slot: $0.key, productId: $0.value) })
+    }
+
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
     }
