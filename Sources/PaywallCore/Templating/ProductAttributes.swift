@@ -29,7 +29,7 @@ public struct ProductAttributes {
             "locale": locale.identifier,
             "languageCode": locale.language.languageCode?.identifier ?? "en",
             "currencyCode": product.currencyCode,
-            "currencySymbol": currencySymbol,
+            "currencySymbol": locale.currencySymbol(for: product.currencyCode),
         ]
         let period = product.period
         a["period"] = period.map(unitName) ?? ""
@@ -64,14 +64,6 @@ public struct ProductAttributes {
 
     private func raw(_ amount: Decimal) -> String {
         "\(amount)"
-    }
-
-    private var currencySymbol: String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .currency
-        formatter.locale = locale
-        formatter.currencyCode = product.currencyCode
-        return formatter.currencySymbol ?? product.currencyCode
     }
 
     /// `daily`, `weekly`, `monthly`, `yearly` prices for `amount` paid once per `period`;

@@ -75,22 +75,14 @@ public struct TemplateVariables {
         let status = purchases?.subscriptionStatus ?? .unknown
         let info = purchases?.customerInfo
         let activeProducts = Set(info?.entitlements.filter(\.isActive).flatMap(\.productIds) ?? []).sorted()
-        var utc = Calendar(identifier: .gregorian)
-        utc.timeZone = TimeZone(identifier: "UTC")!
         let currency = locale.currency?.identifier ?? "USD"
-        let symbol: String = {
-            let formatter = NumberFormatter()
-            formatter.numberStyle = .currency
-            formatter.locale = locale
-            return formatter.currencySymbol ?? currency
-        }()
         let day = 24.0 * 3600
         return [
             "deviceLocale": .string(locale.identifier),
             "deviceLanguageCode": .string(locale.language.languageCode?.identifier ?? "en"),
             "regionCode": .string(locale.region?.identifier ?? ""),
             "deviceCurrencyCode": .string(currency),
-            "deviceCurrencySymbol": .string(symbol),
+            "deviceCurrencySymbol": .string(locale.currencySymbol(for: currency)),
             "appVersion": .string(device.appVersion),
             "osVersion": .string(device.osVersion),
             "osName": .string(device.osName),
