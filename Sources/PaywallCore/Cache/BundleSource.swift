@@ -87,10 +87,15 @@ public enum BundleSource: Equatable, Sendable {
             guard let url = URL(string: encoded, relativeTo: manifest)?.absoluteURL else {
                 throw FetchError.unreadable(path, "not a relative URL")
             }
-            let (data, response) = try await Self.fetch(URLRequest(url: url, timeoutInterval: timeout))
-            guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
-            return data
+            return try await Self.download(url, timeout: timeout)
         }
+    }
+
+    /// GETs `url`; anything but HTTP 200 is an error naming the URL and the status.
+    static func download(_ url: URL, timeout: Double) async throws -> Data {
+        let (data, response) = try await fetch(URLRequest(url: url, timeoutInterval: timeout))
+        guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
+        return data
     }
 
     private static func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {

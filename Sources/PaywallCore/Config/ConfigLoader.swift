@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Loads the paywall config without ever making app start wait long: the source gets a
 /// bounded time (300 ms by default); past that the cached copy is used and the source keeps
@@ -27,13 +24,7 @@ public final class ConfigLoader {
     /// Reads a config file, or fetches a config URL.
     public static func fetcher(for location: String) -> @Sendable () async throws -> Data {
         if let url = URL(string: location), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
-            return {
-                let (data, response) = try await URLSession.shared.data(for: URLRequest(url: url, timeoutInterval: 30))
-                guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-                    throw PaywallConfig.ParseError(description: "\(location) answered HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0)")
-                }
-                return data
-            }
+            return { try await BundleSource.download(url, timeout: 30) }
         }
         return {
             guard let data = FileManager.default.contents(atPath: location) else {
