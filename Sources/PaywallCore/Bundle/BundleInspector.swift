@@ -80,10 +80,13 @@ public enum BundleInspector {
                     problems.append(BundleProblem(file: file, message: "listed in manifest.json but missing"))
                     continue
                 }
-                if data.count != entry.size {
-                    problems.append(BundleProblem(file: file, message: "size is \(data.count) bytes, manifest.json says \(entry.size)"))
-                } else if SHA256.hex(data) != entry.sha256 {
+                switch entry.mismatch(data) {
+                case .size(let actual):
+                    problems.append(BundleProblem(file: file, message: "size is \(actual) bytes, manifest.json says \(entry.size)"))
+                case .content:
                     problems.append(BundleProblem(file: file, message: "content does not match its sha256 in manifest.json"))
+                case nil:
+                    break
                 }
             }
             for file in present where manifest.files[file] == nil {

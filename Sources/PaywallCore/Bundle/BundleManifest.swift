@@ -34,6 +34,17 @@ public struct BundleManifest: Equatable, Sendable {
             self.sha256 = sha256
             self.size = size
         }
+
+        public enum Mismatch: Equatable, Sendable {
+            case size(actual: Int)
+            case content
+        }
+
+        /// How `data` differs from this entry, or nil when it matches (hashed only when the size does).
+        public func mismatch(_ data: Data) -> Mismatch? {
+            if data.count != size { return .size(actual: data.count) }
+            return SHA256.hex(data) == sha256 ? nil : .content
+        }
     }
 
     public static let fileName = "manifest.json"

@@ -120,16 +120,18 @@ public final class BundleCache {
 
     private func storeObject(path: String, entry: BundleManifest.FileEntry, from source: BundleSource) async throws {
         let object = objectURL(entry.sha256)
-        if FileManager.default.fileExists(atPath: object.path), SHA256.hex(try Data(contentsOf: object)) == entry.sha256 { return }
+        if FileManager.default.fileExists(atPath: object.path), entry.mismatch(try Data(contentsOf: object)) == nil { return }
         let task = inFlight[entry.sha256] ?? Task { @MainActor in try await source.file(path, timeout: requestTimeout) }
         inFlight[entry.sha256] = task
         defer { inFlight[entry.sha256] = nil }
         let data = try await task.value
-        guard data.count == entry.size else {
-            throw CacheError.fileMismatch(file: path, reason: "\(data.count) bytes, the manifest says \(entry.size)")
-        }
-        guard SHA256.hex(data) == entry.sha256 else {
+        switch entry.mismatch(data) {
+        case .size(let actual):
+            throw CacheError.fileMismatch(file: path, reason: "\(actual) bytes, the manifest says \(entry.size)")
+        case .content:
             throw CacheError.fileMismatch(file: path, reason: "content does not match its sha256")
+        case nil:
+            break
         }
         try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
         let partial = directory.appendingPathComponent("tmp/\(UUID().uuidString).part")
@@ -208,7 +210,7 @@ public final class BundleCache {
                 problems.append(BundleProblem(file: "\(label): \(path)", message: "missing"))
                 continue
             }
-            if data.count != entry.size || SHA256.hex(data) != entry.sha256 {
+            if entry.mismatch(data) != nil {
                 problems.append(BundleProblem(file: "\(label): \(path)", message: "does not match its sha256"))
             }
         }
