@@ -15,32 +15,11 @@ final class PresentationHost {
     /// - Parameter countsAsView: whether showing it counts as a paywall view (not for previews).
     init(_ arguments: ParsedArguments, command: CommandSpec, offscreen: Bool = false, countsAsView: Bool,
          titleKey: String = "window.title.present") throws(CLIError) {
-        // A path opens that folder; anything else is the id of a cached bundle.
         let target = arguments.positionals[0]
         var refused: [(InstalledBundle, [BundleProblem])] = []
-        var configSlots = ProductSlots()
+        let configSlots: ProductSlots
         do {
-            // A bare name is a cached (or configured) paywall when the cache knows it, else a folder.
-            let data = try DataDirectory(explicit: arguments.value("--data-dir"))
-            let cache = try BundleCache(directory: data.bundleCache)
-            let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
-                .flatMap { try? PaywallConfig(data: $0, origin: "config") }
-            let known = try config?.entry(id: target) != nil || cache.list().contains { $0.id == target }
-            if !known, !target.contains("/"), countsAsView, !FileManager.default.fileExists(atPath: target) {
-                throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
-            }
-            if target.contains("/") || !countsAsView || !known {
-                bundle = try PaywallBundle(path: target)
-            } else {
-                // The id may be the config's paywall id, whose entry names the bundle and its slots.
-                var bundleId = target
-                if let entry = config?.entry(id: target) {
-                    configSlots = entry.slots
-                    bundleId = try cache.bundleId(installedFrom: BundleSource(entry.source)) ?? target
-                }
-                let version = try cache.goodVersion(id: bundleId) { refused.append(($0, $1)) }
-                bundle = try PaywallBundle(path: version.directory.path)
-            }
+            (bundle, configSlots) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) { refused.append(($0, $1)) }
         } catch let error as PaywallBundle.LoadError {
             throw .failure(error.description)
         } catch let error as CLIError {
@@ -112,6 +91,28 @@ final class PresentationHost {
     }
 
     var events: EventDispatcher { presenter.events }
+
+    /// The bundle `target` names: a path (anything with a `/`, and always for preview and
+    /// snapshot) is a folder; a bare name is a cached or configured paywall when the cache or
+    /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots.
+    private static func resolve(_ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool,
+                                onRefused: (InstalledBundle, [BundleProblem]) -> Void) throws -> (PaywallBundle, ProductSlots) {
+        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots()) }
+        let data = try DataDirectory(explicit: arguments.value("--data-dir"))
+        let cache = try BundleCache(directory: data.bundleCache)
+        let entry = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
+            .flatMap { try? PaywallConfig(data: $0, origin: "config") }?.entry(id: target)
+        guard try entry != nil || cache.list().contains(where: { $0.id == target }) else {
+            guard FileManager.default.fileExists(atPath: target) else {
+                throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
+            }
+            return (try PaywallBundle(path: target), ProductSlots())
+        }
+        // A config id names its bundle by source, and brings its slots.
+        let bundleId = try entry.flatMap { try cache.bundleId(installedFrom: BundleSource($0.source)) } ?? target
+        let version = try cache.goodVersion(id: bundleId, onRefused: onRefused)
+        return (try PaywallBundle(path: version.directory.path), entry?.slots ?? ProductSlots())
+    }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.
     func run(onPresented: (PaywallPresentation) -> Void = { _ in },
