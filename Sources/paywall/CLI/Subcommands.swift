@@ -3,6 +3,15 @@ import Foundation
 /// Commands with actions (`paywall store refund TXN`, `paywall cache add URL`): picks the
 /// action, parses its options, and runs async work to the end without GTK.
 enum Subcommands {
+    /// The parent of `actions` (`paywall store`), whose help lists each action with its summary.
+    static func parent(_ name: String, summary: String, preamble: String = "", actions: [CommandSpec]) -> CommandSpec {
+        let names = actions.map { String($0.name.dropFirst(name.count + 1)) }
+        let width = (names.map(\.count).max() ?? 0) + 2
+        let list = zip(names, actions).map { "  " + $0.padding(toLength: width, withPad: " ", startingAt: 0) + $1.summary }
+        return CommandSpec(name: name, summary: summary, positionals: ["ACTION"], options: [],
+                           discussion: preamble + "ACTIONS:\n" + list.joined(separator: "\n"))
+    }
+
     /// The action's spec and arguments; nils when help was printed.
     static func parse(_ arguments: [String], parent: CommandSpec, actions: [CommandSpec]) throws(CLIError)
         -> (CommandSpec?, ParsedArguments?)

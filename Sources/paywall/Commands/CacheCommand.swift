@@ -20,12 +20,9 @@ enum CacheCommand {
         spec("prune", "Drop superseded versions, then least recently used bundles over the budget.", [], [budgetOption]),
     ]
 
-    static let spec = CommandSpec(
-        name: "cache", summary: "Manage the bundle cache (add, list, verify, remove, prune).", positionals: ["ACTION"],
-        options: [],
-        discussion: "The cache lives in $XDG_CACHE_HOME/paywall, or DIR/cache with --data-dir DIR. ACTIONS:\n"
-            + actions.map { "  " + $0.name.dropFirst("cache ".count).padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }
-            .joined(separator: "\n"))
+    static let spec = Subcommands.parent(
+        "cache", summary: "Manage the bundle cache (add, list, verify, remove, prune).",
+        preamble: "The cache lives in $XDG_CACHE_HOME/paywall, or DIR/cache with --data-dir DIR.\n\n", actions: actions)
 
     @MainActor
     static func run(_ arguments: [String]) throws(CLIError) -> Int32 {

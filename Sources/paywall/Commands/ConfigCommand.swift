@@ -10,9 +10,8 @@ enum ConfigCommand {
                   OptionSpec(name: "--timeout-ms", valueName: "MS", help: "How long the source may take before the cached copy is used (default 300).")],
         discussion: "")
 
-    static let spec = CommandSpec(
-        name: "config", summary: "Load the app's paywall config (`paywall config load FILE|URL`).", positionals: ["ACTION"],
-        options: [], discussion: "")
+    static let spec = Subcommands.parent(
+        "config", summary: "Load the app's paywall config (`paywall config load FILE|URL`).", actions: [load])
 
     /// The cached config's place in the data directory.
     static func cachePath(_ data: DataDirectory) -> String { data.url.appendingPathComponent("config.json").path }

@@ -30,12 +30,8 @@ enum StoreCommand {
         spec("reset", "Forget every transaction, the clock offset and the next outcome."),
     ]
 
-    static let spec = CommandSpec(
-        name: "store", summary: "Inspect and steer the fake store (products, outcomes, clock, refunds, ...).",
-        positionals: ["ACTION"], options: [],
-        discussion: "ACTIONS:\n" + actions.map {
-            "  " + $0.name.dropFirst("store ".count).padding(toLength: 16, withPad: " ", startingAt: 0) + $0.summary
-        }.joined(separator: "\n"))
+    static let spec = Subcommands.parent(
+        "store", summary: "Inspect and steer the fake store (products, outcomes, clock, refunds, ...).", actions: actions)
 
     @MainActor
     static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
