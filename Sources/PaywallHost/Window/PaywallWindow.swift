@@ -12,8 +12,6 @@ public final class PaywallWindow: PaywallPage {
     private let status: StatusOverlay
     private let fallback: (() -> Void)?
     private let strings: StringTable
-    /// Called after the window was taken off screen by `dismiss()`.
-    public var onDismiss: (() -> Void)?
 
     /// - Parameter fallback: loads the runtime's fallback paywall into the view.
     public init(webView: PaywallWebView, title: String, size: ViewSize, strings: StringTable, offscreen: Bool = false,
@@ -95,6 +93,5 @@ public final class PaywallWindow: PaywallPage {
 
     public func dismiss() {
         gtk_widget_hide(window)
-        onDismiss?()
     }
 }
