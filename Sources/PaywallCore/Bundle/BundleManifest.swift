@@ -135,19 +135,11 @@ public struct BundleManifest: Equatable, Sendable {
 
     /// Refuses a bundle made for a newer runtime than `runtimeVersion`.
     public func checkRuntimeVersion(_ runtimeVersion: String = DeviceInfo.runtimeVersion) throws(ParseError) {
-        guard let needed = minRuntimeVersion else { return }
-        let parts = { (v: String) in v.split(separator: ".").map { Int($0) ?? 0 } }
-        let (a, b) = (parts(needed), parts(runtimeVersion))
-        for i in 0..<max(a.count, b.count) {
-            let (x, y) = (i < a.count ? a[i] : 0, i < b.count ? b[i] : 0)
-            if x != y {
-                if x > y {
-                    throw ParseError(description:
-                        "bundle \(id ?? "") needs paywall runtime \(needed) or newer; this is \(runtimeVersion). Upgrade paywall.")
-                }
-                return
-            }
-        }
+        guard let needed = minRuntimeVersion, let minimum = Version(needed), let runtime = Version(runtimeVersion),
+            runtime < minimum
+        else { return }
+        throw ParseError(description:
+            "bundle \(id ?? "") needs paywall runtime \(needed) or newer; this is \(runtimeVersion). Upgrade paywall.")
     }
 
     /// `https://host[:port]` with nothing after it: what a CSP source may name.

@@ -16,7 +16,7 @@ public final class Purchases {
     /// The store whose transactions decide the status; nil when the app owns the status.
     public let transactionSource: TransactionSource?
 
-    public static let anonymousUser = "$anonymous"
+    public nonisolated static let anonymousUser = "$anonymous"
 
     public private(set) var userId: String
     public private(set) var subscriptionStatus: SubscriptionStatus
@@ -56,6 +56,29 @@ public final class Purchases {
         guard let source = transactionSource else { return }
         let info = try cache.storeSynced(user: userId, transactions: try source.currentTransactions(), now: try source.now())
         update(status: info.subscriptionStatus, info: info)
+    }
+
+    /// What a restore found.
+    public enum RestoreOutcome: Equatable, Sendable {
+        case restored
+        /// The store answered, but the user has no active purchase.
+        case nothingToRestore
+        case failed(reason: String)
+    }
+
+    /// Asks the controller to restore, then reads the store again.
+    public func restore() async -> RestoreOutcome {
+        switch await controller.restorePurchases() {
+        case .restored:
+            do {
+                try refresh()
+            } catch {
+                return .failed(reason: "\(error)")
+            }
+            return subscriptionStatus.activeEntitlements.isEmpty ? .nothingToRestore : .restored
+        case .failed(let error):
+            return .failed(reason: error.map { "\($0)" } ?? "the store did not say why")
+        }
     }
 
     /// Waits until the status is known or `timeout` seconds pass. Returns false on timeout.

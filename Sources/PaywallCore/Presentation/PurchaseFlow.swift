@@ -63,26 +63,18 @@ final class PurchaseFlow {
         begin()
         session.report("restore_start")
         Task { @MainActor in
-            let result = await purchases.controller.restorePurchases()
-            defer { end() }
-            var failure: String?
-            switch result {
+            let outcome = await purchases.restore()
+            end()
+            switch outcome {
             case .restored:
-                do {
-                    try purchases.refresh()
-                    if purchases.subscriptionStatus.activeEntitlements.isEmpty { failure = "no active purchases to restore" }
-                } catch {
-                    failure = "\(error)"
-                }
-            case .failed(let error):
-                failure = error.map { "\($0)" } ?? "the store did not say why"
-            }
-            if let failure {
-                session.report("restore_fail", ["message": .string(failure)])
-                alert(failure == "no active purchases to restore" ? "restore.nothing" : "restore.failed", ["reason": failure])
-            } else {
                 session.report("restore_complete")
                 session.finish(.restored)
+            case .nothingToRestore:
+                session.report("restore_fail", ["message": "no active purchases to restore"])
+                alert("restore.nothing")
+            case .failed(let reason):
+                session.report("restore_fail", ["message": .string(reason)])
+                alert("restore.failed", ["reason": reason])
             }
         }
     }

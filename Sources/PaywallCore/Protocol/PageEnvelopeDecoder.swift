@@ -67,6 +67,14 @@ public struct PageEnvelopeDecoder: Sendable {
     }
 
     public func decode(_ text: String) throws(EnvelopeError) -> Batch {
+        Batch(items: try events(in: text).enumerated().map { index, event in
+            Result { () throws(EventError) in try Self.decodeEvent(event) }
+                .mapError { Problem(index: index, eventName: $0.eventName, reason: $0.reason) }
+        })
+    }
+
+    /// The envelope's raw events, in order (for pages that speak their own events on the same envelope).
+    public func events(in text: String) throws(EnvelopeError) -> [JSONValue] {
         let size = text.utf8.count
         guard size <= maximumBytes else { throw .tooLarge(bytes: size, limit: maximumBytes) }
         guard let root = try? JSONValue(parsing: text) else { throw .notJSON }
@@ -79,10 +87,7 @@ public struct PageEnvelopeDecoder: Sendable {
         guard let events = payload["events"]?.arrayValue else {
             throw .notAnEnvelope("no \"payload.events\" array")
         }
-        return Batch(items: events.enumerated().map { index, event in
-            Result { () throws(EventError) in try Self.decodeEvent(event) }
-                .mapError { Problem(index: index, eventName: $0.eventName, reason: $0.reason) }
-        })
+        return events
     }
 
     static func decodeEvent(_ value: JSONValue) throws(EventError) -> PageMessage {

@@ -40,7 +40,14 @@ public protocol PurchaseController: AnyObject {
     var canRequestRefunds: Bool { get }
     func requestRefund(transactionId: String) async -> RefundRequestStatus
 
+    /// Whether a subscription may move to another plan of its group: buying that plan
+    /// upgrades or downgrades it.
     var canChangePlans: Bool { get }
+
+    /// The stores whose purchases the capabilities above act on.
+    var managedStores: Set<StoreKind> { get }
+    /// Purchases are tests (no money moves); support emails say so and update checks are skipped.
+    var isSandbox: Bool { get }
 }
 
 extension PurchaseController {
@@ -49,6 +56,8 @@ extension PurchaseController {
     public var canRequestRefunds: Bool { false }
     public func requestRefund(transactionId: String) async -> RefundRequestStatus { .error }
     public var canChangePlans: Bool { false }
+    public var managedStores: Set<StoreKind> { [] }
+    public var isSandbox: Bool { false }
 }
 
 /// A store whose transactions the runtime reads to work out entitlements itself (the fake

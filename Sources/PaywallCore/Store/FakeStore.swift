@@ -87,6 +87,8 @@ public final class FakeStore: PurchaseController, TransactionSource {
     public var canManageSubscriptions: Bool { true }
     public var canRequestRefunds: Bool { true }
     public var canChangePlans: Bool { true }
+    public var managedStores: Set<StoreKind> { [.fakeStore] }
+    public var isSandbox: Bool { true }
 
     public func cancelSubscription(transactionId: String) async -> Bool {
         (try? cancel(transactionId)) != nil

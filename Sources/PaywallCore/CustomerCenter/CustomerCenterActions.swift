@@ -1,0 +1,274 @@
+import Foundation
+
+/// What each tap in the customer center does: navigation, surveys, dialogs, and the paths'
+/// actions through the purchase controller.
+extension CustomerCenterSession {
+    typealias Path = CustomerCenterConfiguration.Path
+    typealias Pending = CustomerCenterRoute.PendingAction
+
+    func handle(_ message: CustomerCenterMessage) {
+        switch message {
+        case .ping:
+            pingArrived()
+        case .rendered(let shown):
+            markRendered(shown)
+        case .action(let action):
+            handleAction(action)
+        case .option(let id):
+            answerSurvey(optionId: id)
+        case .path(let id, let productId, let entitlementId):
+            // A dialog is modal and a running action finishes first: taps behind them do nothing.
+            guard dialog == nil, !isBusy else { return }
+            tapPath(id: id, purchaseKey: productId ?? entitlementId.map { "entitlement:\($0)" })
+        }
+    }
+
+    private func handleAction(_ action: String) {
+        if action == "close" { return dismiss() }
+        if let dialog {
+            switch action {
+            case "confirm" where dialog.confirming != nil:
+                show(nil)
+                confirmed(dialog.confirming!)
+            case "ok", "dismiss", "back":
+                if let pending = dialog.confirming, case .refund = pending.path.type, let key = pending.purchaseKey {
+                    refundFinished(productId: screen().row(key: key)?.productId ?? key, status: .userCancelled)
+                }
+                show(nil)
+            case "copy" where dialog.copyableText != nil:
+                page?.copyToClipboard(dialog.copyableText!)
+            default:
+                reportInvalid("no button \"\(action)\" in the dialog on screen")
+            }
+            return
+        }
+        guard action == "back", !isBusy else {
+            if !isBusy { reportInvalid("no button \"\(action)\" on this screen") }
+            return
+        }
+        guard route.count > 1 else { return }
+        popScreen()
+    }
+
+    // MARK: Paths
+
+    private func tapPath(id: String, purchaseKey: String?) {
+        let screen = self.screen()
+        switch route.last ?? .home {
+        case .home:
+            if id == CustomerCenterScreen.detailPathId {
+                guard let key = purchaseKey, let row = screen.row(key: key), row.kind != .oneTime else {
+                    return reportInvalid("no purchase \(purchaseKey ?? "(none)") with a detail screen")
+                }
+                return push(.detail(purchaseKey: row.key))
+            }
+            let home = screen.rows.isEmpty ? configuration.noPurchasesScreen : configuration.managementScreen
+            guard let path = CustomerCenterRules.screenPaths(home, support: configuration.support).first(where: { $0.id == id }) else {
+                return reportInvalid("no path \"\(id)\" on the \(screen.homeName) screen")
+            }
+            selected(path, purchase: nil, resolution: .action)
+        case .detail(let key):
+            guard let row = screen.row(key: key),
+                let (path, resolution) = CustomerCenterRules.detailPaths(
+                    configuration.managementScreen, for: row, capabilities: screen.capabilities, catalog: screen.catalog,
+                    webManagementURL: configuration.support.webManagementURL, now: screen.now).first(where: { $0.path.id == id })
+            else { return reportInvalid("no path \"\(id)\" on the detail screen of \(key)") }
+            selected(path, purchase: row, resolution: resolution)
+        case .plans(let key, let pathId, let ids):
+            guard id == pathId, let productId = purchaseKey, let row = screen.row(key: key),
+                let plan = CustomerCenterRules.planChoices(for: row, productIds: ids, catalog: screen.catalog).first(where: { $0.id == productId })
+            else { return reportInvalid("no plan \(purchaseKey ?? "(none)") to change to") }
+            changePlan(of: row, to: plan)
+        case .survey:
+            reportInvalid("the survey on screen takes an option, not path \"\(id)\"")
+        }
+    }
+
+    /// The user chose `path`: report it, ask its survey, or run it.
+    private func selected(_ path: Path, purchase: CustomerCenterPurchase?, resolution: CustomerCenterRules.Resolution) {
+        let action = CustomerCenterAction(path.type)
+        var params: [String: JSONValue] = ["action": .string(action.name), "path_id": .string(path.id),
+                                           "product_id": purchase?.productId.map(JSONValue.string) ?? .null]
+        if case .url(let url) = action { params["url"] = .string(url.absoluteString) }
+        if case .webManagement(let url) = resolution { params["url"] = .string(url.absoluteString) }
+        if case .custom(let identifier) = action { params["custom_identifier"] = .string(identifier) }
+        events.emit("customerCenter_action", params)
+        delegate?.customerCenter(didSelect: action, for: purchase?.latest)
+        let pending = Pending(path: path, purchaseKey: purchase?.key)
+        if CustomerCenterRules.asksSurvey(path, resolution: resolution), let survey = path.survey {
+            return push(.survey(survey, pending: pending))
+        }
+        run(pending, resolution: resolution)
+    }
+
+    private func answerSurvey(optionId: String) {
+        guard dialog == nil, !isBusy, case .survey(let survey, let pending)? = route.last else {
+            return reportInvalid("no survey on screen to answer with \(optionId)")
+        }
+        guard survey.options.contains(where: { $0.id == optionId }) else {
+            return reportInvalid("survey \(survey.id) has no option \(optionId)")
+        }
+        let action = CustomerCenterAction(pending.path.type)
+        let productId = pending.purchaseKey.flatMap { screen().row(key: $0)?.productId }
+        events.emit("customerCenter_surveyResponse", [
+            "survey_id": .string(survey.id), "option_id": .string(optionId), "action": .string(action.name),
+            "path_id": .string(pending.path.id), "product_id": productId.map(JSONValue.string) ?? .null,
+        ])
+        delegate?.customerCenter(didCompleteSurvey: survey.id, optionId: optionId, for: action)
+        route.removeLast()
+        run(pending, resolution: .action)
+        render()
+    }
+
+    private func run(_ pending: Pending, resolution: CustomerCenterRules.Resolution) {
+        let row = pending.purchaseKey.flatMap { screen().row(key: $0) }
+        switch pending.path.type {
+        case .restore:
+            restore()
+        case .contactSupport:
+            contactSupport()
+        case .url(let url, _, let method):
+            if method == .inApp { page?.openInAppBrowser(url) } else { page?.openExternally(url) }
+        case .custom:
+            break  // the delegate was told in `selected`
+        case .changePlan(let ids):
+            guard let row else { return }
+            push(.plans(purchaseKey: row.key, pathId: pending.path.id, productIds: ids))
+        case .manageSubscription:
+            switch resolution {
+            case .webManagement(let url): page?.openExternally(url)
+            case .receiptLink: show(.notice(strings.text("cc.manage.title"), strings.text("cc.manage.receipt"), strings: strings))
+            case .action: confirm(pending, key: "cc.cancel.confirm", date: row?.latest?.expirationDate)
+            }
+        case .refund:
+            confirm(pending, key: "cc.refund.confirm", date: nil)
+        }
+    }
+
+    /// Stands in for the store's own sheet: the user confirms before anything changes.
+    private func confirm(_ pending: Pending, key: String, date: Date?) {
+        let row = pending.purchaseKey.flatMap { screen().row(key: $0) }
+        let arguments = ["product": row?.title ?? strings.text("cc.untitled"), "date": date.map { screen().date($0) } ?? ""]
+        show(CustomerCenterDialog(
+            title: strings.text("\(key).title", arguments), message: strings.text("\(key).message", arguments), copyableText: nil,
+            buttons: [
+                .init(action: "dismiss", label: strings.text("\(key).dismiss")),
+                .init(action: "confirm", label: strings.text("\(key).button"), isPrimary: true, isDestructive: true),
+            ],
+            confirming: pending))
+    }
+
+    private func confirmed(_ pending: Pending) {
+        guard let purchases, let key = pending.purchaseKey, let row = screen().row(key: key), let t = row.latest else { return }
+        switch pending.path.type {
+        case .manageSubscription:
+            perform {
+                let cancelled = await purchases.controller.cancelSubscription(transactionId: t.id)
+                return cancelled ? .notice(self.strings.text("cc.cancel.done.title"),
+                                           self.strings.text("cc.cancel.done.message", ["date": t.expirationDate.map { self.screen().date($0) } ?? ""]),
+                                           strings: self.strings)
+                    : .notice(self.strings.text("cc.cancel.failed.title"), self.strings.text("cc.cancel.failed.message"), strings: self.strings)
+            }
+        case .refund:
+            perform {
+                let status = await purchases.controller.requestRefund(transactionId: t.id)
+                self.refundFinished(productId: t.productId, status: status)
+                switch status {
+                case .success: return .notice(self.strings.text("cc.refund.done.title"), self.strings.text("cc.refund.done.message"), strings: self.strings)
+                case .userCancelled: return nil
+                case .error: return .notice(self.strings.text("cc.refund.failed.title"), self.strings.text("cc.refund.failed.message"), strings: self.strings)
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    private func refundFinished(productId: String, status: RefundRequestStatus) {
+        events.emit("customerCenter_refundRequest", ["product_id": .string(productId), "status": .string(status.rawValue)])
+        delegate?.customerCenter(didCompleteRefundRequestFor: productId, status: status)
+    }
+
+    private func changePlan(of row: CustomerCenterPurchase, to plan: Product) {
+        guard let purchases else { return }
+        perform {
+            let result = await purchases.controller.purchase(plan)
+            switch result {
+            case .purchased:
+                let now = self.screen().rows.first { $0.productId == plan.id && $0.isActive }
+                let key = now != nil ? "cc.plans.done.now" : "cc.plans.done.later"
+                let date = row.latest?.expirationDate.map { self.screen().date($0) } ?? ""
+                // Back to the subscription's screen, now showing the plan it is on.
+                if case .plans? = self.route.last { self.route.removeLast() }
+                if now != nil, case .detail? = self.route.last { self.route[self.route.count - 1] = .detail(purchaseKey: plan.id) }
+                return .notice(self.strings.text("cc.plans.done.title"),
+                               self.strings.text(key, ["plan": plan.displayName, "date": date]), strings: self.strings)
+            case .cancelled:
+                return nil
+            case .pending:
+                return .notice(self.strings.text("purchase.pending.title"), self.strings.text("purchase.pending.message"), strings: self.strings)
+            case .failed(let error):
+                return .notice(self.strings.text("cc.plans.failed.title"),
+                               self.strings.text("cc.plans.failed.message", ["reason": "\(error)"]), strings: self.strings)
+            }
+        }
+    }
+
+    private func restore() {
+        let go = { @MainActor [weak self] (allowed: Bool) in
+            guard let self, allowed, !self.isDismissed else { return }
+            guard let purchases = self.purchases else {
+                return self.show(.notice(self.strings.text("restore.failed.title"),
+                                         self.strings.text("restore.failed.message", ["reason": self.strings.text("cc.no_store")]),
+                                         strings: self.strings))
+            }
+            self.events.emit("restore_start")
+            self.perform {
+                switch await purchases.restore() {
+                case .restored:
+                    self.events.emit("restore_complete")
+                    return .notice(self.strings.text("cc.restore.done.title"), self.strings.text("cc.restore.done.message"), strings: self.strings)
+                case .nothingToRestore:
+                    self.events.emit("restore_fail", ["message": "no active purchases to restore"])
+                    return .notice(self.strings.text("restore.nothing.title"), self.strings.text("restore.nothing.message"), strings: self.strings)
+                case .failed(let reason):
+                    self.events.emit("restore_fail", ["message": .string(reason)])
+                    return .notice(self.strings.text("restore.failed.title"),
+                                   self.strings.text("restore.failed.message", ["reason": reason]), strings: self.strings)
+                }
+            }
+        }
+        if let delegate { delegate.customerCenter(shouldRestorePurchases: go) } else { go(true) }
+    }
+
+    private func contactSupport() {
+        guard let address = configuration.support.email else { return }
+        let mail = SupportEmail(address: address, diagnostics: .init(
+            userId: purchases?.userId ?? environment.userId, appVersion: environment.appVersion,
+            os: "\(environment.device.osName) \(environment.device.osVersion)".trimmingCharacters(in: .whitespaces),
+            deviceModel: environment.device.deviceModel,
+            activeEntitlements: Array(purchases?.subscriptionStatus.activeEntitlements ?? []),
+            isSandbox: purchases.map { StoreCapabilities($0.controller).isSandbox } ?? false), strings: strings)
+        if page?.openMail(mail.url) == true { return }
+        // No mail app: the address stays reachable, shown and copyable.
+        show(CustomerCenterDialog(
+            title: strings.text("cc.support.title"), message: strings.text("cc.support.no_mail_app", ["email": address]),
+            copyableText: address,
+            buttons: [.init(action: "copy", label: strings.text("cc.copy")),
+                      .init(action: "ok", label: strings.text("dialog.ok"), isPrimary: true)],
+            confirming: nil))
+    }
+
+    /// Runs a controller call under the progress overlay, refreshes the purchases, and shows
+    /// the dialog it returns.
+    private func perform(_ work: @escaping @MainActor () async -> CustomerCenterDialog?) {
+        setBusy(true)
+        Task { @MainActor in
+            let result = await work()
+            try? purchases?.refresh()
+            popToExistingScreen()
+            isBusy = false
+            show(isDismissed ? nil : result)
+        }
+    }
+}

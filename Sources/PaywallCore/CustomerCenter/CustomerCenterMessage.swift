@@ -1,0 +1,33 @@
+import Foundation
+
+/// One message the customer-center page (`web/customer-center`) posts, in the page protocol's
+/// envelope. The page only reports what the user touched; `CustomerCenterSession` decides.
+public enum CustomerCenterMessage: Equatable, Sendable {
+    /// The page script is ready.
+    case ping
+    /// A row carrying `data-path-id` (with the purchase's `data-product-id` / `data-entitlement-id`).
+    case path(id: String, productId: String?, entitlementId: String?)
+    /// A survey option (`data-option-id`).
+    case option(id: String)
+    /// A button carrying `data-action`: `back`, `close`, or a dialog's button.
+    case action(String)
+    /// The page drew the screen model of `revision`.
+    case rendered(revision: Int)
+
+    /// Decodes one event of the envelope; throws `PageEnvelopeDecoder.EventError` naming the field.
+    static func decode(_ value: JSONValue) throws -> CustomerCenterMessage {
+        guard let object = value.objectValue else { throw PageEnvelopeDecoder.EventError(eventName: nil, reason: "event is not an object") }
+        let f = EventFields(KeyNormalizer.snakeCased(object))
+        guard let name = try f.optionalString("event_name") else { throw PageEnvelopeDecoder.EventError(eventName: nil, reason: "missing string field \"event_name\"") }
+        switch name {
+        case "ping": return .ping
+        case "customer_center_path":
+            return .path(id: try f.string("path_id"), productId: try f.optionalString("product_id"),
+                         entitlementId: try f.optionalString("entitlement_id"))
+        case "customer_center_option": return .option(id: try f.string("option_id"))
+        case "customer_center_action": return .action(try f.string("action"))
+        case "customer_center_rendered": return .rendered(revision: Int(try f.number("revision")))
+        default: throw PageEnvelopeDecoder.EventError(eventName: name, reason: "unknown event_name \"\(name)\" for the customer center")
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// One row of the customer center: a subscription (renewals collapsed into one row), a
+/// one-time purchase, or an active entitlement with no transaction behind it.
+public struct CustomerCenterPurchase: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        /// Opens its own detail screen.
+        case subscription
+        /// A card without a detail screen.
+        case oneTime = "one_time"
+        /// Access the app granted without a transaction (its own backend); opens a detail screen.
+        case entitlement
+    }
+
+    public var kind: Kind
+    /// The product of the latest transaction; nil for an entitlement without one.
+    public var productId: String?
+    /// The entitlement, for `.entitlement` rows.
+    public var entitlementId: String?
+    /// The product's display name, else the entitlement it unlocks; never the product id.
+    public var title: String?
+    /// The latest transaction (the current period of a subscription).
+    public var latest: StoreTransaction?
+    /// When it was first bought (the start of the subscription chain).
+    public var originalPurchaseDate: Date?
+    public var state: EntitlementState?
+    public var isActive: Bool
+    public var product: Product?
+
+    /// Identifies the row in the page (`data-product-id`, or `entitlement:ID`).
+    public var key: String { productId ?? "entitlement:\(entitlementId ?? "")" }
+    public var store: StoreKind? { latest?.store }
+
+    /// Whether a web checkout sold it (it is managed on a web page, not through the controller).
+    public var isWebPurchase: Bool { store.map(Self.webStores.contains) ?? false }
+    static let webStores: Set<StoreKind> = [.stripe, .paddle, .superwall]
+
+    /// The rows for `info` and the active entitlements of `status`, subscriptions first
+    /// (active before inactive, newest first), then one-time purchases, newest first.
+    public static func rows(info: CustomerInfo, status: SubscriptionStatus, catalog: Catalog?, now: Date) -> [CustomerCenterPurchase] {
+        var chains: [String: (first: StoreTransaction, latest: StoreTransaction)] = [:]
+        for t in info.transactions {  // oldest first
+            if let chain = chains[t.originalId] {
+                chains[t.originalId] = (chain.first, t.purchaseDate >= chain.latest.purchaseDate ? t : chain.latest)
+            } else {
+                chains[t.originalId] = (t, t)
+            }
+        }
+        // A product bought again after it lapsed is one row: the chain that best describes it now.
+        var byProduct: [String: CustomerCenterPurchase] = [:]
+        for (first, latest) in chains.values {
+            let state = latest.isSubscription ? CustomerInfo.state(of: latest, now: now) : (latest.isRevoked ? .revoked : .subscribed)
+            let product = catalog?.product(id: latest.productId)
+            let row = CustomerCenterPurchase(
+                kind: latest.isSubscription ? .subscription : .oneTime, productId: latest.productId, entitlementId: nil,
+                title: title(product: product, entitlements: latest.entitlementIds), latest: latest,
+                originalPurchaseDate: first.purchaseDate, state: state, isActive: CustomerInfo.grantsAccess(state),
+                product: product)
+            if let existing = byProduct[latest.productId], existing.rank >= row.rank { continue }
+            byProduct[latest.productId] = row
+        }
+        let covered = Set(info.transactions.filter { !$0.isRevoked }.flatMap(\.entitlementIds))
+        let granted = status.activeEntitlements.subtracting(covered).sorted().map { id in
+            CustomerCenterPurchase(kind: .entitlement, productId: nil, entitlementId: id, title: id, latest: nil,
+                                   originalPurchaseDate: nil, state: .subscribed, isActive: true, product: nil)
+        }
+        let sorted = byProduct.values.sorted { a, b in
+            if (a.kind == .oneTime) != (b.kind == .oneTime) { return b.kind == .oneTime }
+            return a.rank > b.rank
+        }
+        let subscriptions = sorted.filter { $0.kind == .subscription }
+        return subscriptions + granted + sorted.filter { $0.kind == .oneTime }
+    }
+
+    /// Active first, then the latest period.
+    private var rank: (Int, Date, String) {
+        (isActive ? 1 : 0, latest?.purchaseDate ?? .distantPast, latest?.id ?? "")
+    }
+
+    private static func title(product: Product?, entitlements: [String]) -> String? {
+        if let name = product?.displayName.trimmingCharacters(in: .whitespaces), !name.isEmpty { return name }
+        return entitlements.first
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+
+/// One presentation of the customer center: keeps where the user is (screens, survey,
+/// dialog), answers what the page reports, runs each path through the purchase controller,
+/// and reports events and delegate calls. The page only draws the model this sends it.
+@MainActor
+public final class CustomerCenterSession {
+    public let events: EventDispatcher
+    public weak var page: CustomerCenterPage?
+    public let configuration: CustomerCenterConfiguration
+    public let presentation: CustomerCenterPresentation
+    /// Kept alive for the presentation's duration.
+    public var delegate: CustomerCenterDelegate?
+    let purchases: Purchases?
+    let strings: StringTable
+    let locale: Locale
+    /// Facts for the screen and the support email.
+    public var environment: Environment
+    /// Looks the app's latest version up for the update banner; nil skips the lookup.
+    public var updateCheck: UpdateCheck?
+    /// Called once, when the customer center is dismissed.
+    public var onDismiss: (() -> Void)?
+    /// Called whenever the page has drawn the latest model (automation waits for this).
+    public var onRendered: (() -> Void)?
+    /// Called when the page's web process died (the host reloads it).
+    public var onProcessTerminated: (() -> Void)?
+
+    public internal(set) var route: [CustomerCenterRoute] = [.home]
+    public internal(set) var dialog: CustomerCenterDialog?
+    public internal(set) var isBusy = false
+    public private(set) var isDismissed = false
+    /// The model revision last sent, and the last one the page drew.
+    public private(set) var revision = 0
+    public private(set) var renderedRevision = 0
+    private var readiness = PageReadiness()
+    private var isStarted = false
+    private var latestVersion: String?
+    private let decoder = PageEnvelopeDecoder()
+
+    public struct Environment: Sendable {
+        public var appVersion: String
+        /// The user when there is no `Purchases` (which knows its own).
+        public var userId: String
+        public var installedAt: Date?
+        public var isDark: Bool
+        public var device: DeviceInfo
+
+        public init(appVersion: String = "", userId: String = Purchases.anonymousUser, installedAt: Date? = nil,
+                    isDark: Bool = false, device: DeviceInfo) {
+            self.appVersion = appVersion
+            self.userId = userId
+            self.installedAt = installedAt
+            self.isDark = isDark
+            self.device = device
+        }
+    }
+
+    public init(configuration: CustomerCenterConfiguration, presentation: CustomerCenterPresentation, purchases: Purchases?,
+                strings: StringTable, locale: Locale, events: EventDispatcher, environment: Environment) {
+        self.configuration = configuration
+        self.presentation = presentation
+        self.purchases = purchases
+        self.strings = strings
+        self.locale = locale
+        self.events = events
+        self.environment = environment
+    }
+
+    // MARK: Lifecycle
+
+    /// The customer center is on screen: reports `customerCenter_open`, draws it once the page
+    /// is ready and starts the update lookup.
+    public func start() {
+        guard !isStarted else { return }
+        isStarted = true
+        let screen = self.screen()
+        events.emit("customerCenter_open", ["screen": .string(screen.homeName), "presentation": .string(presentation.rawValue)])
+        render()
+        lookUpLatestVersion()
+    }
+
+    /// Takes it down (the close button, the window manager or the app); reports `customerCenter_close` once.
+    public func dismiss() {
+        guard !isDismissed else { return }
+        isDismissed = true
+        events.emit("customerCenter_close")
+        page?.dismiss()
+        delegate?.customerCenterDidDismiss()
+        onDismiss?()
+        delegate = nil
+    }
+
+    /// The screen as it stands now.
+    public func screen() -> CustomerCenterScreen {
+        let now = (try? purchases?.transactionSource?.now()) ?? Date()
+        let rows = purchases.map {
+            CustomerCenterPurchase.rows(info: $0.customerInfo, status: $0.subscriptionStatus, catalog: $0.catalog, now: now)
+        } ?? []
+        return CustomerCenterScreen(
+            configuration: configuration, rows: rows,
+            capabilities: purchases.map { StoreCapabilities($0.controller) } ?? StoreCapabilities(),
+            catalog: purchases?.catalog, strings: strings, locale: locale, now: now, presentation: presentation,
+            isDark: environment.isDark, userId: purchases?.userId ?? environment.userId, installedAt: environment.installedAt,
+            appVersion: environment.appVersion, latestVersion: configuration.support.latestAppVersion ?? latestVersion)
+    }
+
+    /// Sends the current model to the page (once it can take it).
+    func render() {
+        guard isStarted, readiness.pingReceived || readiness.loadFinished, !isDismissed else { return }
+        revision += 1
+        let model = screen().model(route: route, dialog: dialog, busy: isBusy)
+        let event: JSONValue = ["event_name": "customer_center_screen", "revision": .number(Double(revision)), "model": model]
+        page?.evaluate(PageDelivery.script(for: [event]))
+    }
+
+    /// The latest version from `support.latestAppVersion`, else the update feed (not for
+    /// sandbox stores, whose builds are usually ahead of what is published).
+    private func lookUpLatestVersion() {
+        let support = configuration.support
+        guard support.latestAppVersion == nil, support.shouldWarnToUpdate, support.checksForUpdates,
+            let feed = support.updateFeedURL, let check = updateCheck,
+            !(purchases.map { StoreCapabilities($0.controller).isSandbox } ?? false)
+        else { return }
+        if let cached = check.cachedVersion(feed: feed) {
+            latestVersion = cached
+            render()
+            return
+        }
+        Task { @MainActor in
+            do {
+                latestVersion = try await check.fetch(feed: feed)
+                render()
+            } catch {
+                events.emit("customerCenter_updateCheckFail", ["reason": .string("\(error)")])
+            }
+        }
+    }
+
+    // MARK: State changes for the actions
+
+    func push(_ screen: CustomerCenterRoute) {
+        route.append(screen)
+        render()
+    }
+
+    func show(_ dialog: CustomerCenterDialog?) {
+        self.dialog = dialog
+        render()
+    }
+
+    func popScreen() {
+        route.removeLast()
+        render()
+    }
+
+    func pingArrived() {
+        _ = readiness.pingDidArrive()
+        render()
+    }
+
+    func markRendered(_ shown: Int) {
+        renderedRevision = max(renderedRevision, shown)
+        if renderedRevision == revision { onRendered?() }
+    }
+
+    func setBusy(_ busy: Bool) {
+        isBusy = busy
+        render()
+    }
+
+    /// Leaves screens that show a purchase that no longer exists (it was refunded away).
+    func popToExistingScreen() {
+        let screen = self.screen()
+        while case .detail(let key)? = route.last, screen.row(key: key) == nil { route.removeLast() }
+    }
+
+    // MARK: Messages from the page
+
+    func reportInvalid(_ reason: String) {
+        events.emit(EventName.pageMessageInvalid, ["reason": .string(reason), "page": "customer_center"])
+    }
+}
+
+extension CustomerCenterSession: PageSession {
+    public func receive(_ text: String) {
+        let list: [JSONValue]
+        do {
+            list = try decoder.events(in: text)
+        } catch {
+            reportInvalid(error.description)
+            return
+        }
+        for value in list {
+            do {
+                handle(try CustomerCenterMessage.decode(value))
+            } catch let error as PageEnvelopeDecoder.EventError {
+                reportInvalid(error.reason)
+            } catch {
+                reportInvalid("\(error)")
+            }
+        }
+    }
+
+    public func loadStarted(url: String) {
+        readiness.loadStarted()
+    }
+
+    public func loadFinished(url: String) {
+        _ = readiness.loadDidFinish()
+        render()
+    }
+
+    public func loadFailed(url: String, reason: String) {
+        events.emit(EventName.webviewLoadFail, ["url": .string(url), "reason": .string(reason), "page": "customer_center"])
+    }
+
+    public func pingGraceElapsed() {
+        _ = readiness.graceDidElapse()
+    }
+
+    public func webProcessTerminated(reason: String) {
+        events.emit(EventName.webviewProcessTerminated, ["reason": .string(reason), "page": "customer_center"])
+        onProcessTerminated?()
+    }
+
+    public func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool {
+        switch NavigationPolicy.decide(target: url, bundleHost: bundleHost, newWindow: newWindow) {
+        case .allow:
+            return true
+        case .openExternally:
+            if let external = NavigationPolicy.externalURL(url) { page?.openExternally(external) }
+            return false
+        case .block(let reason):
+            events.emit(EventName.navigationBlocked, ["url": .string(url), "reason": .string(reason)])
+            return false
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The support email the Contact support path opens: the app's address, a subject, and a body
+/// that starts blank for the user and ends with diagnostics support needs.
+public struct SupportEmail: Equatable, Sendable {
+    public var address: String
+    public var subject: String
+    public var body: String
+
+    /// What support needs to find the user's purchases and reproduce a problem.
+    public struct Diagnostics: Equatable, Sendable {
+        public var userId: String
+        public var appVersion: String
+        public var os: String
+        public var deviceModel: String
+        public var runtimeVersion: String
+        public var activeEntitlements: [String]
+        public var isSandbox: Bool
+
+        public init(userId: String, appVersion: String, os: String, deviceModel: String,
+                    runtimeVersion: String = DeviceInfo.runtimeVersion, activeEntitlements: [String], isSandbox: Bool) {
+            self.userId = userId
+            self.appVersion = appVersion
+            self.os = os
+            self.deviceModel = deviceModel
+            self.runtimeVersion = runtimeVersion
+            self.activeEntitlements = activeEntitlements
+            self.isSandbox = isSandbox
+        }
+    }
+
+    public init(address: String, diagnostics d: Diagnostics, strings: StringTable) {
+        self.address = address
+        subject = strings.text("cc.support.subject")
+        let lines = [
+            "", "", "—",
+            "User ID: \(d.userId)",
+            "App version: \(d.appVersion.isEmpty ? "unknown" : d.appVersion)",
+            "OS: \(d.os)",
+            "Device: \(d.deviceModel)",
+            "Paywall runtime: \(d.runtimeVersion)",
+            "Active entitlements: \(d.activeEntitlements.isEmpty ? "none" : d.activeEntitlements.sorted().joined(separator: ", "))",
+            "Sandbox: \(d.isSandbox ? "yes" : "no")",
+        ]
+        // Diagnostics stay in English: they are read by the app's support team, not the user.
+        body = lines.joined(separator: "\n")
+    }
+
+    /// `mailto:` with the subject and body percent-encoded (RFC 6068).
+    public var url: URL {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        let mailbox = address.addingPercentEncoding(withAllowedCharacters: allowed.union(CharacterSet(charactersIn: "@+"))) ?? address
+        return URL(string: "mailto:\(mailbox)?subject=\(encode(subject))&body=\(encode(body))")!
+    }
+}

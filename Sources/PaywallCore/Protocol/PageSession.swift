@@ -1,0 +1,18 @@
+/// What a web view hosting a runtime page reports to the page's session: the page's raw
+/// messages, its load progress and the navigations it starts. `PaywallSession` and
+/// `CustomerCenterSession` implement it, so one web view type hosts both.
+@MainActor
+public protocol PageSession: AnyObject {
+    /// The raw text the page posted to `paywallMessageHandler`.
+    func receive(_ text: String)
+    func loadStarted(url: String)
+    func loadFinished(url: String)
+    func loadFailed(url: String, reason: String)
+    /// The ping grace period after a finished load ran out.
+    func pingGraceElapsed()
+    func webProcessTerminated(reason: String)
+    /// Whether the view may load `url`; otherwise the session handed it to the system or blocked it.
+    func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool
+}
+
+extension PaywallSession: PageSession {}
