@@ -30,6 +30,7 @@ func runCLI(_ arguments: [String]) -> Int32 {
         case Commands.preview.name: return try PreviewCommand.run(parsed)
         case Commands.snapshot.name: return try SnapshotCommand.run(parsed)
         case Commands.present.name: return try PresentCommand.run(parsed)
+        case CustomerCenterCommand.spec.name: return try CustomerCenterCommand.run(parsed)
         case StatusCommand.spec.name: return try StatusCommand.run(parsed)
         case BundleCommands.pack.name: return try BundleCommands.runPack(parsed)
         case BundleCommands.validate.name: return try BundleCommands.runValidate(parsed)

@@ -7,11 +7,13 @@ import Foundation
 public final class CustomerCenterSession {
     public let events: EventDispatcher
     public weak var page: CustomerCenterPage?
-    public let configuration: CustomerCenterConfiguration
-    public let presentation: CustomerCenterPresentation
+    /// What it shows; set before `start()` (a preloaded page learns it when presented).
+    public var configuration: CustomerCenterConfiguration
+    public var presentation: CustomerCenterPresentation
     /// Kept alive for the presentation's duration.
     public var delegate: CustomerCenterDelegate?
-    let purchases: Purchases?
+    /// The user's purchases and the controller that acts on them; nil shows no purchases.
+    public var purchases: Purchases?
     let strings: StringTable
     let locale: Locale
     /// Facts for the screen and the support email.

@@ -33,12 +33,21 @@ public final class PaywallPresenter {
     /// The user's locale for prices, dates and the runtime's strings (`de_DE`).
     public let locale: Locale
 
-    private let runtime: WebRuntime
+    let runtime: WebRuntime
+    let resources: RuntimeResources
     private var mountCount = 0
     /// Presentations on screen, kept alive until they finish (an app need not hold them).
     private var active: [ObjectIdentifier: PaywallPresentation] = [:]
     /// The user when there is no `purchases` (which has its own).
     public var userId = Purchases.anonymousUser
+
+    /// The customer center's configuration when a presentation passes none.
+    public var customerCenter = CustomerCenterConfiguration.default
+    /// Looks up the app's latest version for the customer center's update banner.
+    public var updateCheck: UpdateCheck?
+    /// The customer center on screen (only one at a time), and one loaded ahead of time.
+    var customerCenterOnScreen: CustomerCenterView?
+    var preloadedCustomerCenter: CustomerCenterView?
 
     /// - Parameters:
     ///   - locale: the user's locale (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
@@ -47,6 +56,7 @@ public final class PaywallPresenter {
         self.events = events
         strings = try StringTable(directory: resources.locales, locale: locale)
         self.locale = SystemLocale.locale(locale)
+        self.resources = resources
         runtime = try WebRuntime(resources: resources, languages: [self.locale.identifier])
     }
 
@@ -168,7 +178,7 @@ public final class PaywallPresenter {
         let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host)
         let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
         let runtime = self.runtime
-        let window = PaywallWindow(webView: webView, title: title, size: options.size, strings: strings,
+        let window = PaywallWindow(webView: webView, session: session, title: title, size: options.size, strings: strings,
                                    offscreen: options.offscreen, fallback: { [weak webView] in
             // Same host, other files: the page keeps its origin, session and navigation policy.
             guard let webView, let fallback = runtime.fallbackBundle else { return }

@@ -3,14 +3,15 @@ import CWebKit
 import Foundation
 import PaywallCore
 
-/// A WebKit view showing one paywall bundle: injects the runtime's page script, forwards page
-/// messages, load signals and navigation requests to the `PaywallSession`, and runs scripts.
+/// A WebKit view showing one runtime page (a paywall bundle or the customer center): injects
+/// the runtime's page script, forwards page messages, load signals and navigation requests to
+/// the page's session, and runs scripts.
 @MainActor
 public final class PaywallWebView {
     /// The view as a GTK widget, to put into a window or an app's container.
     public let widget: UnsafeMutablePointer<GtkWidget>
     let view: UnsafeMutablePointer<WebKitWebView>
-    let session: PaywallSession
+    let session: any PageSession
     let bundleHost: String
     /// Kept alive: its scheme handler serves this view's requests.
     private let runtime: WebRuntime
@@ -21,7 +22,7 @@ public final class PaywallWebView {
     /// The handler name pages post to (`window.webkit.messageHandlers.paywallMessageHandler`).
     static let messageHandler = "paywallMessageHandler"
 
-    public init(runtime: WebRuntime, session: PaywallSession, bundleHost: String) {
+    public init(runtime: WebRuntime, session: any PageSession, bundleHost: String) {
         widget = runtime.makeWebView()
         view = gcast(widget)!
         g_object_ref_sink(UnsafeMutableRawPointer(widget))  // ours until deinit, whichever window holds it

@@ -17,6 +17,15 @@ enum ExternalOpener {
         }
     }
 
+    /// Whether a `mailto:` URL has somewhere to go: a tester's opener, or a mail app the
+    /// desktop registered for the scheme.
+    static var canOpenMail: Bool {
+        if let command = ProcessInfo.processInfo.environment[environmentVariable], !command.isEmpty { return true }
+        guard let app = g_app_info_get_default_for_uri_scheme("mailto") else { return false }
+        g_object_unref(UnsafeMutableRawPointer(app))
+        return true
+    }
+
     private static func launch(_ command: String, _ url: URL) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command)

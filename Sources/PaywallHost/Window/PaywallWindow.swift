@@ -8,15 +8,17 @@ import PaywallCore
 @MainActor
 public final class PaywallWindow: PaywallPage {
     public let webView: PaywallWebView
+    let session: PaywallSession
     let window: UnsafeMutablePointer<GtkWidget>
     private let status: StatusOverlay
     private let fallback: (() -> Void)?
     private let strings: StringTable
 
     /// - Parameter fallback: loads the runtime's fallback paywall into the view.
-    public init(webView: PaywallWebView, title: String, size: ViewSize, strings: StringTable, offscreen: Bool = false,
+    public init(webView: PaywallWebView, session: PaywallSession, title: String, size: ViewSize, strings: StringTable, offscreen: Bool = false,
                 fallback: (() -> Void)? = nil) {
         self.webView = webView
+        self.session = session
         self.strings = strings
         self.fallback = fallback
         status = StatusOverlay(
@@ -25,7 +27,7 @@ public final class PaywallWindow: PaywallPage {
                 webView?.reload()
                 webView?.onRetry?()
             },
-            close: { [weak webView] in webView?.session.windowClosedByUser() })
+            close: { [weak session] in session?.windowClosedByUser() })
         window = offscreen ? gtk_offscreen_window_new() : gtk_window_new(GTK_WINDOW_TOPLEVEL)
         if !offscreen {
             gtk_window_set_title(gcast(window), title)
@@ -37,17 +39,17 @@ public final class PaywallWindow: PaywallPage {
         gtk_container_add(gcast(overlay), webView.widget)
         gtk_overlay_add_overlay(gcast(overlay), status.widget)
         gtk_container_add(gcast(window), overlay)
-        webView.session.page = self
+        session.page = self
         // Closing with the window manager declines; the session then calls dismiss().
         Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { [weak self] _ in
-            self?.webView.session.windowClosedByUser()
+            self?.session.windowClosedByUser()
             return true
         })
     }
 
     public func show() {
         gtk_widget_show_all(window)
-        webView.session.presented()
+        session.presented()
     }
 
     public func evaluate(_ script: String) {

@@ -18,6 +18,12 @@ enum Commands {
     static let localeOption = OptionSpec(name: "--locale", valueName: "LOCALE",
                                          help: "The user's locale for prices, dates and texts, e.g. de_DE (default: LC_ALL/LC_MESSAGES/LANG).")
     static let themeOption = OptionSpec(name: "--theme", valueName: "light|dark", help: "Light or dark appearance (default: the desktop's).")
+    static let evalOption = OptionSpec(
+        name: "--eval", valueName: "JS", repeats: true,
+        help: "Run JS in the page once it is ready; repeatable. Each runs as an async function body (it may await) after the previous one settled.")
+    static let timeoutOption = OptionSpec(
+        name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3.")
+
     /// Options every presenting command takes.
     static var presentationOptions: [OptionSpec] {
         [sizeOption, eventsOption, localeOption, themeOption, productsOption, storeOption, dataDirOption, userOption]
@@ -46,9 +52,7 @@ enum Commands {
         name: "present", summary: "Present a paywall; print one JSON line with the result when it closes.",
         positionals: ["BUNDLE"],
         options: presentationOptions + [
-            OptionSpec(name: "--eval", valueName: "JS", repeats: true,
-                       help: "Run JS in the page once it is ready; repeatable. Each runs as an async function body (it may await) after the previous one settled."),
-            OptionSpec(name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3."),
+            evalOption, timeoutOption,
             OptionSpec(name: "--load-timeout", valueName: "SECONDS", help: "Offer Retry and Close when the page is not ready by then (default 5)."),
         ],
         discussion: """
@@ -64,7 +68,7 @@ enum Commands {
         options: [OptionSpec(name: "--prefix", valueName: "DIR", help: "Install prefix (default /usr/local).")],
         discussion: "Writes PREFIX/bin/paywall and PREFIX/share/paywall/{web,templates,locales}.")
 
-    static let all = [preview, snapshot, present, StoreCommand.spec, StatusCommand.spec, BundleCommands.pack,
+    static let all = [preview, snapshot, present, CustomerCenterCommand.spec, StoreCommand.spec, StatusCommand.spec, BundleCommands.pack,
                       BundleCommands.validate, CacheCommand.spec, ConfigCommand.spec, BenchCommand.spec, install]
 
     static let mainHelp = """
@@ -77,6 +81,15 @@ enum Commands {
 
         Run 'paywall <command> --help' for a command's options.
         """
+
+    /// `--timeout SECONDS`, if given.
+    static func timeout(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> Double? {
+        guard let text = arguments.value("--timeout") else { return nil }
+        guard let seconds = Double(text), seconds > 0, seconds < 31_536_000 else {
+            throw .usage("--timeout must be a positive number of seconds; got '\(text)'", command)
+        }
+        return seconds
+    }
 
     static func size(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> ViewSize {
         guard let text = arguments.value("--size") else { return .standard }

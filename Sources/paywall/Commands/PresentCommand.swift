@@ -7,13 +7,7 @@ import PaywallHost
 @MainActor
 enum PresentCommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        var timeout: Double?
-        if let text = arguments.value("--timeout") {
-            guard let seconds = Double(text), seconds > 0, seconds < 31_536_000 else {
-                throw .usage("--timeout must be a positive number of seconds; got '\(text)'", Commands.present)
-            }
-            timeout = seconds
-        }
+        let timeout = try Commands.timeout(arguments, Commands.present)
         let host = try PresentationHost(arguments, command: Commands.present, countsAsView: true)
         let scripts = arguments.all("--eval")
         return host.run(onPresented: { presentation in
@@ -27,15 +21,15 @@ enum PresentCommand {
         })
     }
 
-    /// Runs the scripts one after another. Each is the body of an async function, so it may
-    /// `await`; the next starts once its promise has settled.
-    private static func runScripts(_ scripts: ArraySlice<String>, in webView: PaywallWebView) {
-        guard let script = scripts.first else { return }
+    /// Runs the scripts one after another, then `done`. Each is the body of an async function,
+    /// so it may `await`; the next starts once its promise has settled.
+    static func runScripts(_ scripts: ArraySlice<String>, in webView: PaywallWebView, done: @escaping @MainActor () -> Void = {}) {
+        guard let script = scripts.first else { return done() }
         webView.callAsync(script) { result in
             if case .failure(let error) = result {
                 PresentationHost.fail("--eval #\(scripts.startIndex + 1) threw: \(error.message)")
             }
-            runScripts(scripts.dropFirst(), in: webView)
+            runScripts(scripts.dropFirst(), in: webView, done: done)
         }
     }
 }

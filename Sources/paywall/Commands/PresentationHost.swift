@@ -46,11 +46,34 @@ final class PresentationHost {
             }
             options.loadTimeout = seconds
         }
+        self.options = options
+        let stores: StoreContext
+        (presenter, stores) = try Self.makePresenter(arguments, command: command)
+        for (version, problems) in refused {
+            Self.fail("warning: refused \(version.id) \(version.version): \(problems.map(\.description).joined(separator: "; "))")
+            presenter.events.emit("bundle_refused", [
+                "id": .string(version.id), "version": .string(version.version),
+                "problems": .array(problems.map { .string($0.description) }),
+            ])
+        }
+        // Designers see real prices: without --store, preview and snapshot use the bundle's preview catalog.
+        if stores.purchases == nil, !countsAsView, let preview = manifest.previewStore {
+            do { presenter.catalog = try CatalogLoader.load(path: preview) } catch { throw .failure(error.description) }
+        }
+    }
+
+    var events: EventDispatcher { presenter.events }
+
+    /// What every window-showing command sets up: checks `--theme`, finds the runtime's
+    /// resources, opens the `--events` log, starts GTK, and makes a presenter with the
+    /// `--locale`, the fake store of `--store` and the runtime state of `--data-dir`.
+    static func makePresenter(_ arguments: ParsedArguments, command: CommandSpec) throws(CLIError)
+        -> (PaywallPresenter, StoreContext)
+    {
         let theme = arguments.value("--theme")
         if let theme, !["light", "dark"].contains(theme) {
             throw .usage("--theme must be light or dark; got '\(theme)'", command)
         }
-        self.options = options
         let resources: RuntimeResources
         do {
             resources = try RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
@@ -63,6 +86,7 @@ final class PresentationHost {
         }
         do { try Toolkit.initialize() } catch { throw .failure(error.description) }
         if let theme { Toolkit.setInterfaceStyle(theme) }
+        let presenter: PaywallPresenter
         do {
             presenter = try PaywallPresenter(
                 resources: resources,
@@ -71,26 +95,14 @@ final class PresentationHost {
             throw .failure("\(error)")
         }
         if let log { presenter.events.observe { log.append($0) } }
-        for (version, problems) in refused {
-            Self.fail("warning: refused \(version.id) \(version.version): \(problems.map(\.description).joined(separator: "; "))")
-            presenter.events.emit("bundle_refused", [
-                "id": .string(version.id), "version": .string(version.version),
-                "problems": .array(problems.map { .string($0.description) }),
-            ])
-        }
         let stores = try StoreContext(arguments, events: presenter.events, requireStore: false, command: command)
         presenter.purchases = stores.purchases
         presenter.userId = stores.userId
         do { presenter.state = try RuntimeState(path: stores.dataDirectory.runtimeState) } catch {
             throw .failure("runtime state: \(error)")
         }
-        // Designers see real prices: without --store, preview and snapshot use the bundle's preview catalog.
-        if stores.purchases == nil, !countsAsView, let preview = manifest.previewStore {
-            do { presenter.catalog = try CatalogLoader.load(path: preview) } catch { throw .failure(error.description) }
-        }
+        return (presenter, stores)
     }
-
-    var events: EventDispatcher { presenter.events }
 
     /// The bundle `target` names: a path (anything with a `/`, and always for preview and
     /// snapshot) is a folder; a bare name is a cached or configured paywall when the cache or

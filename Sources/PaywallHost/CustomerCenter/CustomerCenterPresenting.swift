@@ -1,0 +1,98 @@
+import CGtk
+import Foundation
+import PaywallCore
+
+/// The customer center, presented by the same `PaywallPresenter` as paywalls.
+///
+/// ```swift
+/// presenter.customerCenter.support.email = "support@example.com"
+/// presenter.presentCustomerCenter(parent: appWindow, delegate: myDelegate) { print("dismissed") }
+/// ```
+extension PaywallPresenter {
+    /// The mount host of the customer center's bundle (`web/customer-center`).
+    static let customerCenterHost = "customer-center"
+
+    /// Loads the customer center ahead of time, so presenting it shows a drawn page at once.
+    public func preloadCustomerCenter() {
+        guard preloadedCustomerCenter == nil else { return }
+        preloadedCustomerCenter = makeCustomerCenter()
+    }
+
+    /// Shows the customer center in its own window, modal over `parent` when given. Does nothing
+    /// (and returns nil) while one is on screen. `configuration` overrides `customerCenter` for
+    /// this presentation; `delegate` is kept alive until it is dismissed.
+    @discardableResult
+    public func presentCustomerCenter(configuration: CustomerCenterConfiguration? = nil,
+                                      parent: UnsafeMutablePointer<GtkWidget>? = nil,
+                                      delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
+                                      offscreen: Bool = false, onDismiss: (() -> Void)? = nil) -> CustomerCenterView? {
+        guard let view = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
+        view.showAsSheet(parent: parent, size: size, offscreen: offscreen)
+        view.session.start()
+        return view
+    }
+
+    /// The customer center as a widget for the app to place: `.embedded` in one of its
+    /// containers, or `.pushed` onto its navigation stack (a `GtkStack`; the app's back button
+    /// leaves it, so it draws no close button). Nil while one is on screen.
+    public func customerCenterWidget(_ presentation: CustomerCenterPresentation,
+                                     configuration: CustomerCenterConfiguration? = nil,
+                                     delegate: CustomerCenterDelegate? = nil,
+                                     onDismiss: (() -> Void)? = nil) -> CustomerCenterView? {
+        precondition(presentation != .sheet, "use presentCustomerCenter for a sheet")
+        guard let view = begin(presentation, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
+        gtk_widget_show(view.widget)
+        view.session.start()
+        return view
+    }
+
+    /// Takes the customer center on screen down, as its close button would.
+    public func dismissCustomerCenter() {
+        customerCenterOnScreen?.session.dismiss()
+    }
+
+    /// The preloaded view (or a new one) set up for this presentation; nil while one is on screen.
+    private func begin(_ presentation: CustomerCenterPresentation, configuration: CustomerCenterConfiguration?,
+                       delegate: CustomerCenterDelegate?, onDismiss: (() -> Void)?) -> CustomerCenterView? {
+        guard customerCenterOnScreen == nil else { return nil }
+        let view = preloadedCustomerCenter ?? makeCustomerCenter()
+        preloadedCustomerCenter = nil
+        let session = view.session
+        session.purchases = purchases
+        session.configuration = configuration ?? customerCenter
+        session.presentation = presentation
+        session.delegate = delegate
+        session.environment = customerCenterEnvironment()
+        session.updateCheck = updateCheck
+        session.onDismiss = { [weak self] in
+            // The bundle stays mounted: it is the runtime's own, small, and the next presentation uses it.
+            self?.customerCenterOnScreen = nil
+            onDismiss?()
+        }
+        customerCenterOnScreen = view
+        return view
+    }
+
+    private func makeCustomerCenter() -> CustomerCenterView {
+        let session = CustomerCenterSession(
+            configuration: customerCenter, presentation: .sheet, purchases: purchases, strings: strings, locale: locale,
+            events: events, environment: customerCenterEnvironment())
+        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: Self.customerCenterHost)
+        let view = CustomerCenterView(session: session, webView: webView, strings: strings)
+        session.onProcessTerminated = { [weak webView] in webView?.reload() }
+        let bundle = resources.web.appendingPathComponent("customer-center")
+        do {
+            webView.load(runtime.mount(try PaywallBundle(path: bundle.path), host: Self.customerCenterHost))
+        } catch {
+            events.emit(EventName.webviewLoadFail, ["url": .string(bundle.path), "reason": .string("\(error)"), "page": "customer_center"])
+        }
+        return view
+    }
+
+    private func customerCenterEnvironment() -> CustomerCenterSession.Environment {
+        let style = Toolkit.interfaceStyle
+        return CustomerCenterSession.Environment(
+            appVersion: appVersion, userId: purchases?.userId ?? userId, installedAt: state?.installedAt, isDark: style == "dark",
+            device: DeviceInfo.current(interfaceStyle: style, appVersion: appVersion))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import PaywallCore
+import PaywallHost
+
+/// `paywall customer-center`: shows the customer center for the fake store's user, runs
+/// `--eval` scripts, and prints one JSON line when it closes (or writes `--snapshot`).
+enum CustomerCenterCommand {
+    static let spec = CommandSpec(
+        name: "customer-center", summary: "Show the customer center: the user's subscriptions, restore, cancel, refund, support.",
+        positionals: [],
+        options: [
+            Commands.storeOption, Commands.dataDirOption, Commands.userOption,
+            OptionSpec(name: "--config", valueName: "FILE", help: "Customer center configuration (JSON; see the README). Default: the built-in one."),
+            Commands.localeOption, Commands.themeOption, Commands.eventsOption, Commands.evalOption, Commands.timeoutOption,
+            OptionSpec(name: "--snapshot", valueName: "FILE.png",
+                       help: "Render off screen, run the --eval scripts, write a PNG of the screen they lead to, and exit."),
+            OptionSpec(name: "--app-version", valueName: "VERSION", help: "The app's version, for the update banner and support emails."),
+            Commands.sizeOption,
+        ],
+        discussion: """
+            Prints exactly one line on stdout: {"result":"closed"} when the user closes it (exit 0),
+            {"result":"timeout"} after --timeout (exit 3), or {"result":"snapshot","path":"..."} once --snapshot is
+            written. With --store, its paths act on the fake store's purchases of --user.
+            """)
+
+    /// A page that has not drawn its screen by then is reported as broken.
+    static let snapshotTimeout = 30.0
+
+    @MainActor
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let timeout = try Commands.timeout(arguments, spec)
+        let size = try Commands.size(arguments, spec)
+        var configuration = CustomerCenterConfiguration.default
+        if let path = arguments.value("--config") {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .failure("cannot read --config \(path): no such file or not readable")
+            }
+            do { configuration = try CustomerCenterConfiguration(data: data, origin: path) } catch { throw .failure(error.description) }
+        }
+        let (presenter, stores) = try PresentationHost.makePresenter(arguments, command: spec)
+        presenter.customerCenter = configuration
+        presenter.appVersion = arguments.value("--app-version") ?? ""
+        presenter.updateCheck = UpdateCheck(cachePath: stores.dataDirectory.url.appendingPathComponent("update-check.json").path)
+        let snapshot = arguments.value("--snapshot")
+        var exitCode: Int32 = 0
+        let finish = { (line: JSONValue, code: Int32) in
+            FileHandle.standardOutput.write(Data((line.jsonText + "\n").utf8))
+            exitCode = code
+            Toolkit.quit()
+        }
+        guard let view = presenter.presentCustomerCenter(size: size, offscreen: snapshot != nil, onDismiss: {
+            finish(["result": "closed"], 0)
+        }) else { throw .failure("the customer center could not be shown") }
+        let scripts = arguments.all("--eval")
+        var started = false
+        view.session.onRendered = {
+            // The first drawn screen starts the scripts; with --snapshot, the screen drawn after them is captured.
+            guard !started else { return }
+            started = true
+            PresentCommand.runScripts(scripts[...], in: view.webView) {
+                guard let snapshot else { return }
+                capture(view, to: snapshot, finish: finish)
+            }
+        }
+        if let timeout { MainLoop.after(seconds: timeout) { finish(["result": "timeout"], 3) } }
+        if snapshot != nil {
+            MainLoop.after(seconds: snapshotTimeout) {
+                PresentationHost.fail("the customer center did not draw within \(Int(snapshotTimeout)) s; nothing written")
+                exitCode = 1
+                Toolkit.quit()
+            }
+        }
+        Toolkit.run()
+        return exitCode
+    }
+
+    /// Writes the PNG once the page has drawn the latest screen model (a script's tap may still be in flight).
+    @MainActor
+    private static func capture(_ view: CustomerCenterView, to path: String, finish: @escaping (JSONValue, Int32) -> Void) {
+        let session = view.session
+        guard session.renderedRevision == session.revision, !session.isBusy else {
+            MainLoop.after(seconds: 0.02) { capture(view, to: path, finish: finish) }
+            return
+        }
+        PageCapture.writePNG(of: view.webView, to: path) { result in
+            switch result {
+            case .success: finish(["result": "snapshot", "path": .string(path)], 0)
+            case .failure(let error):
+                PresentationHost.fail(error.description)
+                finish(["result": "error", "message": .string(error.description)], 1)
+            }
+        }
+    }
+}

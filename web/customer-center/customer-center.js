@@ -1,0 +1,136 @@
+// Draws the customer center's screen model and reports taps. See index.html.
+(() => {
+  "use strict";
+
+  const $ = id => document.getElementById(id);
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  // Rows the user can act on are buttons, so keyboard and screen readers reach them too.
+  function row(item) {
+    const actionable = ["purchase", "path", "option", "plan"].includes(item.kind);
+    const node = element(actionable ? "button" : "div", "row " + item.kind);
+    if (actionable) node.type = "button";
+    if (item.disabled) node.disabled = true;
+    if (item.destructive) node.classList.add("destructive");
+    if (item.active === false) node.classList.add("inactive");
+    for (const [key, attribute] of [["path_id", "pathId"], ["product_id", "productId"],
+      ["entitlement_id", "entitlementId"], ["option_id", "optionId"]]) {
+      if (item[key] != null) node.dataset[attribute] = item[key];
+    }
+    const text = element("span", "text");
+    const heading = element("span", "title", item.title);
+    if (item.badge) heading.append(" ", element("span", "badge", item.badge));
+    text.append(heading);
+    if (item.subtitle) text.append(element("span", "subtitle", item.subtitle));
+    node.append(text);
+    if (item.detail) {
+      const detail = element("span", "detail", item.detail);
+      if (item.selectable) detail.classList.add("selectable");
+      node.append(detail);
+    }
+    if (item.kind === "purchase" || item.kind === "option" || (item.kind === "path" && item.url)) {
+      node.append(element("span", item.url ? "icon external" : "icon chevron"));
+    }
+    return node;
+  }
+
+  function button(action, label, className) {
+    const node = element("button", className || "", label);
+    node.type = "button";
+    node.dataset.action = action;
+    return node;
+  }
+
+  function render(model) {
+    const root = document.documentElement;
+    root.dataset.theme = model.dark ? "dark" : "light";
+    root.dataset.screen = model.screen;
+    if (model.accent) {
+      root.style.setProperty("--accent-light", model.accent.light);
+      root.style.setProperty("--accent-dark", model.accent.dark);
+    } else {
+      root.style.removeProperty("--accent-light");
+      root.style.removeProperty("--accent-dark");
+    }
+    document.title = model.title;
+    $("title").textContent = model.title;
+    $("start").replaceChildren(...(model.back ? [button("back", model.back, "back")] : []));
+    $("end").replaceChildren(...(model.close ? [button("close", model.close, "suggested")] : []));
+
+    const content = [];
+    for (const banner of model.banners || []) {
+      content.push(element("div", "banner " + banner.kind, banner.text));
+    }
+    if (model.badge && model.screen === "detail") content.push(element("span", "badge large", model.badge));
+    if (model.subtitle) content.push(element("p", "subtitle", model.subtitle));
+    for (const section of model.sections || []) {
+      const group = element("section", "group");
+      if (section.title) group.append(element("h2", "", section.title));
+      const list = element("div", "boxed-list");
+      list.append(...section.rows.map(row));
+      group.append(list);
+      content.push(group);
+    }
+    if (model.message) content.push(element("p", "message", model.message));
+    $("content").replaceChildren(...content);
+
+    const overlay = [];
+    if (model.busy) {
+      const busy = element("div", "busy");
+      busy.append(element("span", "spinner"), element("span", "", model.busy));
+      overlay.push(busy);
+    }
+    if (model.dialog) {
+      const dialog = element("div", "dialog");
+      dialog.setAttribute("role", "alertdialog");
+      dialog.append(element("h2", "", model.dialog.title), element("p", "", model.dialog.message));
+      if (model.dialog.copy) dialog.append(element("div", "copyable selectable", model.dialog.copy));
+      const buttons = element("div", "buttons");
+      for (const b of model.dialog.buttons) {
+        buttons.append(button(b.action, b.label, (b.primary ? "primary " : "") + (b.destructive ? "destructive" : "")));
+      }
+      dialog.append(buttons);
+      overlay.push(dialog);
+    }
+    $("overlay").replaceChildren(...overlay);
+    $("overlay").className = overlay.length ? "shown" + (model.dialog ? " modal" : "") : "";
+    const focus = document.querySelector("#overlay .primary") || null;
+    if (focus) focus.focus();
+  }
+
+  Paywall.on("customer_center_screen", event => {
+    render(event.model);
+    Paywall.send("customer_center_rendered", { revision: event.revision });
+  });
+
+  document.addEventListener("click", event => {
+    const target = event.target instanceof Element ? event.target : null;
+    const node = target && target.closest("[data-action], [data-option-id], [data-path-id]");
+    if (!node || node.disabled) return;
+    event.preventDefault();
+    if (node.dataset.action) {
+      Paywall.send("customer_center_action", { action: node.dataset.action });
+    } else if (node.dataset.optionId) {
+      Paywall.send("customer_center_option", { option_id: node.dataset.optionId });
+    } else {
+      Paywall.send("customer_center_path", {
+        path_id: node.dataset.pathId,
+        product_id: node.dataset.productId || null,
+        entitlement_id: node.dataset.entitlementId || null,
+      });
+    }
+  });
+
+  // Escape leaves a dialog, then a pushed screen.
+  document.addEventListener("keydown", event => {
+    if (event.key !== "Escape") return;
+    const leave = document.querySelector('#overlay [data-action="dismiss"], #overlay [data-action="ok"], [data-action="back"]');
+    if (leave) Paywall.send("customer_center_action", { action: leave.dataset.action });
+  });
+})();
