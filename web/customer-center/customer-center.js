@@ -104,10 +104,43 @@
     if (focus) focus.focus();
   }
 
+  let current = null;
+  const waiters = new Set();
+
   Paywall.on("customer_center_screen", event => {
-    render(event.model);
+    current = event.model;
+    render(current);
     Paywall.send("customer_center_rendered", { revision: event.revision });
+    for (const waiter of Array.from(waiters)) waiter();
   });
+
+  // For testers' scripts (`paywall customer-center --eval`): the model on screen, a wait for a
+  // screen that matches, and a tap on an element by CSS selector.
+  Object.defineProperty(window, "CustomerCenter", { enumerable: true, value: Object.freeze({
+    get model() { return current; },
+    waitFor(predicate, timeoutMs = 10000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!current || !predicate(current)) return false;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(current);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error("no matching customer-center screen within " + timeoutMs + " ms; on screen: " +
+            JSON.stringify(current)));
+        }, timeoutMs);
+        if (!check()) waiters.add(check);
+      });
+    },
+    tap(selector) {
+      const node = document.querySelector(selector);
+      if (!node) throw new Error("nothing on screen matches " + selector);
+      node.click();
+    },
+  }) });
 
   document.addEventListener("click", event => {
     const target = event.target instanceof Element ? event.target : null;
