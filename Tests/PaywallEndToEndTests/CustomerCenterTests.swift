@@ -195,6 +195,28 @@ final class CustomerCenterTests: EndToEndTestCase {
         XCTAssertTrue(reasons.contains { $0.contains("no path \"refund\" on the no_purchases screen") }, "\(reasons)")
     }
 
+    func testPushedAndEmbeddedHaveNoCloseButtonAndReportTheirPresentation() throws {
+        _ = try store(["buy", "lumen.pro.monthly"])
+        for presentation in ["pushed", "embedded"] {
+            let result = try customerCenter([
+                """
+                await CustomerCenter.waitFor(m => m.screen === 'management');
+                if (document.querySelector('[data-action="close"]')) throw new Error('a close button');
+                CustomerCenter.tap('[data-path-id="detail"]');
+                await CustomerCenter.waitFor(m => m.screen === 'detail' && m.back);
+                CustomerCenter.tap('[data-path-id="refund"]');
+                """,
+            ], ["--presentation", presentation], timeout: 2)
+            XCTAssertEqual(result.stdout, "{\"result\":\"timeout\"}\n", result.stderr)
+            XCTAssertFalse(result.stderr.contains("threw"), result.stderr)
+        }
+        XCTAssertEqual(params("customerCenter_open").map { $0["presentation"] }, ["pushed", "embedded"])
+        XCTAssertEqual(params("customerCenter_action").map { $0["path_id"] }, ["refund", "refund"], "both reached the detail screen")
+        let bad = try customerCenter([], ["--presentation", "modal"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("--presentation must be sheet, embedded or pushed"), bad.stderr)
+    }
+
     func testBadConfigIsRefusedWithTheFieldNamed() throws {
         let config = workDir.appendingPathComponent("cc.json")
         try #"{"management": {"paths": [{"id": "faq", "type": "url", "url": "https://example.com/faq"}]}}"#

@@ -15,10 +15,13 @@ enum CustomerCenterCommand {
             OptionSpec(name: "--snapshot", valueName: "FILE.png",
                        help: "Render off screen, run the --eval scripts, write a PNG of the screen they lead to, and exit."),
             OptionSpec(name: "--app-version", valueName: "VERSION", help: "The app's version, for the update banner and support emails."),
+            OptionSpec(name: "--presentation", valueName: "sheet|embedded|pushed",
+                       help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it)."),
             Commands.sizeOption,
         ],
         discussion: """
-            Prints exactly one line on stdout: {"result":"closed"} when the user closes it (exit 0),
+            Prints exactly one line on stdout: {"result":"closed"} when the user closes it (exit 0; with
+            --presentation pushed, the stand-in app's back button closes it),
             {"result":"timeout"} after --timeout (exit 3), or {"result":"snapshot","path":"..."} once --snapshot is
             written. With --store, its paths act on the fake store's purchases of --user.
             """)
@@ -48,9 +51,21 @@ enum CustomerCenterCommand {
             exitCode = code
             Toolkit.quit()
         }
-        guard let view = presenter.presentCustomerCenter(size: size, offscreen: snapshot != nil, onDismiss: {
-            finish(["result": "closed"], 0)
-        }) else { throw .failure("the customer center could not be shown") }
+        let presentation = arguments.value("--presentation").map(CustomerCenterPresentation.init(rawValue:)) ?? .sheet
+        guard let presentation else {
+            throw .usage("--presentation must be sheet, embedded or pushed; got '\(arguments.value("--presentation")!)'", spec)
+        }
+        let closed = { finish(["result": "closed"], 0) }
+        let shown: CustomerCenterView?
+        if presentation == .sheet {
+            shown = presenter.presentCustomerCenter(size: size, offscreen: snapshot != nil, onDismiss: closed)
+        } else {
+            let app = StandInAppWindow(title: "Settings", size: size, offscreen: snapshot != nil,
+                                       onBack: presentation == .pushed ? { presenter.dismissCustomerCenter() } : nil)
+            shown = presenter.customerCenterWidget(presentation, onDismiss: closed)
+            if let shown { app.show(shown.widget) }
+        }
+        guard let view = shown else { throw .failure("the customer center could not be shown") }
         let scripts = arguments.all("--eval")
         var started = false
         view.session.onRendered = {

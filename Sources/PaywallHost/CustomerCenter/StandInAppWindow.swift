@@ -1,0 +1,55 @@
+import CGtk
+import Foundation
+import PaywallCore
+
+/// A window standing in for an app's own, so `paywall customer-center --presentation` can show
+/// the customer center the ways an app hosts it: embedded in a container, or pushed onto a
+/// `GtkStack` whose header bar has the app's back button.
+@MainActor
+public final class StandInAppWindow {
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    private var back: UnsafeMutablePointer<GtkWidget>?
+
+    /// - Parameters:
+    ///   - title: the app's title, in its header bar.
+    ///   - onBack: for `.pushed`, what the app's back button does.
+    public init(title: String, size: ViewSize, offscreen: Bool, onBack: (() -> Void)? = nil) {
+        window = offscreen ? gtk_offscreen_window_new()! : gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        stack = gtk_stack_new()!
+        gtk_stack_set_transition_type(gcast(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
+        gtk_widget_set_size_request(stack, gint(size.width), gint(size.height))
+        if !offscreen {
+            let header = gtk_header_bar_new()!
+            gtk_header_bar_set_title(gcast(header), title)
+            gtk_header_bar_set_show_close_button(gcast(header), 1)
+            if let onBack {
+                let back = gtk_button_new_from_icon_name("go-previous-symbolic", GTK_ICON_SIZE_BUTTON)!
+                Signal.connect(UnsafeMutableRawPointer(back), "clicked", { onBack() })
+                gtk_header_bar_pack_start(gcast(header), back)
+                self.back = back
+            }
+            gtk_window_set_titlebar(gcast(window), header)
+            gtk_window_set_default_size(gcast(window), gint(size.width), gint(size.height))
+            gtk_window_set_position(gcast(window), GTK_WIN_POS_CENTER)
+        }
+        // The app's own page under the pushed one.
+        gtk_stack_add_named(gcast(stack), gtk_label_new(title), "app")
+        gtk_container_add(gcast(window), stack)
+        Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { _ in
+            onBack?()
+            return true
+        })
+    }
+
+    /// Shows `widget` as the window's content (embedded) or pushes it onto the stack (pushed).
+    public func show(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        gtk_stack_add_named(gcast(stack), widget, "customer-center")
+        gtk_widget_show_all(window)
+        gtk_stack_set_visible_child(gcast(stack), widget)
+    }
+
+    public func destroy() {
+        gtk_widget_destroy(window)
+    }
+}
