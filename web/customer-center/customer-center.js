@@ -51,6 +51,8 @@
     const root = document.documentElement;
     root.dataset.theme = model.dark ? "dark" : "light";
     root.dataset.screen = model.screen;
+    root.lang = model.lang || "en";
+    root.dir = model.rtl ? "rtl" : "ltr";
     if (model.accent) {
       root.style.setProperty("--accent-light", model.accent.light);
       root.style.setProperty("--accent-dark", model.accent.dark);
