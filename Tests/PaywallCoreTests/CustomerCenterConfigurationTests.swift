@@ -165,13 +165,13 @@ final class CustomerCenterConfigurationTests: XCTestCase {
     }
 
     func testErrorNamesABadColour() throws {
-        XCTAssertEqual(parseError(#"{"appearance": {"accent": {"light": "#12345", "dark": "#000000"}}}"#),
-                       #"cc.json: appearance.accent.light: must be a #RRGGBB colour; got "#12345""#)
-        XCTAssertEqual(parseError(#"{"appearance": {"accent": {"light": "#000000", "dark": "blue"}}}"#),
-                       #"cc.json: appearance.accent.dark: must be a #RRGGBB colour; got "blue""#)
-        XCTAssertEqual(parseError(#"{"appearance": {"accent": {"light": "#GGGGGG", "dark": "#000000"}}}"#),
-                       #"cc.json: appearance.accent.light: must be a #RRGGBB colour; got "#GGGGGG""#)
-        XCTAssertEqual(parseError(#"{"appearance": {"accent": {"light": "#000000"}}}"#),
+        XCTAssertEqual(parseError(##"{"appearance": {"accent": {"light": "#12345", "dark": "#000000"}}}"##),
+                       ##"cc.json: appearance.accent.light: must be a #RRGGBB colour; got "#12345""##)
+        XCTAssertEqual(parseError(##"{"appearance": {"accent": {"light": "#000000", "dark": "blue"}}}"##),
+                       ##"cc.json: appearance.accent.dark: must be a #RRGGBB colour; got "blue""##)
+        XCTAssertEqual(parseError(##"{"appearance": {"accent": {"light": "#GGGGGG", "dark": "#000000"}}}"##),
+                       ##"cc.json: appearance.accent.light: must be a #RRGGBB colour; got "#GGGGGG""##)
+        XCTAssertEqual(parseError(##"{"appearance": {"accent": {"light": "#000000"}}}"##),
                        "cc.json: appearance.accent.dark: is required")
     }
 

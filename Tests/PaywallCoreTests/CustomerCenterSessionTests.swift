@@ -29,6 +29,7 @@ final class CustomerCenterSessionTests: XCTestCase {
                                 subscriptionGroupId: "pro", entitlementIds: ["pro"], price: decimalPrice("7.99"))
     }
 
+    @MainActor
     private func ccNames(_ rig: CCSessionRig) -> [String] {
         rig.names.filter { $0.hasPrefix("customerCenter_") }
     }

@@ -162,21 +162,17 @@ extension CustomerCenterSession {
         guard let purchases, let key = pending.purchaseKey, let row = screen().row(key: key), let t = row.latest else { return }
         switch pending.path.type {
         case .manageSubscription:
-            perform {
-                let cancelled = await purchases.controller.cancelSubscription(transactionId: t.id)
-                return cancelled ? .notice(self.strings.text("cc.cancel.done.title"),
-                                           self.strings.text("cc.cancel.done.message", ["date": t.expirationDate.map { self.screen().date($0) } ?? ""]),
-                                           strings: self.strings)
-                    : .notice(self.strings.text("cc.cancel.failed.title"), self.strings.text("cc.cancel.failed.message"), strings: self.strings)
+            perform({ await purchases.controller.cancelSubscription(transactionId: t.id) }) { cancelled in
+                cancelled ? self.notice("cc.cancel.done", ["date": t.expirationDate.map { self.screen().date($0) } ?? ""])
+                    : self.notice("cc.cancel.failed")
             }
         case .refund:
-            perform {
-                let status = await purchases.controller.requestRefund(transactionId: t.id)
+            perform({ await purchases.controller.requestRefund(transactionId: t.id) }) { status in
                 self.refundFinished(productId: t.productId, status: status)
                 switch status {
-                case .success: return .notice(self.strings.text("cc.refund.done.title"), self.strings.text("cc.refund.done.message"), strings: self.strings)
+                case .success: return self.notice("cc.refund.done")
                 case .userCancelled: return nil
-                case .error: return .notice(self.strings.text("cc.refund.failed.title"), self.strings.text("cc.refund.failed.message"), strings: self.strings)
+                case .error: return self.notice("cc.refund.failed")
                 }
             }
         default:
@@ -191,25 +187,20 @@ extension CustomerCenterSession {
 
     private func changePlan(of row: CustomerCenterPurchase, to plan: Product) {
         guard let purchases else { return }
-        perform {
-            let result = await purchases.controller.purchase(plan)
+        perform({ await purchases.controller.purchase(plan) }) { result in
             switch result {
             case .purchased:
-                let now = self.screen().rows.first { $0.productId == plan.id && $0.isActive }
-                let key = now != nil ? "cc.plans.done.now" : "cc.plans.done.later"
-                let date = row.latest?.expirationDate.map { self.screen().date($0) } ?? ""
-                // Back to the subscription's screen, now showing the plan it is on.
+                // An upgrade starts at once; a downgrade waits for the end of the current period.
+                let immediate = self.screen().rows.contains { $0.productId == plan.id && $0.isActive }
                 if case .plans? = self.route.last { self.route.removeLast() }
-                if now != nil, case .detail? = self.route.last { self.route[self.route.count - 1] = .detail(purchaseKey: plan.id) }
+                if immediate, case .detail? = self.route.last { self.route[self.route.count - 1] = .detail(purchaseKey: plan.id) }
+                let date = row.latest?.expirationDate.map { self.screen().date($0) } ?? ""
                 return .notice(self.strings.text("cc.plans.done.title"),
-                               self.strings.text(key, ["plan": plan.displayName, "date": date]), strings: self.strings)
-            case .cancelled:
-                return nil
-            case .pending:
-                return .notice(self.strings.text("purchase.pending.title"), self.strings.text("purchase.pending.message"), strings: self.strings)
-            case .failed(let error):
-                return .notice(self.strings.text("cc.plans.failed.title"),
-                               self.strings.text("cc.plans.failed.message", ["reason": "\(error)"]), strings: self.strings)
+                               self.strings.text(immediate ? "cc.plans.done.now" : "cc.plans.done.later",
+                                                 ["plan": plan.displayName, "date": date]), strings: self.strings)
+            case .cancelled: return nil
+            case .pending: return self.notice("purchase.pending")
+            case .failed(let error): return self.notice("cc.plans.failed", ["reason": "\(error)"])
             }
         }
     }
@@ -218,23 +209,20 @@ extension CustomerCenterSession {
         let go = { @MainActor [weak self] (allowed: Bool) in
             guard let self, allowed, !self.isDismissed else { return }
             guard let purchases = self.purchases else {
-                return self.show(.notice(self.strings.text("restore.failed.title"),
-                                         self.strings.text("restore.failed.message", ["reason": self.strings.text("cc.no_store")]),
-                                         strings: self.strings))
+                return self.show(self.notice("restore.failed", ["reason": self.strings.text("cc.no_store")]))
             }
             self.events.emit("restore_start")
-            self.perform {
-                switch await purchases.restore() {
+            self.perform({ await purchases.restore() }) { outcome in
+                switch outcome {
                 case .restored:
                     self.events.emit("restore_complete")
-                    return .notice(self.strings.text("cc.restore.done.title"), self.strings.text("cc.restore.done.message"), strings: self.strings)
+                    return self.notice("cc.restore.done")
                 case .nothingToRestore:
                     self.events.emit("restore_fail", ["message": "no active purchases to restore"])
-                    return .notice(self.strings.text("restore.nothing.title"), self.strings.text("restore.nothing.message"), strings: self.strings)
+                    return self.notice("restore.nothing")
                 case .failed(let reason):
                     self.events.emit("restore_fail", ["message": .string(reason)])
-                    return .notice(self.strings.text("restore.failed.title"),
-                                   self.strings.text("restore.failed.message", ["reason": reason]), strings: self.strings)
+                    return self.notice("restore.failed", ["reason": reason])
                 }
             }
         }
@@ -259,16 +247,23 @@ extension CustomerCenterSession {
             confirming: nil))
     }
 
-    /// Runs a controller call under the progress overlay, refreshes the purchases, and shows
-    /// the dialog it returns.
-    private func perform(_ work: @escaping @MainActor () async -> CustomerCenterDialog?) {
+    /// Runs a controller call under the progress overlay, reads the purchases again, then
+    /// shows the dialog `report` makes of the call's outcome.
+    private func perform<Outcome>(_ call: @escaping @MainActor () async -> Outcome,
+                                  report: @escaping @MainActor (Outcome) -> CustomerCenterDialog?) {
         setBusy(true)
         Task { @MainActor in
-            let result = await work()
+            let outcome = await call()
             try? purchases?.refresh()
+            let dialog = report(outcome)
             popToExistingScreen()
             isBusy = false
-            show(isDismissed ? nil : result)
+            show(isDismissed ? nil : dialog)
         }
+    }
+
+    /// A dialog with the texts `key.title` and `key.message`.
+    private func notice(_ key: String, _ arguments: [String: String] = [:]) -> CustomerCenterDialog {
+        .notice(strings.text("\(key).title", arguments), strings.text("\(key).message", arguments), strings: strings)
     }
 }

@@ -88,8 +88,10 @@ public final class CustomerCenterSession {
         events.emit("customerCenter_close")
         page?.dismiss()
         delegate?.customerCenterDidDismiss()
-        onDismiss?()
+        let dismissed = onDismiss
+        onDismiss = nil  // it may hold the host's view, which holds this session
         delegate = nil
+        dismissed?()
     }
 
     /// The screen as it stands now.

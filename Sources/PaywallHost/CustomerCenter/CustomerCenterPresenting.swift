@@ -64,9 +64,11 @@ extension PaywallPresenter {
         session.delegate = delegate
         session.environment = customerCenterEnvironment()
         session.updateCheck = updateCheck
-        session.onDismiss = { [weak self] in
+        session.onDismiss = { [weak self, view] in
             // The bundle stays mounted: it is the runtime's own, small, and the next presentation uses it.
             self?.customerCenterOnScreen = nil
+            // Freed on the next turn of the loop: a dismissal may come from inside the view's own signal handler.
+            MainLoop.after(seconds: 0) { withExtendedLifetime(view) {} }
             onDismiss?()
         }
         customerCenterOnScreen = view
