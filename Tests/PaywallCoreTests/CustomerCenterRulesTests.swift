@@ -406,6 +406,17 @@ final class CustomerCenterRulesTests: XCTestCase {
         XCTAssertEqual(row.kind, .subscription)
     }
 
+    func testRowsListActiveSubscriptionsNewestFirstThenInactiveThenEntitlementsThenOneTimePurchases() {
+        let rows = F.rows([
+            F.sub("a", daysAgo: 20),
+            F.sub("b", product: "pro.yearly", daysAgo: 2, length: 1),
+            F.sub("c", product: "team.monthly", daysAgo: 10, entitlements: ["team"], group: "team"),
+            F.oneTime("d", daysAgo: 1),
+        ], status: .active(["pro", "team", "lifetime", "beta"]))
+        XCTAssertEqual(rows.map(\.key), ["team.monthly", "pro.monthly", "pro.yearly", "entitlement:beta", "lifetime"])
+        XCTAssertEqual(rows.map(\.isActive), [true, true, false, true, true])
+    }
+
     // MARK: 11. Cards and entitlement rows
 
     func testOneTimePurchasesAreCardsWithoutADetailScreen() throws {

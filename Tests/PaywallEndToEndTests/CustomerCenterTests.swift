@@ -141,8 +141,11 @@ final class CustomerCenterTests: EndToEndTestCase {
             await CustomerCenter.waitFor(m => m.screen === 'plans');
             CustomerCenter.tap('[data-path-id="change_plan"][data-product-id="lumen.pro.yearly"]');
             const done = await CustomerCenter.waitFor(m => m.dialog && !m.busy);
-            if (done.dialog.title !== 'Plan Changed') throw new Error(done.dialog.title + ': ' + done.dialog.message);
+            if (done.dialog.message !== "You're now on Lumen Pro Yearly.") throw new Error(done.dialog.title + ': ' + done.dialog.message);
             CustomerCenter.tap('[data-action="ok"]');
+            // An upgrade takes effect at once: the detail screen now shows the new plan.
+            const now = await CustomerCenter.waitFor(m => !m.dialog);
+            if (now.screen !== 'detail' || now.title !== 'Lumen Pro Yearly') throw new Error(now.screen + ' ' + now.title);
             CustomerCenter.tap('[data-action="close"]');
             """,
         ])
