@@ -20,7 +20,7 @@
     if (item.destructive) node.classList.add("destructive");
     if (item.active === false) node.classList.add("inactive");
     for (const [key, attribute] of [["path_id", "pathId"], ["product_id", "productId"],
-      ["entitlement_id", "entitlementId"], ["option_id", "optionId"]]) {
+      ["entitlement_id", "entitlementId"], ["purchase_key", "purchaseKey"], ["option_id", "optionId"]]) {
       if (item[key] != null) node.dataset[attribute] = item[key];
     }
     const text = element("span", "text");
@@ -158,6 +158,7 @@
         path_id: node.dataset.pathId,
         product_id: node.dataset.productId || null,
         entitlement_id: node.dataset.entitlementId || null,
+        purchase_key: node.dataset.purchaseKey || null,
       });
     }
   });

@@ -16,10 +16,10 @@ extension CustomerCenterSession {
             handleAction(action)
         case .option(let id):
             answerSurvey(optionId: id)
-        case .path(let id, let productId, let entitlementId):
+        case .path(let id, let purchaseKey, let productId):
             // A dialog is modal and a running action finishes first: taps behind them do nothing.
             guard dialog == nil, !isBusy else { return }
-            tapPath(id: id, purchaseKey: productId ?? entitlementId.map { "entitlement:\($0)" })
+            tapPath(id: id, purchaseKey: purchaseKey ?? productId, productId: productId)
         }
     }
 
@@ -52,7 +52,8 @@ extension CustomerCenterSession {
 
     // MARK: Paths
 
-    private func tapPath(id: String, purchaseKey: String?) {
+    /// `purchaseKey` names the purchase a row belongs to; on the plans screen `productId` is the plan chosen.
+    private func tapPath(id: String, purchaseKey: String?, productId: String?) {
         let screen = self.screen()
         switch route.last ?? .home {
         case .home:
@@ -75,9 +76,9 @@ extension CustomerCenterSession {
             else { return reportInvalid("no path \"\(id)\" on the detail screen of \(key)") }
             selected(path, purchase: row, resolution: resolution)
         case .plans(let key, let pathId, let ids):
-            guard id == pathId, let productId = purchaseKey, let row = screen.row(key: key),
+            guard id == pathId, let productId, let row = screen.row(key: key),
                 let plan = CustomerCenterRules.planChoices(for: row, productIds: ids, catalog: screen.catalog).first(where: { $0.id == productId })
-            else { return reportInvalid("no plan \(purchaseKey ?? "(none)") to change to") }
+            else { return reportInvalid("no plan \(productId ?? "(none)") to change to") }
             changePlan(of: row, to: plan)
         case .survey:
             reportInvalid("the survey on screen takes an option, not path \"\(id)\"")

@@ -5,8 +5,9 @@ import Foundation
 public enum CustomerCenterMessage: Equatable, Sendable {
     /// The page script is ready.
     case ping
-    /// A row carrying `data-path-id` (with the purchase's `data-product-id` / `data-entitlement-id`).
-    case path(id: String, productId: String?, entitlementId: String?)
+    /// A row carrying `data-path-id`, with its purchase's `data-purchase-key` and
+    /// `data-product-id` (or a plan's product id) when it has them.
+    case path(id: String, purchaseKey: String?, productId: String?)
     /// A survey option (`data-option-id`).
     case option(id: String)
     /// A button carrying `data-action`: `back`, `close`, or a dialog's button.
@@ -22,8 +23,9 @@ public enum CustomerCenterMessage: Equatable, Sendable {
         switch name {
         case "ping": return .ping
         case "customer_center_path":
-            return .path(id: try f.string("path_id"), productId: try f.optionalString("product_id"),
-                         entitlementId: try f.optionalString("entitlement_id"))
+            let entitlement = try f.optionalString("entitlement_id").map { "entitlement:\($0)" }
+            return .path(id: try f.string("path_id"), purchaseKey: try f.optionalString("purchase_key") ?? entitlement,
+                         productId: try f.optionalString("product_id"))
         case "customer_center_option": return .option(id: try f.string("option_id"))
         case "customer_center_action": return .action(try f.string("action"))
         case "customer_center_rendered": return .rendered(revision: Int(try f.number("revision")))

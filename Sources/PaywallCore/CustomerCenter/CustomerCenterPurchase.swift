@@ -27,8 +27,9 @@ public struct CustomerCenterPurchase: Equatable, Sendable {
     public var isActive: Bool
     public var product: Product?
 
-    /// Identifies the row in the page (`data-product-id`, or `entitlement:ID`).
-    public var key: String { productId ?? "entitlement:\(entitlementId ?? "")" }
+    /// Identifies the row: its product id, `PRODUCT@STORE` when one product was bought through
+    /// two stores, or `entitlement:ID`. The page sends it back as `purchase_key`.
+    public private(set) var key = ""
     public var store: StoreKind? { latest?.store }
 
     /// Whether a web checkout sold it (it is managed on a web page, not through the controller).
@@ -46,7 +47,8 @@ public struct CustomerCenterPurchase: Equatable, Sendable {
                 chains[t.originalId] = (t, t)
             }
         }
-        // A product bought again after it lapsed is one row: the chain that best describes it now.
+        // A product bought again after it lapsed is one row, the chain that best describes it now;
+        // the same product bought through another store is a row of its own.
         var byProduct: [String: CustomerCenterPurchase] = [:]
         for (first, latest) in chains.values {
             let state = latest.isSubscription ? CustomerInfo.state(of: latest, now: now) : (latest.isRevoked ? .revoked : .subscribed)
@@ -56,13 +58,19 @@ public struct CustomerCenterPurchase: Equatable, Sendable {
                 title: title(product: product, entitlements: latest.entitlementIds), latest: latest,
                 originalPurchaseDate: first.purchaseDate, state: state, isActive: CustomerInfo.grantsAccess(state),
                 product: product)
-            if let existing = byProduct[latest.productId], existing.rank >= row.rank { continue }
-            byProduct[latest.productId] = row
+            let chainKey = "\(latest.productId)@\(latest.store.rawValue)"
+            if let existing = byProduct[chainKey], existing.rank >= row.rank { continue }
+            byProduct[chainKey] = row
+        }
+        let stores = Dictionary(grouping: byProduct.values, by: { $0.productId ?? "" })
+        for (chainKey, row) in byProduct {
+            byProduct[chainKey]?.key = stores[row.productId ?? ""]!.count > 1 ? chainKey : row.productId ?? chainKey
         }
         let covered = Set(info.transactions.filter { !$0.isRevoked }.flatMap(\.entitlementIds))
         let granted = status.activeEntitlements.subtracting(covered).sorted().map { id in
             CustomerCenterPurchase(kind: .entitlement, productId: nil, entitlementId: id, title: id, latest: nil,
-                                   originalPurchaseDate: nil, state: .subscribed, isActive: true, product: nil)
+                                   originalPurchaseDate: nil, state: .subscribed, isActive: true, product: nil,
+                                   key: "entitlement:\(id)")
         }
         let sorted = byProduct.values.sorted { a, b in
             if (a.kind == .oneTime) != (b.kind == .oneTime) { return b.kind == .oneTime }

@@ -194,6 +194,7 @@ public struct CustomerCenterScreen {
         if let badge = CustomerCenterRules.badgeKey(for: p.store) { row["badge"] = .string(strings.text(badge)) }
         if let id = p.productId { row["product_id"] = .string(id) }
         if let id = p.entitlementId { row["entitlement_id"] = .string(id) }
+        row["purchase_key"] = .string(p.key)
         if p.kind != .oneTime { row["path_id"] = .string(Self.detailPathId) }
         return .object(row)
     }
@@ -204,6 +205,7 @@ public struct CustomerCenterScreen {
     private func pathRow(_ path: CustomerCenterConfiguration.Path, purchase: CustomerCenterPurchase?) -> JSONValue {
         var row: [String: JSONValue] = ["kind": "path", "title": .string(title(of: path)), "path_id": .string(path.id)]
         if let id = purchase?.productId { row["product_id"] = .string(id) }
+        if let key = purchase?.key { row["purchase_key"] = .string(key) }
         if case .manageSubscription = path.type { row["destructive"] = true }
         if case .url(let url, _, _) = path.type { row["url"] = .string(url.absoluteString) }
         return .object(row)
