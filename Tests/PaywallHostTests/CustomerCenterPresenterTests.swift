@@ -1,0 +1,62 @@
+import CGtk
+import PaywallCore
+import XCTest
+
+@testable import PaywallHost
+
+/// The presenter's customer-center API in this process, with a real WebKit view: one at a
+/// time, programmatic dismiss, a preloaded page used when presenting. Needs a display
+/// (`xvfb-run`), like the end-to-end tests.
+final class CustomerCenterPresenterTests: XCTestCase {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @MainActor
+    func testOneAtATimeDismissFromTheAppAndPreloadedPage() async throws {
+        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
+            XCTFail("needs a display: run the suite under `xvfb-run -a`")
+            return
+        }
+        try Toolkit.initialize()
+        let presenter = try PaywallPresenter(resources: RuntimeResources(root: Self.packageRoot), locale: "en_US")
+        var names: [String] = []
+        presenter.events.observe { names.append($0.name) }
+
+        presenter.preloadCustomerCenter()
+        let preloaded = try XCTUnwrap(presenter.preloadedCustomerCenter)
+        var dismissed = 0
+        let view = try XCTUnwrap(presenter.presentCustomerCenter(offscreen: true, onDismiss: { dismissed += 1 }))
+        XCTAssertTrue(view === preloaded, "presenting uses the page loaded ahead of time")
+        XCTAssertNil(presenter.preloadedCustomerCenter)
+        XCTAssertNil(presenter.presentCustomerCenter(offscreen: true), "a second one while one is on screen does nothing")
+        XCTAssertNil(presenter.customerCenterWidget(.embedded), "nor as a widget")
+
+        // The page draws its first screen.
+        let drawn = await waitUntil { view.session.renderedRevision > 0 }
+        XCTAssertTrue(drawn, "the customer center page never drew its screen")
+        XCTAssertEqual(names.filter { $0.hasPrefix("customerCenter_") }, ["customerCenter_open"])
+
+        presenter.dismissCustomerCenter()
+        XCTAssertEqual(dismissed, 1)
+        XCTAssertTrue(view.session.isDismissed)
+        XCTAssertEqual(names.last, "customerCenter_close")
+        presenter.dismissCustomerCenter()
+        XCTAssertEqual(dismissed, 1, "dismissing twice reports once")
+
+        let again = try XCTUnwrap(presenter.customerCenterWidget(.pushed), "after a dismiss, a new one can be shown")
+        XCTAssertFalse(again === view)
+        XCTAssertEqual(again.session.presentation, .pushed)
+        presenter.dismissCustomerCenter()
+    }
+
+    /// Runs the GLib loop until `condition` holds or 10 s pass.
+    @MainActor
+    private func waitUntil(_ condition: @escaping @MainActor () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition(), Date() < deadline {
+            g_main_context_iteration(nil, 0)
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return condition()
+    }
+}
