@@ -24,6 +24,8 @@ final class CustomerCenterPresenterTests: XCTestCase {
 
         presenter.preloadCustomerCenter()
         let preloaded = try XCTUnwrap(presenter.preloadedCustomerCenter)
+        let loaded = await waitUntil { names.contains("customerCenter_pageReady") }
+        XCTAssertTrue(loaded, "the preloaded page never became ready")
         var dismissed = 0
         let view = try XCTUnwrap(presenter.presentCustomerCenter(offscreen: true, onDismiss: { dismissed += 1 }))
         XCTAssertTrue(view === preloaded, "presenting uses the page loaded ahead of time")
@@ -31,10 +33,10 @@ final class CustomerCenterPresenterTests: XCTestCase {
         XCTAssertNil(presenter.presentCustomerCenter(offscreen: true), "a second one while one is on screen does nothing")
         XCTAssertNil(presenter.customerCenterWidget(.embedded), "nor as a widget")
 
-        // The page draws its first screen.
+        // The page, ready before it was presented, draws its first screen.
         let drawn = await waitUntil { view.session.renderedRevision > 0 }
         XCTAssertTrue(drawn, "the customer center page never drew its screen")
-        XCTAssertEqual(names.filter { $0.hasPrefix("customerCenter_") }, ["customerCenter_open"])
+        XCTAssertEqual(names.filter { $0.hasPrefix("customerCenter_") }, ["customerCenter_pageReady", "customerCenter_open"])
 
         presenter.dismissCustomerCenter()
         XCTAssertEqual(dismissed, 1)

@@ -158,7 +158,7 @@ public final class CustomerCenterSession {
     }
 
     func pingArrived() {
-        _ = readiness.pingDidArrive()
+        pageReady(readiness.pingDidArrive())
         render()
     }
 
@@ -210,8 +210,13 @@ extension CustomerCenterSession: PageSession {
     }
 
     public func loadFinished(url: String) {
-        _ = readiness.loadDidFinish()
+        pageReady(readiness.loadDidFinish())
         render()
+    }
+
+    /// Reported once per load, when it has both loaded and pinged (or its ping grace ran out).
+    private func pageReady(_ ready: Bool) {
+        if ready { events.emit("customerCenter_pageReady") }
     }
 
     public func loadFailed(url: String, reason: String) {
@@ -219,7 +224,7 @@ extension CustomerCenterSession: PageSession {
     }
 
     public func pingGraceElapsed() {
-        _ = readiness.graceDidElapse()
+        pageReady(readiness.graceDidElapse())
     }
 
     public func webProcessTerminated(reason: String) {

@@ -9,13 +9,12 @@ import PaywallCore
 /// presenter.presentCustomerCenter(parent: appWindow, delegate: myDelegate) { print("dismissed") }
 /// ```
 extension PaywallPresenter {
-    /// The mount host of the customer center's bundle (`web/customer-center`).
-    static let customerCenterHost = "customer-center"
-
     /// Loads the customer center ahead of time, so presenting it shows a drawn page at once.
     public func preloadCustomerCenter() {
         guard preloadedCustomerCenter == nil else { return }
-        preloadedCustomerCenter = makeCustomerCenter()
+        let view = makeCustomerCenter()
+        loadPage(of: view)
+        preloadedCustomerCenter = view
     }
 
     /// Shows the customer center in its own window, modal over `parent` when given. Does nothing
@@ -28,6 +27,7 @@ extension PaywallPresenter {
                                       offscreen: Bool = false, onDismiss: (() -> Void)? = nil) -> CustomerCenterView? {
         guard let view = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
         view.showAsSheet(parent: parent, size: size, offscreen: offscreen)
+        loadPage(of: view)
         view.session.start()
         return view
     }
@@ -42,6 +42,7 @@ extension PaywallPresenter {
         precondition(presentation != .sheet, "use presentCustomerCenter for a sheet")
         guard let view = begin(presentation, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
         gtk_widget_show(view.widget)
+        loadPage(of: view)
         view.session.start()
         return view
     }
@@ -65,8 +66,8 @@ extension PaywallPresenter {
         session.environment = customerCenterEnvironment()
         session.updateCheck = updateCheck
         session.onDismiss = { [weak self, view] in
-            // The bundle stays mounted: it is the runtime's own, small, and the next presentation uses it.
             self?.customerCenterOnScreen = nil
+            self?.runtime.unmount(host: view.webView.bundleHost)
             // Freed on the next turn of the loop: a dismissal may come from inside the view's own signal handler.
             MainLoop.after(seconds: 0) { withExtendedLifetime(view) {} }
             onDismiss?()
@@ -79,16 +80,23 @@ extension PaywallPresenter {
         let session = CustomerCenterSession(
             configuration: customerCenter, presentation: .sheet, purchases: purchases, strings: strings, locale: locale,
             events: events, environment: customerCenterEnvironment())
-        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: Self.customerCenterHost)
+        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: newHost("customer-center"))
         let view = CustomerCenterView(session: session, webView: webView, strings: strings)
         session.onProcessTerminated = { [weak webView] in webView?.reload() }
+        return view
+    }
+
+    /// Starts loading the page, unless it was loaded ahead of time (a cold page loads once its
+    /// view is in a window, as a paywall's does).
+    private func loadPage(of view: CustomerCenterView) {
+        guard !view.isLoading else { return }
+        view.isLoading = true
         let bundle = resources.web.appendingPathComponent("customer-center")
         do {
-            webView.load(runtime.mount(try PaywallBundle(path: bundle.path), host: Self.customerCenterHost))
+            view.webView.load(runtime.mount(try PaywallBundle(path: bundle.path), host: view.webView.bundleHost))
         } catch {
             events.emit(EventName.webviewLoadFail, ["url": .string(bundle.path), "reason": .string("\(error)"), "page": "customer_center"])
         }
-        return view
     }
 
     private func customerCenterEnvironment() -> CustomerCenterSession.Environment {

@@ -15,6 +15,8 @@ public final class CustomerCenterView: CustomerCenterPage {
     /// The sheet's window; nil when the app holds the widget.
     private(set) var window: UnsafeMutablePointer<GtkWidget>?
     private let strings: StringTable
+    /// Its page was asked to load (ahead of time, or when it was shown).
+    var isLoading = false
 
     init(session: CustomerCenterSession, webView: PaywallWebView, strings: StringTable) {
         self.session = session

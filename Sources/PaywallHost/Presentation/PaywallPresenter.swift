@@ -161,10 +161,16 @@ public final class PaywallPresenter {
 
     // MARK: Building and showing
 
+    /// A `paywall://` host no page used before: `bundle`, then `bundle2`, ... (`paywall bench`:
+    /// a new page on the host of a page just closed was often ready only after about 500 ms).
+    func newHost(_ name: String) -> String {
+        mountCount += 1
+        return mountCount == 1 ? name : "\(name)\(mountCount)"
+    }
+
     /// A session, view and window for `bundle`, its files mounted; nothing shown or loaded yet.
     private func prepare(_ bundle: PaywallBundle, options: Options) -> (PaywallPresentation, URL) {
-        mountCount += 1
-        let host = mountCount == 1 ? "bundle" : "bundle\(mountCount)"
+        let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
         let session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
         session.productSlots = options.slots.entries.isEmpty ? manifest.slots : options.slots

@@ -12,12 +12,15 @@ struct BenchResults {
     var schemeServe: Double
     var fileServe: Double
     var preloadRSS: Double
+    var customerCenterCold: Double
+    var customerCenterPreloaded: Double
 
     var json: String {
         let values: [String: Double] = [
             "cold_present_ms": coldPresent, "preloaded_present_ms": preloadedPresent, "bridge_rtt_ms": bridgeRTT,
             "raw_bridge_rtt_ms": rawBridgeRTT, "status_read_ms": statusRead, "scheme_serve_ms": schemeServe,
             "file_serve_ms": fileServe, "preload_rss_mb": preloadRSS,
+            "customer_center_cold_ms": customerCenterCold, "customer_center_preloaded_ms": customerCenterPreloaded,
         ]
         return JSONValue.object(values.mapValues { .number(($0 * 1000).rounded() / 1000) }).jsonText
     }
@@ -34,6 +37,8 @@ struct BenchResults {
             100 files / 5 MB through paywall://         \(ms(schemeServe))   \(String(format: "%.2f", schemeServe / fileServe)) x file://
             the same files over file://                 \(ms(fileServe))
             memory per extra preloaded paywall          \(String(format: "%8.1f MB", preloadRSS))
+            customer center, cold, until 2 frames       \(ms(customerCenterCold))
+            customer center, preloaded, until 2 frames  \(ms(customerCenterPreloaded))   \(String(format: "%.3f", customerCenterPreloaded / customerCenterCold)) x cold
             """
     }
 }
@@ -58,8 +63,11 @@ struct Bench {
         let preloaded = try await preloadedPresents(paywall)
         let (bridge, raw, scheme, file) = try await pageMeasurements(serving)
         let status = try statusReads(work)
+        let centerCold = try await customerCenterPresents(preloaded: false)
+        let centerPreloaded = try await customerCenterPresents(preloaded: true)
         return BenchResults(coldPresent: cold, preloadedPresent: preloaded, bridgeRTT: bridge, rawBridgeRTT: raw,
-                            statusRead: status, schemeServe: scheme, fileServe: file, preloadRSS: rss)
+                            statusRead: status, schemeServe: scheme, fileServe: file, preloadRSS: rss,
+                            customerCenterCold: centerCold, customerCenterPreloaded: centerPreloaded)
     }
 
     /// Present a paywall that was not loaded before, until its page is ready and 2 frames painted.
@@ -90,6 +98,32 @@ struct Bench {
             try await twoFrames(presentation.webView)
             times.append(Self.now() - start)
             presentation.dismiss()
+        }
+        return Self.median(times)
+    }
+
+    /// Present the customer center until its screen is drawn and 2 frames painted, loaded cold
+    /// or preloaded (`preloadCustomerCenter`, its page ready before the clock starts).
+    private func customerCenterPresents(preloaded: Bool) async throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            if preloaded {
+                presenter.preloadCustomerCenter()
+                await event("customerCenter_pageReady")
+            }
+            let start = Self.now()
+            guard let view = presenter.presentCustomerCenter() else { throw BenchError("customer center not shown") }
+            if view.session.renderedRevision == 0 {
+                await withCheckedContinuation { done in
+                    view.session.onRendered = {
+                        view.session.onRendered = nil
+                        done.resume()
+                    }
+                }
+            }
+            try await twoFrames(view.webView)
+            times.append(Self.now() - start)
+            presenter.dismissCustomerCenter()
         }
         return Self.median(times)
     }
