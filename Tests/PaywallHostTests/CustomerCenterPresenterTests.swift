@@ -5,7 +5,7 @@ import XCTest
 @testable import PaywallHost
 
 /// The presenter's customer-center API in this process, with a real WebKit view: one at a
-/// time, programmatic dismiss, a preloaded page used when presenting. Needs a display
+/// time, programmatic dismiss, a preloaded page used when presenting, the desktop's theme followed. Needs a display
 /// (`xvfb-run`), like the end-to-end tests.
 final class CustomerCenterPresenterTests: XCTestCase {
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -37,6 +37,14 @@ final class CustomerCenterPresenterTests: XCTestCase {
         let drawn = await waitUntil { view.session.renderedRevision > 0 }
         XCTAssertTrue(drawn, "the customer center page never drew its screen")
         XCTAssertEqual(names.filter { $0.hasPrefix("customerCenter_") }, ["customerCenter_pageReady", "customerCenter_open"])
+
+        // The desktop switches to dark: the screen is drawn again, dark.
+        Toolkit.setInterfaceStyle("dark")
+        defer { Toolkit.setInterfaceStyle("light") }
+        let before = view.session.renderedRevision
+        let redrawn = await waitUntil { view.session.renderedRevision > before }
+        XCTAssertTrue(redrawn, "no redraw after the theme changed")
+        XCTAssertTrue(view.session.environment.isDark)
 
         presenter.dismissCustomerCenter()
         XCTAssertEqual(dismissed, 1)

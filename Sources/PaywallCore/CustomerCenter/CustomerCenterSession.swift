@@ -16,8 +16,10 @@ public final class CustomerCenterSession {
     public var purchases: Purchases?
     let strings: StringTable
     let locale: Locale
-    /// Facts for the screen and the support email.
-    public var environment: Environment
+    /// Facts for the screen and the support email; a change is drawn at once.
+    public var environment: Environment {
+        didSet { render() }
+    }
     /// Looks the app's latest version up for the update banner; nil skips the lookup.
     public var updateCheck: UpdateCheck?
     /// Called once, when the customer center is dismissed.

@@ -77,6 +77,7 @@ extension PaywallPresenter {
     }
 
     private func makeCustomerCenter() -> CustomerCenterView {
+        watchThemeOnce()
         let session = CustomerCenterSession(
             configuration: customerCenter, presentation: .sheet, purchases: purchases, strings: strings, locale: locale,
             events: events, environment: customerCenterEnvironment())
@@ -97,6 +98,18 @@ extension PaywallPresenter {
         } catch {
             events.emit(EventName.webviewLoadFail, ["url": .string(bundle.path), "reason": .string("\(error)"), "page": "customer_center"])
         }
+    }
+
+    /// Redraws the customer center when the desktop switches between light and dark.
+    private func watchThemeOnce() {
+        guard !watchesTheme, let settings = gtk_settings_get_default() else { return }
+        watchesTheme = true
+        Signal.connect(UnsafeMutableRawPointer(settings), "notify::gtk-application-prefer-dark-theme", pointer: { [weak self] _ in
+            guard let self else { return }
+            for view in [self.customerCenterOnScreen, self.preloadedCustomerCenter].compactMap({ $0 }) {
+                view.session.environment.isDark = Toolkit.interfaceStyle == "dark"
+            }
+        })
     }
 
     private func customerCenterEnvironment() -> CustomerCenterSession.Environment {

@@ -48,6 +48,8 @@ public final class PaywallPresenter {
     /// The customer center on screen (only one at a time), and one loaded ahead of time.
     var customerCenterOnScreen: CustomerCenterView?
     var preloadedCustomerCenter: CustomerCenterView?
+    /// The customer center follows the desktop's dark-theme preference while it is shown.
+    var watchesTheme = false
 
     /// - Parameters:
     ///   - locale: the user's locale (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
