@@ -194,10 +194,10 @@ final class CustomerCenterConfigurationTests: XCTestCase {
                        #"cc.json: management.paths[1]: path id "r" appears twice"#)
         XCTAssertEqual(parseError(#"{"management": {"paths": [{"id": "r", "type": "refund", "window": -5}]}}"#),
                        "cc.json: management.paths[0].window: must be a positive number of seconds")
-        XCTAssertEqual(parseError(#"{"management": {"title": "x"}}"#), "cc.json: management.paths: must be an array of paths")
+        XCTAssertEqual(parseError(#"{"management": {"title": "x", "paths": 3}}"#), "cc.json: management.paths: must be an array of paths")
         XCTAssertEqual(parseError(#"{"shows_account_details": "yes"}"#), "cc.json: shows_account_details: must be true or false")
         XCTAssertEqual(parseError(#"{"support": {"web_management_url": "billing"}}"#),
-                       #"cc.json: support.web_management_url: must be an absolute URL; got "billing""#)
+                       #"cc.json: support.web_management_url: must be an http or https URL; got "billing""#)
         XCTAssertEqual(parseError(#"{"management": {"paths": [{"type": "restore"}]}}"#), "cc.json: management.paths[0].id: is required")
         XCTAssertEqual(parseError(#"{"management": {"paths": [{"id": "c", "type": "custom"}]}}"#),
                        "cc.json: management.paths[0].identifier: is required")

@@ -38,13 +38,18 @@ final class CustomerCenterPresenterTests: XCTestCase {
         XCTAssertTrue(drawn, "the customer center page never drew its screen")
         XCTAssertEqual(names.filter { $0.hasPrefix("customerCenter_") }, ["customerCenter_pageReady", "customerCenter_open"])
 
-        // The desktop switches to dark: the screen is drawn again, dark.
+        // The desktop switches to dark: the page is drawn again, dark.
         Toolkit.setInterfaceStyle("dark")
-        defer { Toolkit.setInterfaceStyle("light") }
-        let before = view.session.renderedRevision
-        let redrawn = await waitUntil { view.session.renderedRevision > before }
-        XCTAssertTrue(redrawn, "no redraw after the theme changed")
-        XCTAssertTrue(view.session.environment.isDark)
+        defer {
+            Toolkit.setInterfaceStyle("light")
+            Toolkit.chosenStyle = nil
+        }
+        var theme = ""
+        let dark = await waitUntil {
+            view.webView.evaluate("document.documentElement.dataset.theme") { if case .success(let t) = $0 { theme = t } }
+            return theme == "\"dark\""
+        }
+        XCTAssertTrue(dark, "the page's theme is \(theme) after the desktop turned dark")
 
         presenter.dismissCustomerCenter()
         XCTAssertEqual(dismissed, 1)
@@ -56,6 +61,17 @@ final class CustomerCenterPresenterTests: XCTestCase {
         let again = try XCTUnwrap(presenter.customerCenterWidget(.pushed), "after a dismiss, a new one can be shown")
         XCTAssertFalse(again === view)
         XCTAssertEqual(again.session.presentation, .pushed)
+
+        // The app pops it off its stack: that dismisses it, and the next one can be shown.
+        let stack = gtk_stack_new()!
+        g_object_ref_sink(UnsafeMutableRawPointer(stack))
+        defer { g_object_unref(UnsafeMutableRawPointer(stack)) }
+        gtk_container_add(UnsafeMutablePointer(OpaquePointer(stack)), again.widget)
+        XCTAssertFalse(again.session.isDismissed)
+        gtk_container_remove(UnsafeMutablePointer(OpaquePointer(stack)), again.widget)
+        XCTAssertTrue(again.session.isDismissed, "removing the widget dismissed it")
+        XCTAssertEqual(names.last, "customerCenter_close")
+        XCTAssertNotNil(presenter.customerCenterWidget(.embedded))
         presenter.dismissCustomerCenter()
     }
 

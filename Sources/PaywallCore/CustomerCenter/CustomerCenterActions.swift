@@ -31,9 +31,7 @@ extension CustomerCenterSession {
                 show(nil)
                 confirmed(dialog.confirming!)
             case "ok", "dismiss", "back":
-                if let pending = dialog.confirming, case .refund = pending.path.type, let key = pending.purchaseKey {
-                    refundFinished(productId: screen().row(key: key)?.productId ?? key, status: .userCancelled)
-                }
+                reportBackedOutRefund()
                 show(nil)
             case "copy" where dialog.copyableText != nil:
                 page?.copyToClipboard(dialog.copyableText!)
@@ -181,6 +179,12 @@ extension CustomerCenterSession {
         }
     }
 
+    /// A refund confirmation left without confirming is reported as `user_cancelled`.
+    func reportBackedOutRefund() {
+        guard let pending = dialog?.confirming, case .refund = pending.path.type, let key = pending.purchaseKey else { return }
+        refundFinished(productId: screen().row(key: key)?.productId ?? key, status: .userCancelled)
+    }
+
     private func refundFinished(productId: String, status: RefundRequestStatus) {
         events.emit("customerCenter_refundRequest", ["product_id": .string(productId), "status": .string(status.rawValue)])
         delegate?.customerCenter(didCompleteRefundRequestFor: productId, status: status)
@@ -192,9 +196,10 @@ extension CustomerCenterSession {
             switch result {
             case .purchased:
                 // An upgrade starts at once; a downgrade waits for the end of the current period.
-                let immediate = self.screen().rows.contains { $0.productId == plan.id && $0.isActive }
+                let current = self.screen().rows.first { $0.productId == plan.id && $0.isActive }
+                let immediate = current != nil
                 if case .plans? = self.route.last { self.route.removeLast() }
-                if immediate, case .detail? = self.route.last { self.route[self.route.count - 1] = .detail(purchaseKey: plan.id) }
+                if let current, case .detail? = self.route.last { self.route[self.route.count - 1] = .detail(purchaseKey: current.key) }
                 let date = row.latest?.expirationDate.map { self.screen().date($0) } ?? ""
                 return .notice(self.strings.text("cc.plans.done.title"),
                                self.strings.text(immediate ? "cc.plans.done.now" : "cc.plans.done.later",
@@ -207,8 +212,13 @@ extension CustomerCenterSession {
     }
 
     private func restore() {
+        guard !isAskingToRestore else { return }
+        isAskingToRestore = true
         let go = { @MainActor [weak self] (allowed: Bool) in
-            guard let self, allowed, !self.isDismissed else { return }
+            // The delegate's answer counts once; a second call of `resume` does nothing.
+            guard let self, self.isAskingToRestore else { return }
+            self.isAskingToRestore = false
+            guard allowed, !self.isDismissed, !self.isBusy else { return }
             guard let purchases = self.purchases else {
                 return self.show(self.notice("restore.failed", ["reason": self.strings.text("cc.no_store")]))
             }
@@ -237,7 +247,7 @@ extension CustomerCenterSession {
             os: "\(environment.device.osName) \(environment.device.osVersion)".trimmingCharacters(in: .whitespaces),
             deviceModel: environment.device.deviceModel,
             activeEntitlements: Array(purchases?.subscriptionStatus.activeEntitlements ?? []),
-            isSandbox: purchases.map { StoreCapabilities($0.controller).isSandbox } ?? false), strings: strings)
+            isSandbox: capabilities.isSandbox), strings: strings)
         if page?.openMail(mail.url) == true { return }
         // No mail app: the address stays reachable, shown and copyable.
         show(CustomerCenterDialog(
@@ -259,6 +269,7 @@ extension CustomerCenterSession {
             let dialog = report(outcome)
             popToExistingScreen()
             isBusy = false
+            if isDismissed { delegate = nil }
             show(isDismissed ? nil : dialog)
         }
     }

@@ -21,8 +21,8 @@ extension CustomerCenterConfiguration {
         try r.onlyKeys(top, at: "", ["management", "no_purchases", "support", "appearance", "shows_account_details",
                                      "warns_about_duplicate_subscriptions"])
         self.init()
-        if let screen = top["management"] { managementScreen = try r.screen(screen, at: "management") }
-        if let screen = top["no_purchases"] { noPurchasesScreen = try r.screen(screen, at: "no_purchases") }
+        if let screen = top["management"] { managementScreen = try r.screen(screen, at: "management", default: managementScreen) }
+        if let screen = top["no_purchases"] { noPurchasesScreen = try r.screen(screen, at: "no_purchases", default: noPurchasesScreen) }
         if let value = top["support"] { support = try r.support(value, at: "support") }
         if let value = top["appearance"] {
             let object = try r.object(value, at: "appearance")
@@ -76,30 +76,35 @@ extension CustomerCenterConfiguration {
 
         func url(_ value: JSONValue?, at path: String) throws(ParseError) -> URL? {
             guard let text = try string(value, at: path) else { return nil }
-            guard let url = URL(string: text), url.scheme != nil else { throw fail(path, "must be an absolute URL; got \"\(text)\"") }
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw fail(path, "must be an http or https URL; got \"\(text)\"")
+            }
             return url
         }
 
         func color(_ value: JSONValue?, at path: String) throws(ParseError) -> String {
             let text = try required(value, at: path)
-            guard text.count == 7, text.first == "#", text.dropFirst().allSatisfy(\.isHexDigit) else {
+            guard text.count == 7, text.first == "#", text.dropFirst().allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
                 throw fail(path, "must be a #RRGGBB colour; got \"\(text)\"")
             }
             return text
         }
 
-        func screen(_ value: JSONValue, at path: String) throws(ParseError) -> Screen {
+        /// A screen; without `paths` it keeps those of `fallback` (retitling needs no paths).
+        func screen(_ value: JSONValue, at path: String, default fallback: Screen) throws(ParseError) -> Screen {
             let object = try self.object(value, at: path)
             try onlyKeys(object, at: path, ["title", "subtitle", "paths"])
-            guard let list = object["paths"]?.arrayValue else { throw fail("\(path).paths", "must be an array of paths") }
+            let title = try string(object["title"], at: "\(path).title")
+            let subtitle = try string(object["subtitle"], at: "\(path).subtitle")
+            guard let given = object["paths"] else { return Screen(title: title, subtitle: subtitle, paths: fallback.paths) }
+            guard let list = given.arrayValue else { throw fail("\(path).paths", "must be an array of paths") }
             var paths: [Path] = []
             for (index, item) in list.enumerated() {
                 let p = try self.path(item, at: "\(path).paths[\(index)]")
                 if paths.contains(where: { $0.id == p.id }) { throw fail("\(path).paths[\(index)]", "path id \"\(p.id)\" appears twice") }
                 paths.append(p)
             }
-            return Screen(title: try string(object["title"], at: "\(path).title"),
-                          subtitle: try string(object["subtitle"], at: "\(path).subtitle"), paths: paths)
+            return Screen(title: title, subtitle: subtitle, paths: paths)
         }
 
         func path(_ value: JSONValue, at path: String) throws(ParseError) -> Path {

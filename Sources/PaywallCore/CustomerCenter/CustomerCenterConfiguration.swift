@@ -31,6 +31,19 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
 
     public static let `default` = CustomerCenterConfiguration()
 
+    /// What in this configuration cannot work with `catalog`: change-plan product ids the
+    /// catalog does not sell (the path would never appear).
+    public func problems(with catalog: Catalog) -> [String] {
+        [("management", managementScreen), ("no_purchases", noPurchasesScreen)].flatMap { name, screen in
+            screen.paths.compactMap { path -> String? in
+                guard case .changePlan(let ids?) = path.type else { return nil }
+                let unknown = ids.filter { catalog.product(id: $0) == nil }
+                guard !unknown.isEmpty else { return nil }
+                return "customer center path \(name)/\(path.id): product_ids \(unknown.joined(separator: ", ")) are not in the catalog; see `paywall store products`"
+            }
+        }
+    }
+
     /// The built-in cancellation survey; its option titles come from the string tables.
     public static let cancellationSurvey = Survey(id: "cancel_survey", options: [
         .init(id: "too_expensive"), .init(id: "dont_use"), .init(id: "bought_by_mistake"),
@@ -141,7 +154,7 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
         public var shouldWarnToUpdate: Bool
         /// Looks the latest version up at `updateFeedURL` (Linux has no app store to ask).
         public var checksForUpdates: Bool
-        /// A JSON document `{"version": "2.1.0", "url": "https://..."}` naming the latest release.
+        /// A JSON document `{"version": "2.1.0"}` naming the latest release.
         public var updateFeedURL: URL?
         /// Where web purchases (Stripe, Paddle, Superwall) are managed.
         public var webManagementURL: URL?
@@ -158,7 +171,7 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
     }
 
     public struct Appearance: Equatable, Sendable {
-        /// Tints the controls; nil uses the desktop's accent (GNOME blue).
+        /// Tints the controls; nil uses GNOME's default blue.
         public var accent: ColorPair?
         public init(accent: ColorPair? = nil) { self.accent = accent }
     }

@@ -28,7 +28,12 @@ public enum CustomerCenterMessage: Equatable, Sendable {
                          productId: try f.optionalString("product_id"))
         case "customer_center_option": return .option(id: try f.string("option_id"))
         case "customer_center_action": return .action(try f.string("action"))
-        case "customer_center_rendered": return .rendered(revision: Int(try f.number("revision")))
+        case "customer_center_rendered":
+            let number = try f.number("revision")
+            guard let revision = Int(exactly: number), revision >= 0 else {
+                throw PageEnvelopeDecoder.EventError(eventName: name, reason: "field \"revision\" must be a whole number of at least 0")
+            }
+            return .rendered(revision: revision)
         default: throw PageEnvelopeDecoder.EventError(eventName: name, reason: "unknown event_name \"\(name)\" for the customer center")
         }
     }

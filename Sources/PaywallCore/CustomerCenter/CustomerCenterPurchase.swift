@@ -66,7 +66,8 @@ public struct CustomerCenterPurchase: Equatable, Sendable {
         for (chainKey, row) in byProduct {
             byProduct[chainKey]?.key = stores[row.productId ?? ""]!.count > 1 ? chainKey : row.productId ?? chainKey
         }
-        let covered = Set(info.transactions.filter { !$0.isRevoked }.flatMap(\.entitlementIds))
+        // An entitlement active with no purchase granting it now (the app's backend grants it) gets a row.
+        let covered = Set(byProduct.values.filter(\.isActive).flatMap { $0.latest?.entitlementIds ?? [] })
         let granted = status.activeEntitlements.subtracting(covered).sorted().map { id in
             CustomerCenterPurchase(kind: .entitlement, productId: nil, entitlementId: id, title: id, latest: nil,
                                    originalPurchaseDate: nil, state: .subscribed, isActive: true, product: nil,

@@ -32,6 +32,8 @@ public final class CustomerCenterSession {
     public internal(set) var route: [CustomerCenterRoute] = [.home]
     public internal(set) var dialog: CustomerCenterDialog?
     public internal(set) var isBusy = false
+    /// The delegate is deciding whether a restore may run.
+    var isAskingToRestore = false
     public private(set) var isDismissed = false
     /// The model revision last sent, and the last one the page drew.
     public private(set) var revision = 0
@@ -77,6 +79,9 @@ public final class CustomerCenterSession {
     public func start() {
         guard !isStarted else { return }
         isStarted = true
+        if let catalog = purchases?.catalog {
+            for problem in configuration.problems(with: catalog) { events.emit("customerCenter_configWarning", ["reason": .string(problem)]) }
+        }
         let screen = self.screen()
         events.emit("customerCenter_open", ["screen": .string(screen.homeName), "presentation": .string(presentation.rawValue)])
         render()
@@ -86,13 +91,14 @@ public final class CustomerCenterSession {
     /// Takes it down (the close button, the window manager or the app); reports `customerCenter_close` once.
     public func dismiss() {
         guard !isDismissed else { return }
+        reportBackedOutRefund()
         isDismissed = true
         events.emit("customerCenter_close")
         page?.dismiss()
         delegate?.customerCenterDidDismiss()
         let dismissed = onDismiss
         onDismiss = nil  // it may hold the host's view, which holds this session
-        delegate = nil
+        if !isBusy { delegate = nil }  // else it still hears how the running action ended
         dismissed?()
     }
 
@@ -104,10 +110,15 @@ public final class CustomerCenterSession {
         } ?? []
         return CustomerCenterScreen(
             configuration: configuration, rows: rows,
-            capabilities: purchases.map { StoreCapabilities($0.controller) } ?? StoreCapabilities(),
+            capabilities: capabilities,
             catalog: purchases?.catalog, strings: strings, locale: locale, now: now, presentation: presentation,
             isDark: environment.isDark, userId: purchases?.userId ?? environment.userId, installedAt: environment.installedAt,
             appVersion: environment.appVersion, latestVersion: configuration.support.latestAppVersion ?? latestVersion)
+    }
+
+    /// What the purchase controller can do (nothing without one).
+    var capabilities: StoreCapabilities {
+        purchases.map { StoreCapabilities($0.controller) } ?? StoreCapabilities()
     }
 
     /// Sends the current model to the page (once it can take it).
@@ -125,7 +136,7 @@ public final class CustomerCenterSession {
         let support = configuration.support
         guard support.latestAppVersion == nil, support.shouldWarnToUpdate, support.checksForUpdates,
             let feed = support.updateFeedURL, let check = updateCheck,
-            !(purchases.map { StoreCapabilities($0.controller).isSandbox } ?? false)
+            !capabilities.isSandbox
         else { return }
         if let cached = check.cachedVersion(feed: feed) {
             latestVersion = cached
@@ -165,6 +176,7 @@ public final class CustomerCenterSession {
     }
 
     func markRendered(_ shown: Int) {
+        guard shown <= revision else { return reportInvalid("revision \(shown) was never sent; the latest is \(revision)") }
         renderedRevision = max(renderedRevision, shown)
         if renderedRevision == revision { onRendered?() }
     }

@@ -42,6 +42,7 @@ extension PaywallPresenter {
         precondition(presentation != .sheet, "use presentCustomerCenter for a sheet")
         guard let view = begin(presentation, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
         gtk_widget_show(view.widget)
+        view.dismissWhenRemoved()
         loadPage(of: view)
         view.session.start()
         return view
@@ -104,12 +105,17 @@ extension PaywallPresenter {
     private func watchThemeOnce() {
         guard !watchesTheme, let settings = gtk_settings_get_default() else { return }
         watchesTheme = true
-        Signal.connect(UnsafeMutableRawPointer(settings), "notify::gtk-application-prefer-dark-theme", pointer: { [weak self] _ in
-            guard let self else { return }
-            for view in [self.customerCenterOnScreen, self.preloadedCustomerCenter].compactMap({ $0 }) {
-                view.session.environment.isDark = Toolkit.interfaceStyle == "dark"
-            }
-        })
+        // Toolkit.interfaceStyle reads both: the dark preference and a `-dark` theme name.
+        for property in ["gtk-application-prefer-dark-theme", "gtk-theme-name"] {
+            Signal.connect(UnsafeMutableRawPointer(settings), "notify::\(property)", pointer: { [weak self] _ in
+                guard let self else { return }
+                let isDark = Toolkit.interfaceStyle == "dark"
+                for view in [self.customerCenterOnScreen, self.preloadedCustomerCenter].compactMap({ $0 })
+                where view.session.environment.isDark != isDark {
+                    view.session.environment.isDark = isDark
+                }
+            })
+        }
     }
 
     private func customerCenterEnvironment() -> CustomerCenterSession.Environment {

@@ -50,6 +50,15 @@ public final class CustomerCenterView: CustomerCenterPage {
         gtk_widget_show_all(window)
     }
 
+    /// For `.embedded` and `.pushed`: the app taking the widget out of its container (its stack
+    /// popped, its window destroyed) dismisses the customer center, as its close button would.
+    func dismissWhenRemoved() {
+        Signal.connect(UnsafeMutableRawPointer(widget), "parent-set", pointer: { [weak self] _ in
+            guard let self, gtk_widget_get_parent(self.widget) == nil else { return }
+            self.session.dismiss()
+        })
+    }
+
     // MARK: CustomerCenterPage
 
     public func evaluate(_ script: String) {

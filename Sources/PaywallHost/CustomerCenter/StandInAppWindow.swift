@@ -9,12 +9,12 @@ import PaywallCore
 public final class StandInAppWindow {
     let window: UnsafeMutablePointer<GtkWidget>
     private let stack: UnsafeMutablePointer<GtkWidget>
-    private var back: UnsafeMutablePointer<GtkWidget>?
 
     /// - Parameters:
     ///   - title: the app's title, in its header bar.
-    ///   - onBack: for `.pushed`, what the app's back button does.
-    public init(title: String, size: ViewSize, offscreen: Bool, onBack: (() -> Void)? = nil) {
+    ///   - showsBack: a back button for `.pushed`; it leaves the customer center like `onClose`.
+    ///   - onClose: what closing the window (or its back button) does.
+    public init(title: String, size: ViewSize, offscreen: Bool, showsBack: Bool, onClose: @escaping () -> Void) {
         window = offscreen ? gtk_offscreen_window_new()! : gtk_window_new(GTK_WINDOW_TOPLEVEL)!
         stack = gtk_stack_new()!
         gtk_stack_set_transition_type(gcast(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
@@ -23,11 +23,10 @@ public final class StandInAppWindow {
             let header = gtk_header_bar_new()!
             gtk_header_bar_set_title(gcast(header), title)
             gtk_header_bar_set_show_close_button(gcast(header), 1)
-            if let onBack {
+            if showsBack {
                 let back = gtk_button_new_from_icon_name("go-previous-symbolic", GTK_ICON_SIZE_BUTTON)!
-                Signal.connect(UnsafeMutableRawPointer(back), "clicked", { onBack() })
+                Signal.connect(UnsafeMutableRawPointer(back), "clicked", { onClose() })
                 gtk_header_bar_pack_start(gcast(header), back)
-                self.back = back
             }
             gtk_window_set_titlebar(gcast(window), header)
             gtk_window_set_default_size(gcast(window), gint(size.width), gint(size.height))
@@ -37,7 +36,7 @@ public final class StandInAppWindow {
         gtk_stack_add_named(gcast(stack), gtk_label_new(title), "app")
         gtk_container_add(gcast(window), stack)
         Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { _ in
-            onBack?()
+            onClose()
             return true
         })
     }

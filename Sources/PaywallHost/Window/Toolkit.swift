@@ -41,8 +41,8 @@ public enum Toolkit {
         return prefersDark || theme.lowercased().hasSuffix("-dark") ? "dark" : "light"
     }
 
-    /// The style `setInterfaceStyle` chose, which wins over the desktop's.
-    private static var chosenStyle: String?
+    /// The style `setInterfaceStyle` chose, which wins over the desktop's (nil: the desktop's).
+    static var chosenStyle: String?
 
     /// Makes GTK (and so WebKit's `prefers-color-scheme`) use the dark or light variant.
     public static func setInterfaceStyle(_ style: String) {

@@ -40,20 +40,29 @@ enum CustomerCenterCommand {
             }
             do { configuration = try CustomerCenterConfiguration(data: data, origin: path) } catch { throw .failure(error.description) }
         }
+        let presentation = arguments.value("--presentation").map(CustomerCenterPresentation.init(rawValue:)) ?? .sheet
+        guard let presentation else {
+            throw .usage("--presentation must be sheet, embedded or pushed; got '\(arguments.value("--presentation")!)'", spec)
+        }
         let (presenter, stores) = try PresentationHost.makePresenter(arguments, command: spec)
+        presenter.events.observe { event in
+            if event.name == "customerCenter_configWarning" {
+                PresentationHost.fail("warning: \(event.params["reason"]?.stringValue ?? "")")
+            }
+        }
         presenter.customerCenter = configuration
         presenter.appVersion = arguments.value("--app-version") ?? ""
         presenter.updateCheck = UpdateCheck(cachePath: stores.dataDirectory.url.appendingPathComponent("update-check.json").path)
         let snapshot = arguments.value("--snapshot")
         var exitCode: Int32 = 0
+        var finished = false
         let finish = { (line: JSONValue, code: Int32) in
+            guard !finished else { return }
+            finished = true
             FileHandle.standardOutput.write(Data((line.jsonText + "\n").utf8))
             exitCode = code
+            presenter.dismissCustomerCenter()  // the log gets customerCenter_close however it ends
             Toolkit.quit()
-        }
-        let presentation = arguments.value("--presentation").map(CustomerCenterPresentation.init(rawValue:)) ?? .sheet
-        guard let presentation else {
-            throw .usage("--presentation must be sheet, embedded or pushed; got '\(arguments.value("--presentation")!)'", spec)
         }
         let closed = { finish(["result": "closed"], 0) }
         let shown: CustomerCenterView?
@@ -61,7 +70,7 @@ enum CustomerCenterCommand {
             shown = presenter.presentCustomerCenter(size: size, offscreen: snapshot != nil, onDismiss: closed)
         } else {
             let app = StandInAppWindow(title: "Settings", size: size, offscreen: snapshot != nil,
-                                       onBack: presentation == .pushed ? { presenter.dismissCustomerCenter() } : nil)
+                                       showsBack: presentation == .pushed, onClose: { presenter.dismissCustomerCenter() })
             shown = presenter.customerCenterWidget(presentation, onDismiss: closed)
             if let shown { app.show(shown.widget) }
         }
@@ -80,7 +89,7 @@ enum CustomerCenterCommand {
         if let timeout { MainLoop.after(seconds: timeout) { finish(["result": "timeout"], 3) } }
         if snapshot != nil {
             MainLoop.after(seconds: snapshotTimeout) {
-                PresentationHost.fail("the customer center did not draw within \(Int(snapshotTimeout)) s; nothing written")
+                PresentationHost.fail("the customer center did not draw and finish its --eval scripts within \(Int(snapshotTimeout)) s; nothing written")
                 exitCode = 1
                 Toolkit.quit()
             }
