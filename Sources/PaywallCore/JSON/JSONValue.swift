@@ -10,18 +10,14 @@ public enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses JSON text; throws `DecodingError` when the text is not JSON.
+    /// Parses JSON text; throws when the text is not JSON (the error says what and at which byte).
     public init(parsing text: String) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        self = try JSONParser.parse(text)
     }
 
     /// The value as compact JSON text with sorted keys (stable for logs and tests).
     public var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON value.
-        let data = (try? encoder.encode(self)) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self)
+        JSONWriter.text(self)
     }
 
     public var stringValue: String? {

@@ -32,8 +32,7 @@ extension PaywallSession {
                      "request_id": .string(requestId), "status": .string(status)])
         case .requestCallback(let requestId, let name, let behavior, let variables):
             events.emit("callback_request", params(["name": .string(name), "behavior": .string(behavior)]))
-            Task { @MainActor in
-                let result = await delegate?.handleCallback(name: name, variables: variables) ?? .failure
+            let answer = { [weak self] (result: CallbackResult) in
                 var reply: [String: JSONValue] = ["event_name": "callback_result", "request_id": .string(requestId),
                                                   "name": .string(name)]
                 switch result {
@@ -43,8 +42,11 @@ extension PaywallSession {
                 case .failure:
                     reply["status"] = "failure"
                 }
-                deliver(.object(reply))
+                self?.deliver(.object(reply))
             }
+            // Without an app handler the answer is known now: no hop through the main queue.
+            guard let delegate else { return answer(.failure) }
+            Task { @MainActor in answer(await delegate.handleCallback(name: name, variables: variables)) }
         case .hapticFeedback(let type):
             // Desktops have no haptics: reported only, so a page's flow is visible in the log.
             events.emit("haptic_feedback", params(["haptic_type": .string(type)]))

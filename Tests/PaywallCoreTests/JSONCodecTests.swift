@@ -1,0 +1,59 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// The hand-written JSON parser and writer agree with Foundation's coders, which they replace
+/// on the page-message path, and refuse what is not JSON.
+final class JSONCodecTests: XCTestCase {
+    private static let corpus = [
+        #"null"#, #"true"#, #"false"#, #"0"#, #"-0"#, #"7"#, #"-12"#, #"0.1"#, #"1.5"#, #"-2.25e-3"#, #"1E+20"#,
+        #"123456789.125"#, #"1e-7"#, #"999999999999999"#, #"1000000000000000"#, #"4.35"#, #"1e300"#,
+        #"1e16"#, #"12345678901234567890"#, #"0.000001"#, #"5e-324"#, #"1.7976931348623157e308"#, #"3.14159"#, #"-1e-300"#,
+        #""""#, #""plain""#, #""quote \" backslash \\ slash \/ /""#, #""tab\tnew\nline\r\b\f""#,
+        #""\u0001\u001f control""#, #""é ü 漢字 \u00e9 \u6f22""#, #""emoji 😀 \ud83d\ude00""#, #""<script>\u2028""#,
+        #"[]"#, #"{}"#, #"[1, [2, [3, {}]], "x", null]"#,
+        #"{"b": 1, "a": {"z": [true, false], "é": "x", "B": 2, "a10": 1, "a2": 2}, "": 0}"#,
+        #" { "version" : 1 , "payload" : { "events" : [ { "event_name" : "ping" } ] } } "#,
+    ]
+
+    func testParserAgreesWithJSONDecoder() throws {
+        for text in Self.corpus {
+            let expected = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            XCTAssertEqual(try JSONParser.parse(text), expected, text)
+        }
+    }
+
+    func testWriterAgreesWithJSONEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for text in Self.corpus {
+            let value = try JSONParser.parse(text)
+            let expected = String(decoding: try encoder.encode(value), as: UTF8.self)
+            XCTAssertEqual(JSONWriter.text(value), expected, text)
+            XCTAssertEqual(try JSONParser.parse(JSONWriter.text(value)), value, "round trip of \(text)")
+        }
+        XCTAssertEqual(JSONWriter.text(.number(.nan)), "null")
+        XCTAssertEqual(JSONWriter.text(.number(-.infinity)), "null")
+    }
+
+    func testParserRefusesWhatIsNotJSON() {
+        let bad = [
+            "", " ", "nul", "tru", "01", "1.", ".5", "+1", "-", "1e", "1e400", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":1,}",
+            "{a:1}", "'x'", "\"unterminated", "\"bad \\x escape\"", "\"\\u12\"", "\"\\ud83d alone\"", "\"\\ude00\"",
+            "\"raw\u{01}control\"", "[1] 2", "NaN", "[", "{",
+        ]
+        for text in bad {
+            XCTAssertThrowsError(try JSONParser.parse(text), "accepted \(text.debugDescription)")
+        }
+    }
+
+    func testDeepNestingIsRefusedNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        XCTAssertThrowsError(try JSONParser.parse(deep)) { error in
+            XCTAssertTrue("\(error)".contains("nested more than 512 levels"), "\(error)")
+        }
+        let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        XCTAssertNoThrow(try JSONParser.parse(fine))
+    }
+}
