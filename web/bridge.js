@@ -49,9 +49,14 @@
     document.dispatchEvent(new CustomEvent("paywall:" + name, { detail: event }));
   }
 
+  const utf8 = new TextDecoder();
   function decode64(base64) {
-    const bytes = Uint8Array.from(atob(base64), c => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder().decode(bytes));
+    const binary = atob(base64);
+    // ASCII text (most events) is its own UTF-8: no byte array to build and decode.
+    if (!/[\x80-\xff]/.test(binary)) return JSON.parse(binary);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return JSON.parse(utf8.decode(bytes));
   }
 
   // The default receiver. A page that brings its own Superwall page script replaces

@@ -13,6 +13,10 @@ enum KeyNormalizer {
 
     /// `productIdentifier` -> `product_identifier`, `requestID` -> `request_id`, `openURL` -> `open_url`.
     static func snakeCase(_ key: String) -> String {
+        // Most keys are snake_case already: nothing to convert.
+        guard key.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) || !key.allSatisfy(\.isASCII) else {
+            return key
+        }
         let chars = Array(key)
         var out = ""
         for (i, c) in chars.enumerated() {
