@@ -80,7 +80,7 @@ final class ResilienceTests: EndToEndTestCase {
         let json = try JSONValue(parsing: result.stdout)
         for key in ["cold_present_ms", "preloaded_present_ms", "bridge_rtt_ms", "raw_bridge_rtt_ms", "status_read_ms",
                     "scheme_serve_ms", "file_serve_ms", "preload_rss_mb", "customer_center_cold_ms",
-                    "customer_center_preloaded_ms"] {
+                    "customer_center_preloaded_ms", "two_frames_floor_ms"] {
             guard case .number(let value)? = json[key] else { return XCTFail("missing \(key) in \(result.stdout)") }
             XCTAssertTrue(value.isFinite && value >= 0 || key == "preload_rss_mb", "\(key) = \(value)")
         }
