@@ -60,6 +60,21 @@ final class ResilienceTests: EndToEndTestCase {
             .contains("path leaves the bundle"), true)
         let shown = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue))
         XCTAssertEqual(shown, ["Upgrade", "primary Yearly$39.99 / year", "secondary Monthly$7.99 / month"])
+
+        // In the user's language: the runtime's own texts, the products as the locale writes them.
+        let french = """
+            await new Promise(done => { const t = setInterval(() => { if (document.documentElement.lang === 'fr' && document.querySelector('.product')) { clearInterval(t); done(); } }, 20); });
+            Paywall.custom(JSON.stringify([document.getElementById('title').textContent, document.getElementById('restore').textContent,
+              ...Array.from(document.querySelectorAll('.product'), b => b.textContent)]));
+            Paywall.close();
+            """
+        let localized = try PaywallProcess.run(
+            ["present", bundle.path, "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
+             "--products", "primary=lumen.pro.lifetime", "--locale", "fr_FR", "--events", eventsPath,
+             "--timeout", "30", "--eval", french], in: workDir)
+        XCTAssertEqual(localized.stdout, "{\"result\":\"declined\"}\n", localized.stderr)
+        let texts = try JSONValue(parsing: try XCTUnwrap(loggedEvents().last { $0.name == "custom" }?.params["data"]?.stringValue))
+        XCTAssertEqual(texts, ["Passer à la version supérieure", "Restaurer les achats", "Achat unique99,99\u{a0}$US"])
     }
 
     /// A page that never becomes ready: after the load timeout the user is offered Retry and Close.

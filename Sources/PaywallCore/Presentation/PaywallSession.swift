@@ -17,6 +17,8 @@ public final class PaywallSession {
     public weak var delegate: PaywallDelegate?
     /// Receives attributes the page sets with `user_attribute_updated`, to keep them.
     public var onUserAttributes: (@MainActor ([String: JSONValue]) -> Void)?
+    /// The runtime's own texts, for the fallback paywall.
+    public var strings: StringTable?
     /// Whether the host can show desktop notifications (answers notification permission requests).
     public var notificationsAvailable = false
 
@@ -147,6 +149,7 @@ public final class PaywallSession {
             let ready = readiness.pingDidArrive()
             // The protocol's order after a ping: products, variables, prefix; then anything held back.
             sendTemplateVariables()
+            if showsFallback, let strings { deliver(FallbackTexts.event(strings)) }
             flushPendingPageEvents()
             if ready { becameReady() }
         case .close:

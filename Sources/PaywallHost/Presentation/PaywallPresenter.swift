@@ -178,6 +178,7 @@ public final class PaywallPresenter {
         session.productSlots = options.slots.entries.isEmpty ? manifest.slots : options.slots
         if let purchases { session.enablePurchases(purchases, strings: strings) }
         session.delegate = delegate
+        session.strings = strings
         session.notificationsAvailable = DesktopNotifier.command != nil
         session.templateVariables = { [unowned self, unowned session] in
             self.templateVariables(options, slots: session.productSlots)
