@@ -24,7 +24,7 @@ final class CustomerCenterPresenterTests: XCTestCase {
 
         presenter.preloadCustomerCenter()
         let preloaded = try XCTUnwrap(presenter.preloadedCustomerCenter)
-        let loaded = await waitUntil { names.contains("customerCenter_pageReady") }
+        let loaded = await runLoop { names.contains("customerCenter_pageReady") }
         XCTAssertTrue(loaded, "the preloaded page never became ready")
         var dismissed = 0
         let view = try XCTUnwrap(presenter.presentCustomerCenter(offscreen: true, onDismiss: { dismissed += 1 }))
@@ -34,7 +34,7 @@ final class CustomerCenterPresenterTests: XCTestCase {
         XCTAssertNil(presenter.customerCenterWidget(.embedded), "nor as a widget")
 
         // The page, ready before it was presented, draws its first screen.
-        let drawn = await waitUntil { view.session.renderedRevision > 0 }
+        let drawn = await runLoop { view.session.renderedRevision > 0 }
         XCTAssertTrue(drawn, "the customer center page never drew its screen")
         XCTAssertEqual(names.filter { $0.hasPrefix("customerCenter_") }, ["customerCenter_pageReady", "customerCenter_open"])
 
@@ -45,7 +45,7 @@ final class CustomerCenterPresenterTests: XCTestCase {
             Toolkit.chosenStyle = nil
         }
         var theme = ""
-        let dark = await waitUntil {
+        let dark = await runLoop {
             view.webView.evaluate("document.documentElement.dataset.theme") { if case .success(let t) = $0 { theme = t } }
             return theme == "\"dark\""
         }
@@ -73,16 +73,5 @@ final class CustomerCenterPresenterTests: XCTestCase {
         XCTAssertEqual(names.last, "customerCenter_close")
         XCTAssertNotNil(presenter.customerCenterWidget(.embedded))
         presenter.dismissCustomerCenter()
-    }
-
-    /// Runs the GLib loop until `condition` holds or 10 s pass.
-    @MainActor
-    private func waitUntil(_ condition: @escaping @MainActor () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition(), Date() < deadline {
-            g_main_context_iteration(nil, 0)
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
-        return condition()
     }
 }

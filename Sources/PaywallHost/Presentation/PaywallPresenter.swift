@@ -112,54 +112,15 @@ public final class PaywallPresenter {
 
     /// How many paywalls stay loaded in hidden windows; the least recently preloaded goes first.
     public var maxPreloaded = 4
-    private var preloaded: [(id: String, presentation: PaywallPresentation, options: Options, host: String)] = []
-
-    /// Loads `bundle` into a hidden window ahead of time, so `presentPreloaded(id:)` shows a
-    /// finished page at once. Reports `paywallPreload_start` and `paywallPreload_complete`.
-    public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
-        discardPreloaded(id: id)
-        while preloaded.count >= max(1, maxPreloaded) { discard(preloaded.removeFirst()) }
-        let (presentation, entry) = prepare(bundle, options: options)
-        events.emit("paywallPreload_start", ["paywall_identifier": .string(id)])
-        presentation.session.onReady = { [weak self, weak presentation] in
-            self?.events.emit("paywallPreload_complete", ["paywall_identifier": .string(id)])
-            presentation?.session.onReady = nil
-        }
-        presentation.webView.load(entry)
-        preloaded.append((id, presentation, options, presentation.webView.bundleHost))
-    }
-
-    /// Whether `id` is loaded and waiting in a hidden window.
-    public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
-
-    /// Shows a preloaded paywall without reloading it, sending its template variables again
-    /// (the status or products may have changed). Nil when `id` was not preloaded.
-    @discardableResult
-    public func presentPreloaded(id: String, completion: @escaping @MainActor (PresentationResult) -> Void)
-        -> PaywallPresentation?
-    {
-        guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
-        let entry = preloaded.remove(at: index)
-        let presentation = entry.presentation
-        start(presentation, options: entry.options, completion: completion) {
-            if presentation.needsReload {
-                presentation.webView.reload()  // its web process died while it waited
-            } else {
-                presentation.session.sendTemplateVariables()
-            }
-        }
-        return presentation
-    }
-
-    /// Drops a preloaded paywall without showing it.
-    public func discardPreloaded(id: String) {
-        if let index = preloaded.firstIndex(where: { $0.id == id }) { discard(preloaded.remove(at: index)) }
-    }
-
-    private func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options, host: String)) {
-        entry.presentation.window.destroy()
-        runtime.unmount(host: entry.host)
-    }
+    /// How much memory (MB) the preloaded paywalls may hold together, estimated from the resident
+    /// memory of the process tree (WebKit's processes included) as each preload completes. Over
+    /// it, the least recently preloaded go first; the newest always stays.
+    public var preloadMemoryBudgetMB = 120.0
+    /// Reads the process tree's resident memory in bytes (replaceable for tests).
+    var memoryReader: () -> Int = ProcessMemory.treeRSS
+    /// Resident memory when nothing was preloaded: what preloads are measured against.
+    var memoryWithoutPreloads = 0
+    var preloaded: [(id: String, presentation: PaywallPresentation, options: Options, host: String)] = []
 
     // MARK: Building and showing
 
@@ -171,7 +132,7 @@ public final class PaywallPresenter {
     }
 
     /// A session, view and window for `bundle`, its files mounted; nothing shown or loaded yet.
-    private func prepare(_ bundle: PaywallBundle, options: Options) -> (PaywallPresentation, URL) {
+    func prepare(_ bundle: PaywallBundle, options: Options) -> (PaywallPresentation, URL) {
         let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
         let session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
@@ -200,7 +161,7 @@ public final class PaywallPresenter {
     }
 
     /// Runs the status gate, then shows the window and calls `onShow`; cleans up after the end.
-    private func start(_ presentation: PaywallPresentation, options: Options,
+    func start(_ presentation: PaywallPresentation, options: Options,
                        completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void) {
         let key = ObjectIdentifier(presentation)
         let host = presentation.webView.bundleHost

@@ -182,13 +182,13 @@ struct Bench {
         presenter.preload(bundle, as: "base")
         await event("paywallPreload_complete")
         try await settle()
-        let before = BenchmarkProbes.processTreeRSS()
+        let before = ProcessMemory.treeRSS()
         for index in 1...3 {
             presenter.preload(bundle, as: "extra\(index)")
             await event("paywallPreload_complete")
         }
         try await settle()
-        let after = BenchmarkProbes.processTreeRSS()
+        let after = ProcessMemory.treeRSS()
         for id in ["base", "extra1", "extra2", "extra3"] { presenter.discardPreloaded(id: id) }
         return Double(after - before) / 3 / 1_048_576
     }

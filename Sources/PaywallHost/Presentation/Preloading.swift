@@ -1,0 +1,76 @@
+import Foundation
+import PaywallCore
+
+/// Paywalls loaded ahead of time into hidden windows that share one web process, so
+/// presenting one shows a finished page at once.
+extension PaywallPresenter {
+    /// Loads `bundle` into a hidden window ahead of time, so `presentPreloaded(id:)` shows a
+    /// finished page at once. Reports `paywallPreload_start` and `paywallPreload_complete` (with
+    /// the preloads' estimated memory); the least recently preloaded beyond `maxPreloaded` or
+    /// `preloadMemoryBudgetMB` are dropped with `paywallPreload_evicted`.
+    public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
+        discardPreloaded(id: id)
+        while preloaded.count >= max(1, maxPreloaded) { evict(reason: "count") }
+        if preloaded.isEmpty { memoryWithoutPreloads = memoryReader() }
+        let (presentation, entry) = prepare(bundle, options: options)
+        events.emit("paywallPreload_start", ["paywall_identifier": .string(id)])
+        presentation.session.onReady = { [weak self, weak presentation] in
+            presentation?.session.onReady = nil
+            guard let self else { return }
+            let used = Double(max(0, self.memoryReader() - self.memoryWithoutPreloads)) / 1_048_576
+            self.events.emit("paywallPreload_complete", [
+                "paywall_identifier": .string(id), "preloaded_memory_mb": .number((used * 10).rounded() / 10),
+            ])
+            self.keepWithinMemoryBudget(used: used)
+        }
+        presentation.webView.load(entry)
+        preloaded.append((id, presentation, options, presentation.webView.bundleHost))
+    }
+
+    /// Whether `id` is loaded and waiting in a hidden window.
+    public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
+
+    /// Shows a preloaded paywall without reloading it, sending its template variables again
+    /// (the status or products may have changed). Nil when `id` was not preloaded.
+    @discardableResult
+    public func presentPreloaded(id: String, completion: @escaping @MainActor (PresentationResult) -> Void)
+        -> PaywallPresentation?
+    {
+        guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
+        let entry = preloaded.remove(at: index)
+        let presentation = entry.presentation
+        start(presentation, options: entry.options, completion: completion) {
+            if presentation.needsReload {
+                presentation.webView.reload()  // its web process died while it waited
+            } else {
+                presentation.session.sendTemplateVariables()
+            }
+        }
+        return presentation
+    }
+
+    /// Evicts the least recently preloaded paywalls until the estimate (`used` MB over the
+    /// preloaded count, each taking an equal share) fits the budget.
+    private func keepWithinMemoryBudget(used: Double) {
+        guard used > preloadMemoryBudgetMB, preloaded.count > 1 else { return }
+        let share = used / Double(preloaded.count)
+        let fitting = max(1, Int(preloadMemoryBudgetMB / share))
+        while preloaded.count > fitting { evict(reason: "memory_budget") }
+    }
+
+    private func evict(reason: String) {
+        let entry = preloaded.removeFirst()
+        events.emit("paywallPreload_evicted", ["paywall_identifier": .string(entry.id), "reason": .string(reason)])
+        discard(entry)
+    }
+
+    /// Drops a preloaded paywall without showing it.
+    public func discardPreloaded(id: String) {
+        if let index = preloaded.firstIndex(where: { $0.id == id }) { discard(preloaded.remove(at: index)) }
+    }
+
+    func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options, host: String)) {
+        entry.presentation.window.destroy()
+        runtime.unmount(host: entry.host)
+    }
+}
