@@ -182,6 +182,44 @@ final class BundleCacheTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: object.path))
         XCTAssertThrowsError(try cache.goodVersion(id: "b")) { XCTAssertTrue("\($0)".contains("no bundle b in the cache")) }
     }
+
+    /// An install running in another process holds the cache's lock shared: pruning then leaves
+    /// unrecorded objects and staging files alone, and collects them once it is done.
+    @MainActor
+    func testGarbageCollectionWaitsForInstallsInOtherProcesses() async throws {
+        let cache = try cache()
+        try await cache.install(.directory(try bundle("a", "1", "a")))
+        let orphan = cache.objectURL(SHA256.hex(Data("being installed".utf8)))
+        _ = try writeFile("being installed", to: "objects/\(orphan.deletingLastPathComponent().lastPathComponent)/\(orphan.lastPathComponent)",
+                          in: cache.directory)
+        let staging = try writeFile("<p>half</p>", to: "tmp/staging-1/index.html", in: cache.directory)
+        var installing: FileLock? = try FileLock(path: cache.lockPath, mode: .shared)  // a second open file: like another process
+        XCTAssertNotNil(installing)
+        try cache.prune(budgetBytes: Int.max)
+        try cache.remove(id: "a")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "an object of a running install was deleted")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: staging.path), "a running install's staging was deleted")
+        installing = nil
+        try await cache.install(.directory(try bundle("b", "1", "b")))
+        try cache.prune(budgetBytes: Int.max)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: staging.path))
+        XCTAssertEqual(try cache.goodVersion(id: "b").version, "1")
+    }
+
+    /// A bundle on screen in any process (`holdInUse`) survives `prune` and refuses `remove`.
+    @MainActor
+    func testABundleOnScreenInAnotherProcessIsKept() async throws {
+        let cache = try cache()
+        try await cache.install(.directory(try bundle("promo", "1", "one")))
+        var onScreen: FileLock? = try BundleCache(directory: cache.directory).holdInUse("promo")  // another process's cache
+        XCTAssertNotNil(onScreen)
+        XCTAssertEqual(try cache.prune(budgetBytes: 0), [])
+        XCTAssertThrowsError(try cache.remove(id: "promo")) { XCTAssertTrue("\($0)".contains("promo is on screen"), "\($0)") }
+        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1")
+        onScreen = nil
+        XCTAssertEqual(try cache.prune(budgetBytes: 0), ["promo 1"])
+    }
 }
 
 /// `XCTAssertThrowsError` for async expressions, checking the message.

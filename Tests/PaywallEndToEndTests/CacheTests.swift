@@ -94,6 +94,26 @@ final class CacheTests: EndToEndTestCase {
     }
 
     /// A config names the bundle and its slots; presenting by the config's id uses both.
+    /// A bundle on screen in one process is kept by `cache prune` and `cache remove` in another.
+    func testPruneAndRemoveInAnotherProcessKeepABundleOnScreen() throws {
+        XCTAssertEqual(try PaywallProcess.run(["cache", "add", try packed("v1", version: "1", marker: "VERSION1").path,
+                                               "--data-dir", dataDir], in: workDir).status, 0)
+        let showing = try PaywallProcess(
+            ["present", "promo", "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
+             "--eval", "Paywall.custom('shown')"], in: workDir)
+        waitForEvents { $0.contains { $0.name == "custom" } }
+        let remove = try PaywallProcess.run(["cache", "remove", "promo", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(remove.status, 1)
+        XCTAssertTrue(remove.stderr.contains("promo is on screen in a running paywall"), remove.stderr)
+        let prune = try PaywallProcess.run(["cache", "prune", "--budget", "0", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(prune.status, 0, prune.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(dataDir)/cache/versions/promo/1/index.html"), prune.stdout)
+        showing.terminate()
+        _ = showing.wait()
+        let later = try PaywallProcess.run(["cache", "remove", "promo", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(later.status, 0, later.stderr)
+    }
+
     func testConfigLoadCachesBundlesAndPresentByConfigId() throws {
         let site = try packed("v1", version: "1", marker: "CONFIGURED")
         let config = workDir.appendingPathComponent("paywalls.json")

@@ -38,6 +38,7 @@ public final class BundleCache {
         case notCached(String)
         case noGoodVersion(String)
         case versionConflict(id: String, version: String)
+        case inUse(String)
 
         public var description: String {
             switch self {
@@ -47,6 +48,7 @@ public final class BundleCache {
             case .noGoodVersion(let id): "every cached version of \(id) failed verification; add it again"
             case .versionConflict(let id, let version):
                 "\(id) \(version) is cached with other content; give the new bundle a new version in its manifest"
+            case .inUse(let id): "\(id) is on screen in a running paywall; close it, then remove the bundle"
             }
         }
     }
@@ -67,6 +69,9 @@ public final class BundleCache {
     /// its version. A manifest URL that has not changed since the last install is not fetched again.
     @discardableResult
     public func install(_ source: BundleSource) async throws -> InstalledBundle {
+        // Held until the install is recorded: garbage collection elsewhere waits for it.
+        let lock = try FileLock(path: lockPath, mode: .shared)
+        defer { withExtendedLifetime(lock) {} }
         let known = try index.query(
             "SELECT * FROM versions WHERE source = ? AND refused = 0 ORDER BY installed_at DESC LIMIT 1",
             [.text(source.description)]).first.flatMap(installed)
@@ -223,10 +228,24 @@ public final class BundleCache {
         try index.query("INSERT OR IGNORE INTO pins (bundle_id) VALUES (?)", [.text(id)])
     }
 
+    /// Marks bundle `id` as on screen for as long as the returned lock lives, for every process
+    /// using this cache: `prune` keeps it and `remove` refuses it meanwhile.
+    public func holdInUse(_ id: String) throws -> FileLock {
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("locks"), withIntermediateDirectories: true)
+        return try FileLock(path: inUseLockPath(id), mode: .shared)
+    }
+
+    /// Whether some process holds `id` on screen (`holdInUse`).
+    func isHeldInUse(_ id: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: inUseLockPath(id)) else { return false }
+        return FileLock(trying: inUseLockPath(id), mode: .exclusive) == nil
+    }
+
     /// Removes every version of `id`.
     public func remove(id: String) throws {
         let versions = try list().filter { $0.id == id }
         guard !versions.isEmpty else { throw CacheError.notCached(id) }
+        guard !isHeldInUse(id) else { throw CacheError.inUse(id) }
         try index.transaction {
             try index.query("DELETE FROM versions WHERE bundle_id = ?", [.text(id)])
             try index.query("DELETE FROM pins WHERE bundle_id = ?", [.text(id)])
@@ -241,6 +260,7 @@ public final class BundleCache {
     @discardableResult
     public func prune(budgetBytes: Int, inUse: Set<String> = []) throws -> [String] {
         var removed: [String] = []
+        let inUse = inUse.union(try list().map(\.id).filter(isHeldInUse))
         let pinned = Set(try index.query("SELECT bundle_id FROM pins").compactMap { $0["bundle_id"]?.string })
         var byBundle = Dictionary(grouping: try list(), by: \.id)
         for (id, versions) in byBundle {
@@ -270,8 +290,11 @@ public final class BundleCache {
         try? FileManager.default.removeItem(at: version.directory)
     }
 
-    /// Deletes objects no version links to and leftovers of interrupted installs.
+    /// Deletes objects no version links to and leftovers of interrupted installs. Skipped while
+    /// an install runs, in this process or another: its files are not recorded yet.
     private func collectGarbage() throws {
+        guard let lock = FileLock(trying: lockPath, mode: .exclusive) else { return }
+        defer { withExtendedLifetime(lock) {} }
         let fm = FileManager.default
         for leftover in (try? fm.contentsOfDirectory(atPath: directory.appendingPathComponent("tmp").path)) ?? [] {
             try? fm.removeItem(at: directory.appendingPathComponent("tmp/\(leftover)"))
@@ -289,6 +312,11 @@ public final class BundleCache {
     }
 
     // MARK: Helpers
+
+    func inUseLockPath(_ id: String) -> String { directory.appendingPathComponent("locks/\(id).inuse").path }
+
+    /// Installs hold it shared; garbage collection takes it exclusively.
+    var lockPath: String { directory.appendingPathComponent("lock").path }
 
     func objectURL(_ sha256: String) -> URL {
         directory.appendingPathComponent("objects/\(sha256.prefix(2))/\(sha256)")

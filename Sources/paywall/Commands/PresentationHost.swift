@@ -11,6 +11,8 @@ final class PresentationHost {
     let presenter: PaywallPresenter
     let options: PaywallPresenter.Options
     private var exitCode: Int32 = 0
+    /// Marks a cached bundle as on screen while this process shows it (other processes' prune keeps it).
+    private var inUse: FileLock?
 
     /// - Parameter countsAsView: whether showing it counts as a paywall view (not for previews).
     init(_ arguments: ParsedArguments, command: CommandSpec, offscreen: Bool = false, countsAsView: Bool,
@@ -19,7 +21,7 @@ final class PresentationHost {
         var refused: [(InstalledBundle, [BundleProblem])] = []
         let configSlots: ProductSlots
         do {
-            (bundle, configSlots) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) { refused.append(($0, $1)) }
+            (bundle, configSlots, inUse) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) { refused.append(($0, $1)) }
         } catch let error as PaywallBundle.LoadError {
             throw .failure(error.description)
         } catch let error as CLIError {
@@ -106,10 +108,13 @@ final class PresentationHost {
 
     /// The bundle `target` names: a path (anything with a `/`, and always for preview and
     /// snapshot) is a folder; a bare name is a cached or configured paywall when the cache or
-    /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots.
+    /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots,
+    /// and for a cached bundle the lock that marks it on screen.
     private static func resolve(_ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool,
-                                onRefused: (InstalledBundle, [BundleProblem]) -> Void) throws -> (PaywallBundle, ProductSlots) {
-        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots()) }
+                                onRefused: (InstalledBundle, [BundleProblem]) -> Void) throws
+        -> (PaywallBundle, ProductSlots, FileLock?)
+    {
+        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil) }
         let data = try DataDirectory(explicit: arguments.value("--data-dir"))
         let cache = try BundleCache(directory: data.bundleCache)
         let entry = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
@@ -118,12 +123,13 @@ final class PresentationHost {
             guard FileManager.default.fileExists(atPath: target) else {
                 throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
             }
-            return (try PaywallBundle(path: target), ProductSlots())
+            return (try PaywallBundle(path: target), ProductSlots(), nil)
         }
         // A config id names its bundle by source, and brings its slots.
         let bundleId = try entry.flatMap { try cache.bundleId(installedFrom: BundleSource($0.source)) } ?? target
+        let inUse = try cache.holdInUse(bundleId)
         let version = try cache.goodVersion(id: bundleId, onRefused: onRefused)
-        return (try PaywallBundle(path: version.directory.path), entry?.slots ?? ProductSlots())
+        return (try PaywallBundle(path: version.directory.path), entry?.slots ?? ProductSlots(), inUse)
     }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.

@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An advisory lock on a file (`flock`), shared between processes: shared holders run side
+/// by side, an exclusive holder runs alone. Released when the value is released.
+public final class FileLock {
+    private let descriptor: Int32
+
+    public enum Mode: Sendable {
+        case shared, exclusive
+    }
+
+    /// Waits for the lock. Throws when the lock file cannot be opened.
+    public init(path: String, mode: Mode) throws {
+        descriptor = try Self.open(path)
+        if flock(descriptor, mode == .shared ? LOCK_SH : LOCK_EX) != 0 {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw LockError(description: "cannot lock \(path): \(reason)")
+        }
+    }
+
+    /// The lock if nobody holds it in a conflicting mode now, else nil (no waiting).
+    public init?(trying path: String, mode: Mode) {
+        guard let descriptor = try? Self.open(path) else { return nil }
+        guard flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    private static func open(_ path: String) throws -> Int32 {
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw LockError(description: "cannot open lock file \(path): \(String(cString: strerror(errno)))") }
+        return descriptor
+    }
+
+    public struct LockError: Error, CustomStringConvertible {
+        public let description: String
+    }
+}
