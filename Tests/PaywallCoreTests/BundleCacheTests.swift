@@ -207,6 +207,20 @@ final class BundleCacheTests: XCTestCase {
         XCTAssertEqual(try cache.goodVersion(id: "b").version, "1")
     }
 
+    /// The budget covers the objects as well as the versions' copies of them.
+    @MainActor
+    func testTheBudgetCountsStoredObjects() async throws {
+        let cache = try cache()
+        let big = String(repeating: "x", count: 10_000)
+        let a = try await cache.install(.directory(try bundle("a", "1", "a", extra: ["data.txt": big])))
+        let b = try await cache.install(.directory(try bundle("b", "1", "b", extra: ["data.txt": big + "y"])))
+        XCTAssertEqual(try cache.diskUsage(), 2 * (a.size + b.size), "each file is stored twice")
+        // Counting the versions only, both would fit; on disk only one does.
+        let budget = a.size + b.size + 500
+        XCTAssertEqual(try cache.prune(budgetBytes: budget), ["a 1"])
+        XCTAssertEqual(try cache.diskUsage(), 2 * b.size)
+    }
+
     /// A bundle on screen in any process (`holdInUse`) survives `prune` and refuses `remove`.
     @MainActor
     func testABundleOnScreenInAnotherProcessIsKept() async throws {

@@ -273,16 +273,30 @@ public final class BundleCache {
             }
             byBundle[id] = [newestGood]
         }
-        var total = byBundle.values.flatMap { $0 }.reduce(0) { $0 + $1.size }
+        try collectGarbage()
+        // The budget covers what the cache takes on disk: versions and the objects they came from.
         let candidates = byBundle.values.flatMap { $0 }.filter { !pinned.contains($0.id) && !inUse.contains($0.id) }
             .sorted { $0.lastUsedAt < $1.lastUsedAt }
-        for version in candidates where total > budgetBytes {
+        for version in candidates where try diskUsage() > budgetBytes {
             try drop(version)
-            total -= version.size
+            try collectGarbage()
             removed.append("\(version.id) \(version.version)")
         }
-        try collectGarbage()
         return removed
+    }
+
+    /// Bytes of every installed version plus every stored object.
+    func diskUsage() throws -> Int {
+        let versions = try list().reduce(0) { $0 + $1.size }
+        let objects = directory.appendingPathComponent("objects")
+        let files = FileManager.default.enumerator(at: objects, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+        var stored = 0
+        while let file = files?.nextObject() as? URL {
+            guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true
+            else { continue }
+            stored += values.fileSize ?? 0
+        }
+        return versions + stored
     }
 
     private func drop(_ version: InstalledBundle) throws {
