@@ -69,7 +69,7 @@ enum CustomerCenterCommand {
         if presentation == .sheet {
             shown = presenter.presentCustomerCenter(size: size, offscreen: snapshot != nil, onDismiss: closed)
         } else {
-            let app = StandInAppWindow(title: "Settings", size: size, offscreen: snapshot != nil,
+            let app = StandInAppWindow(title: presenter.strings.text("cc.standin.title"), size: size, offscreen: snapshot != nil,
                                        showsBack: presentation == .pushed, onClose: { presenter.dismissCustomerCenter() })
             shown = presenter.customerCenterWidget(presentation, onDismiss: closed)
             if let shown { app.show(shown.widget) }
