@@ -37,6 +37,20 @@ final class JSONCodecTests: XCTestCase {
         XCTAssertEqual(JSONWriter.text(.number(-.infinity)), "null")
     }
 
+    func testKeysSortByBytesAsJSONEncoderDoes() throws {
+        let decomposed = "A\u{030A}"  // Å as A + combining ring: Swift's < puts it after "B"
+        let value = JSONValue.object(["B": 1, decomposed: 2, "A": 3, "\u{1100}\u{1161}": 4, "가a": 5])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        XCTAssertEqual(JSONWriter.text(value), String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    func testByteOrderMarkIsSkippedAndTheLastDuplicateKeyWins() throws {
+        XCTAssertEqual(try JSONParser.parse("\u{FEFF}{\"version\": \"2.1.0\"}"), ["version": "2.1.0"])
+        XCTAssertEqual(try JSONParser.parse(#"{"a": 1, "a": 2}"#), ["a": 2])
+        XCTAssertThrowsError(try JSONParser.parse("[1, \u{FEFF}2]"), "a BOM only counts at the start")
+    }
+
     func testParserRefusesWhatIsNotJSON() {
         let bad = [
             "", " ", "nul", "tru", "01", "1.", ".5", "+1", "-", "1e", "1e400", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":1,}",

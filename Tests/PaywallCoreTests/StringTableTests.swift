@@ -27,6 +27,19 @@ final class StringTableTests: XCTestCase {
         XCTAssertEqual(try StringTable(directory: dir, locale: "pt-PT").text("greeting", ["name": "Ana"]), "Olá Ana")
     }
 
+    /// A locale without a table of its own reads English, so its texts are marked English and
+    /// laid out left to right, whatever the locale's own direction.
+    func testTextLanguageIsTheTableThatExists() throws {
+        try write("ar", ["greeting": "مرحبا {name}"])
+        XCTAssertEqual(try StringTable(directory: dir, locale: "pt_BR").textLanguage, "pt")
+        XCTAssertEqual(try StringTable(directory: dir, locale: "ar_EG").textLanguage, "ar")
+        XCTAssertTrue(try StringTable(directory: dir, locale: "ar_EG").isRightToLeft)
+        let hebrew = try StringTable(directory: dir, locale: "he_IL")
+        XCTAssertEqual(hebrew.language, "he", "plural rules still follow the locale")
+        XCTAssertEqual(hebrew.textLanguage, "en")
+        XCTAssertFalse(hebrew.isRightToLeft)
+    }
+
     func testFallsBackToEnglishThenToTheKey() throws {
         let table = try StringTable(directory: dir, locale: "pt_BR")
         XCTAssertEqual(table.text("only.en"), "English only")

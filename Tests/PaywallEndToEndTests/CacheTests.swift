@@ -93,7 +93,6 @@ final class CacheTests: EndToEndTestCase {
         XCTAssertTrue(fallback.stderr.contains("refused promo 2"), fallback.stderr)
     }
 
-    /// A config names the bundle and its slots; presenting by the config's id uses both.
     /// A bundle on screen in one process is kept by `cache prune` and `cache remove` in another.
     func testPruneAndRemoveInAnotherProcessKeepABundleOnScreen() throws {
         XCTAssertEqual(try PaywallProcess.run(["cache", "add", try packed("v1", version: "1", marker: "VERSION1").path,
@@ -114,6 +113,7 @@ final class CacheTests: EndToEndTestCase {
         XCTAssertEqual(later.status, 0, later.stderr)
     }
 
+    /// A config names the bundle and its slots; presenting by the config's id uses both.
     func testConfigLoadCachesBundlesAndPresentByConfigId() throws {
         let site = try packed("v1", version: "1", marker: "CONFIGURED")
         let config = workDir.appendingPathComponent("paywalls.json")

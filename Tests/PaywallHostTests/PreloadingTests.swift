@@ -18,29 +18,32 @@ final class PreloadingTests: XCTestCase {
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: root), locale: "en_US")
         var events: [PaywallEvent] = []
         presenter.events.observe { events.append($0) }
-        // Before any preload, then after each one completes: 50 MB more each time.
-        var readings = [1000, 1050, 1100, 1150].map { $0 * 1_048_576 }[...]
+        // Each preload's start and completion: the first starts the web process (300 MB, not
+        // charged), the others grow memory by 50 MB each.
+        var readings = [1000, 1300, 1300, 1350, 1350, 1400, 1400, 1450].map { $0 * 1_048_576 }[...]
         presenter.memoryReader = { readings.popFirst() ?? 0 }
         presenter.preloadMemoryBudgetMB = 120
         presenter.maxPreloaded = 8
         let bundle = try PaywallBundle(path: root.appendingPathComponent("templates/classic").path)
 
-        for (index, id) in ["a", "b", "c"].enumerated() {
+        for (index, id) in ["a", "b", "c", "d"].enumerated() {
             presenter.preload(bundle, as: id)
             let done = await runLoop { events.filter { $0.name == "paywallPreload_complete" }.count == index + 1 }
             XCTAssertTrue(done, "preload \(id) never completed")
         }
         XCTAssertEqual(events.filter { $0.name == "paywallPreload_complete" }.map { $0.params["preloaded_memory_mb"] },
-                       [50, 100, 150])
-        XCTAssertEqual(events.filter { $0.name == "paywallPreload_evicted" }.map(\.params),
-                       [["paywall_identifier": "a", "reason": "memory_budget"]])
-        XCTAssertEqual(["a", "b", "c"].map(presenter.isPreloaded), [false, true, true])
+                       [0, 50, 100, 150])
+        // 150 MB is over 120: the oldest go until it fits (a was charged nothing, b 50).
+        XCTAssertEqual(events.filter { $0.name == "paywallPreload_evicted" }.map(\.params), [
+            ["paywall_identifier": "a", "reason": "memory_budget"], ["paywall_identifier": "b", "reason": "memory_budget"],
+        ])
+        XCTAssertEqual(["a", "b", "c", "d"].map(presenter.isPreloaded), [false, false, true, true])
 
         // The count bound still applies, oldest first.
         presenter.maxPreloaded = 2
-        presenter.preload(bundle, as: "d")
+        presenter.preload(bundle, as: "e")
         XCTAssertEqual(events.filter { $0.name == "paywallPreload_evicted" }.last?.params,
-                       ["paywall_identifier": "b", "reason": "count"])
-        for id in ["c", "d"] { presenter.discardPreloaded(id: id) }
+                       ["paywall_identifier": "c", "reason": "count"])
+        for id in ["d", "e"] { presenter.discardPreloaded(id: id) }
     }
 }

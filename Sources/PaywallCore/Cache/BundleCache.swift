@@ -55,7 +55,7 @@ public final class BundleCache {
 
     public init(directory: URL) throws {
         self.directory = directory
-        for folder in ["objects", "versions", "tmp"] {
+        for folder in ["objects", "versions", "tmp", "locks"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         (index, _) = try RecoveringDatabase.open(

@@ -8,23 +8,23 @@ extension BundleCache {
     }
 
     /// Marks bundle `id` as on screen for as long as the returned lock lives, for every process
-    /// using this cache: `prune` keeps it and `remove` refuses it meanwhile.
+    /// using this cache (`paywall present` takes it; an app presenting from the cache should
+    /// too): `prune` keeps the bundle and `remove` refuses it meanwhile.
     public func holdInUse(_ id: String) throws -> FileLock {
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("locks"), withIntermediateDirectories: true)
-        return try FileLock(path: inUseLockPath(id), mode: .shared)
+        try FileLock(path: inUseLockPath(id), mode: .shared)
     }
 
-    /// Whether some process holds `id` on screen (`holdInUse`).
-    func isHeldInUse(_ id: String) -> Bool {
-        guard FileManager.default.fileExists(atPath: inUseLockPath(id)) else { return false }
-        return FileLock(trying: inUseLockPath(id), mode: .exclusive) == nil
+    /// The right to delete `id`'s files, held until they are gone; nil while it is on screen.
+    private func claimForRemoval(_ id: String) throws -> FileLock? {
+        try FileLock.trying(inUseLockPath(id), mode: .exclusive)
     }
 
     /// Removes every version of `id`.
     public func remove(id: String) throws {
         let versions = try list().filter { $0.id == id }
         guard !versions.isEmpty else { throw CacheError.notCached(id) }
-        guard !isHeldInUse(id) else { throw CacheError.inUse(id) }
+        guard let claim = try claimForRemoval(id) else { throw CacheError.inUse(id) }
+        defer { withExtendedLifetime(claim) {} }
         try index.transaction {
             try index.query("DELETE FROM versions WHERE bundle_id = ?", [.text(id)])
             try index.query("DELETE FROM pins WHERE bundle_id = ?", [.text(id)])
@@ -34,31 +34,37 @@ extension BundleCache {
     }
 
     /// Drops refused and superseded versions, then whole bundles least recently used first
-    /// while the cache is over `budgetBytes`. Pinned bundles and `inUse` (on screen) are kept.
-    /// Returns what was removed as `ID VERSION`.
+    /// while the cache takes more than `budgetBytes` on disk (versions and the objects they came
+    /// from). Pinned bundles, `inUse` and bundles on screen in any process are kept. While an
+    /// install runs, only superseded versions go. Returns what was removed as `ID VERSION`.
     @discardableResult
     public func prune(budgetBytes: Int, inUse: Set<String> = []) throws -> [String] {
         var removed: [String] = []
-        let inUse = inUse.union(try list().map(\.id).filter(isHeldInUse))
         let pinned = Set(try index.query("SELECT bundle_id FROM pins").compactMap { $0["bundle_id"]?.string })
         var byBundle = Dictionary(grouping: try list(), by: \.id)
-        for (id, versions) in byBundle {
-            // Keep the newest version that still verifies; pinned and on-screen bundles keep all.
-            let newestGood = versions.first { !$0.refused && verify($0).isEmpty }
-            guard !pinned.contains(id), !inUse.contains(id), let newestGood else { continue }
+        var claims: [String: FileLock] = [:]  // held until the end: nobody starts showing them meanwhile
+        for (id, versions) in byBundle where !pinned.contains(id) && !inUse.contains(id) {
+            guard let claim = try claimForRemoval(id) else {
+                byBundle[id] = nil  // on screen somewhere: not a candidate at all
+                continue
+            }
+            claims[id] = claim
+            // Keep the newest version that still verifies.
+            guard let newestGood = versions.first(where: { !$0.refused && verify($0).isEmpty }) else { continue }
             for version in versions where version.version != newestGood.version {
                 try drop(version)
                 removed.append("\(id) \(version.version)")
             }
             byBundle[id] = [newestGood]
         }
-        try collectGarbage()
-        // The budget covers what the cache takes on disk: versions and the objects they came from.
-        let candidates = byBundle.values.flatMap { $0 }.filter { !pinned.contains($0.id) && !inUse.contains($0.id) }
-            .sorted { $0.lastUsedAt < $1.lastUsedAt }
+        // Disk usage only falls once objects can be collected, which waits for running installs.
+        guard let lock = try FileLock.trying(lockPath, mode: .exclusive) else { return removed }
+        defer { withExtendedLifetime((lock, claims)) {} }
+        try deleteUnreferenced()
+        let candidates = byBundle.values.flatMap { $0 }.filter { claims[$0.id] != nil }.sorted { $0.lastUsedAt < $1.lastUsedAt }
         for version in candidates where try diskUsage() > budgetBytes {
             try drop(version)
-            try collectGarbage()
+            try deleteUnreferenced()
             removed.append("\(version.id) \(version.version)")
         }
         return removed
@@ -86,8 +92,13 @@ extension BundleCache {
     /// Deletes objects no version links to and leftovers of interrupted installs. Skipped while
     /// an install runs, in this process or another: its files are not recorded yet.
     func collectGarbage() throws {
-        guard let lock = FileLock(trying: lockPath, mode: .exclusive) else { return }
+        guard let lock = try FileLock.trying(lockPath, mode: .exclusive) else { return }
         defer { withExtendedLifetime(lock) {} }
+        try deleteUnreferenced()
+    }
+
+    /// `collectGarbage`'s work, for a caller holding the cache lock exclusively.
+    private func deleteUnreferenced() throws {
         let fm = FileManager.default
         for leftover in (try? fm.contentsOfDirectory(atPath: directory.appendingPathComponent("tmp").path)) ?? [] {
             try? fm.removeItem(at: directory.appendingPathComponent("tmp/\(leftover)"))

@@ -46,8 +46,8 @@ public struct CustomerCenterScreen {
         if route.count > 1 { m["back"] = .string(strings.text("cc.back")) }
         if presentation == .sheet { m["close"] = .string(strings.text("cc.close")) }
         m["dark"] = .bool(isDark)
-        m["lang"] = .string(strings.language)
-        m["rtl"] = .bool(Locale.Language(identifier: strings.language).characterDirection == .rightToLeft)
+        m["lang"] = .string(strings.textLanguage)
+        m["rtl"] = .bool(strings.isRightToLeft)
         if let accent = configuration.appearance.accent {
             m["accent"] = ["light": .string(accent.light), "dark": .string(accent.dark)]
         }

@@ -1,6 +1,7 @@
 /// Parses JSON text into a `JSONValue` in one pass over its UTF-8 bytes. Page messages are
 /// parsed on every round trip, where `JSONDecoder` took most of the runtime's share of the
-/// time (`paywall bench`). Nesting is limited so hostile input cannot exhaust the stack.
+/// time (`paywall bench`). Nesting is limited so hostile input cannot exhaust the stack. A
+/// leading byte order mark is skipped; of duplicate keys the last wins, as in `JSON.parse`.
 struct JSONParser {
     struct Failure: Error, CustomStringConvertible {
         let offset: Int
@@ -15,6 +16,7 @@ struct JSONParser {
 
     static func parse(_ text: String) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8))
+        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()

@@ -24,7 +24,8 @@ enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted().enumerated() {
+            // By UTF-8 bytes, as JSONEncoder sorts (Swift's `<` compares canonical equivalents).
+            for (i, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 string(key, to: &out)
                 out.append(UInt8(ascii: ":"))

@@ -8,6 +8,9 @@ public struct StringTable: Sendable {
     private let layers: [[String: String]]
     /// The language whose plural rules apply (`pt`, `ar`, ...).
     public let language: String
+    /// The language of the most specific table that exists: what the texts are written in
+    /// (`en` for `he_IL` while there is no Hebrew table).
+    public let textLanguage: String
     /// Writes counts in the locale's digits (Arabic-Indic in `ar_EG`).
     private let numberLocale: Locale
 
@@ -26,6 +29,7 @@ public struct StringTable: Sendable {
     /// Loads the tables for `locale` (e.g. `pt_BR.UTF-8`, `de-DE`, `fr`) from `directory`.
     public init(directory: URL, locale: String) throws(LoadError) {
         var layers: [[String: String]] = []
+        var loaded: [String] = []
         for name in Self.fallbackChain(for: locale) {
             let url = directory.appendingPathComponent("\(name).json")
             guard FileManager.default.fileExists(atPath: url.path) else {
@@ -34,13 +38,20 @@ public struct StringTable: Sendable {
             }
             do {
                 layers.append(try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url)))
+                loaded.append(name)
             } catch {
                 throw .malformed(path: url.path, reason: "\(error)")
             }
         }
         self.layers = layers
+        textLanguage = loaded.first.map { String($0.split(separator: "_").first ?? "en") } ?? "en"
         language = Self.fallbackChain(for: locale).first.map { String($0.split(separator: "_").first ?? "en") } ?? "en"
         numberLocale = SystemLocale.locale(locale)
+    }
+
+    /// Whether the texts are written right to left (Arabic).
+    public var isRightToLeft: Bool {
+        Locale.Language(identifier: textLanguage).characterDirection == .rightToLeft
     }
 
     /// `pt_BR.UTF-8` -> `["pt_BR", "pt", "en"]`.

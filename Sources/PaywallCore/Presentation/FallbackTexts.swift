@@ -10,8 +10,8 @@ enum FallbackTexts {
             "restore": .string(strings.text("cc.path.restore")),
             "close": .string(strings.text("loading.close")),
             "one_time": .string(strings.text("fallback.one_time")),
-            "lang": .string(strings.language),
-            "rtl": .bool(Locale.Language(identifier: strings.language).characterDirection == .rightToLeft),
+            "lang": .string(strings.textLanguage),
+            "rtl": .bool(strings.isRightToLeft),
         ]
     }
 }

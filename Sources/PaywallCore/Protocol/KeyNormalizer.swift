@@ -14,7 +14,7 @@ enum KeyNormalizer {
     /// `productIdentifier` -> `product_identifier`, `requestID` -> `request_id`, `openURL` -> `open_url`.
     static func snakeCase(_ key: String) -> String {
         // Most keys are snake_case already: nothing to convert.
-        guard key.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) || !key.allSatisfy(\.isASCII) else {
+        guard key.utf8.contains(where: { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }) else {
             return key
         }
         let chars = Array(key)

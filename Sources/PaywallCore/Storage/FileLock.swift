@@ -23,14 +23,21 @@ public final class FileLock {
         }
     }
 
-    /// The lock if nobody holds it in a conflicting mode now, else nil (no waiting).
-    public init?(trying path: String, mode: Mode) {
-        guard let descriptor = try? Self.open(path) else { return nil }
-        guard flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
-            close(descriptor)
-            return nil
-        }
+    private init(descriptor: Int32) {
         self.descriptor = descriptor
+    }
+
+    /// The lock if nobody holds it in a conflicting mode now, else nil (no waiting). Throws
+    /// when the lock file cannot be opened (that is not somebody holding it).
+    public static func trying(_ path: String, mode: Mode) throws -> FileLock? {
+        let descriptor = try open(path)
+        guard flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
+            let failure = errno
+            close(descriptor)
+            if failure == EWOULDBLOCK { return nil }
+            throw LockError(description: "cannot lock \(path): \(String(cString: strerror(failure)))")
+        }
+        return FileLock(descriptor: descriptor)
     }
 
     deinit {

@@ -112,14 +112,15 @@ public final class PaywallPresenter {
 
     /// How many paywalls stay loaded in hidden windows; the least recently preloaded goes first.
     public var maxPreloaded = 4
-    /// How much memory (MB) the preloaded paywalls may hold together, estimated from the resident
-    /// memory of the process tree (WebKit's processes included) as each preload completes. Over
-    /// it, the least recently preloaded go first; the newest always stays.
+    /// How much memory (MB) the preloaded paywalls may hold together. Each is charged what the
+    /// process tree's resident memory (WebKit's processes included) grew by from its start to
+    /// its completion; the load that starts the web process is not charged for it. Over the
+    /// budget, the least recently preloaded go first; the newest always stays.
     public var preloadMemoryBudgetMB = 120.0
     /// Reads the process tree's resident memory in bytes (replaceable for tests).
     var memoryReader: () -> Int = ProcessMemory.treeRSS
-    /// Resident memory when nothing was preloaded: what preloads are measured against.
-    var memoryWithoutPreloads = 0
+    /// What each preloaded paywall was charged, in MB.
+    var preloadCosts: [String: Double] = [:]
     var preloaded: [(id: String, presentation: PaywallPresentation, options: Options, host: String)] = []
 
     // MARK: Building and showing

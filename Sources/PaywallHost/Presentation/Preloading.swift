@@ -11,13 +11,16 @@ extension PaywallPresenter {
     public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
         discardPreloaded(id: id)
         while preloaded.count >= max(1, maxPreloaded) { evict(reason: "count") }
-        if preloaded.isEmpty { memoryWithoutPreloads = memoryReader() }
+        let startsWebProcess = runtime.viewsMade == 0
+        let before = memoryReader()
         let (presentation, entry) = prepare(bundle, options: options)
         events.emit("paywallPreload_start", ["paywall_identifier": .string(id)])
         presentation.session.onReady = { [weak self, weak presentation] in
             presentation?.session.onReady = nil
-            guard let self else { return }
-            let used = Double(max(0, self.memoryReader() - self.memoryWithoutPreloads)) / 1_048_576
+            guard let self, self.isPreloaded(id) else { return }
+            let grown = Double(max(0, self.memoryReader() - before)) / 1_048_576
+            self.preloadCosts[id] = startsWebProcess ? 0 : grown
+            let used = self.preloaded.reduce(0) { $0 + (self.preloadCosts[$1.id] ?? 0) }
             self.events.emit("paywallPreload_complete", [
                 "paywall_identifier": .string(id), "preloaded_memory_mb": .number((used * 10).rounded() / 10),
             ])
@@ -38,6 +41,7 @@ extension PaywallPresenter {
     {
         guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
         let entry = preloaded.remove(at: index)
+        preloadCosts[id] = nil
         let presentation = entry.presentation
         start(presentation, options: entry.options, completion: completion) {
             if presentation.needsReload {
@@ -49,13 +53,14 @@ extension PaywallPresenter {
         return presentation
     }
 
-    /// Evicts the least recently preloaded paywalls until the estimate (`used` MB over the
-    /// preloaded count, each taking an equal share) fits the budget.
+    /// Evicts the least recently preloaded paywalls until what they were charged (`used` MB in
+    /// all) fits the budget.
     private func keepWithinMemoryBudget(used: Double) {
-        guard used > preloadMemoryBudgetMB, preloaded.count > 1 else { return }
-        let share = used / Double(preloaded.count)
-        let fitting = max(1, Int(preloadMemoryBudgetMB / share))
-        while preloaded.count > fitting { evict(reason: "memory_budget") }
+        var used = used
+        while used > preloadMemoryBudgetMB, preloaded.count > 1 {
+            used -= preloadCosts[preloaded[0].id] ?? 0
+            evict(reason: "memory_budget")
+        }
     }
 
     private func evict(reason: String) {
@@ -70,6 +75,7 @@ extension PaywallPresenter {
     }
 
     func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options, host: String)) {
+        preloadCosts[entry.id] = nil
         entry.presentation.window.destroy()
         runtime.unmount(host: entry.host)
     }

@@ -39,6 +39,9 @@ public final class WebRuntime {
         }, box, nil)
     }
 
+    /// How many views were made: the first one's load starts the web process.
+    private(set) var viewsMade = 0
+
     /// A view that is never shown, created once: every paywall view is related to it, so all
     /// of them share one web process (a preloaded paywall then costs a page, not a process).
     private lazy var anchor: UnsafeMutablePointer<GtkWidget> = {
@@ -50,6 +53,7 @@ public final class WebRuntime {
     /// A new web view in this runtime's web process. `related-view` is construct-only, so it
     /// goes through `g_object_new_with_properties` (the variadic `g_object_new` is not callable).
     func makeWebView() -> UnsafeMutablePointer<GtkWidget> {
+        viewsMade += 1
         var value = GValue()
         g_value_init(&value, webkit_web_view_get_type())
         g_value_set_object(&value, UnsafeMutableRawPointer(anchor))

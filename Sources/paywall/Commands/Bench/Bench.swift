@@ -179,6 +179,7 @@ struct Bench {
     /// Resident memory of the process tree added by each of three extra preloaded paywalls.
     private func preloadMemory(_ bundle: PaywallBundle) async throws -> Double {
         presenter.maxPreloaded = 8
+        presenter.preloadMemoryBudgetMB = .infinity  // all four must stay loaded while measured
         presenter.preload(bundle, as: "base")
         await event("paywallPreload_complete")
         try await settle()
