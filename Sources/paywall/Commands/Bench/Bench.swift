@@ -34,7 +34,7 @@ struct BenchResults {
             paywall bench: medians of \(runs) runs, \(ProcessInfo.processInfo.activeProcessorCount) cores
             present, cold (no preload), until 2 frames  \(ms(coldPresent))
             present, preloaded, until 2 frames          \(ms(preloadedPresent))   \(String(format: "%.3f", preloadedPresent / coldPresent)) x cold
-            2 frames of a page already on screen        \(ms(twoFramesFloor))   (the floor of the two above)
+            2 frames of a page already on screen        \(ms(twoFramesFloor))   (an idle page: the frame cadence)
             page -> Swift -> page round trip            \(ms(bridgeRTT))   \(String(format: "%.2f", bridgeRTT / rawBridgeRTT)) x raw WebKit
             raw WebKit round trip                       \(ms(rawBridgeRTT))
             status read in a fresh process              \(ms(statusRead))
