@@ -224,17 +224,9 @@ extension CustomerCenterSession {
             }
             self.events.emit("restore_start")
             self.perform({ await purchases.restore() }) { outcome in
-                switch outcome {
-                case .restored:
-                    self.events.emit("restore_complete")
-                    return self.notice("cc.restore.done")
-                case .nothingToRestore:
-                    self.events.emit("restore_fail", ["message": "no active purchases to restore"])
-                    return self.notice("restore.nothing")
-                case .failed(let reason):
-                    self.events.emit("restore_fail", ["message": .string(reason)])
-                    return self.notice("restore.failed", ["reason": reason])
-                }
+                self.events.emit(outcome.event.name, outcome.event.params)
+                guard let failure = outcome.failureDialog else { return self.notice("cc.restore.done") }
+                return self.notice(failure.key, failure.arguments)
             }
         }
         if let delegate { delegate.customerCenter(shouldRestorePurchases: go) } else { go(true) }

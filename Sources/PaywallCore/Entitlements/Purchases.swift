@@ -64,6 +64,25 @@ public final class Purchases {
         /// The store answered, but the user has no active purchase.
         case nothingToRestore
         case failed(reason: String)
+
+        /// The event reporting it (`restore_complete` or `restore_fail` with its `message`).
+        public var event: (name: String, params: [String: JSONValue]) {
+            switch self {
+            case .restored: ("restore_complete", [:])
+            case .nothingToRestore: ("restore_fail", ["message": "no active purchases to restore"])
+            case .failed(let reason): ("restore_fail", ["message": .string(reason)])
+            }
+        }
+
+        /// The string-table key (`KEY.title`, `KEY.message`) and arguments of the dialog that
+        /// tells the user a restore found nothing or failed; nil when it restored.
+        public var failureDialog: (key: String, arguments: [String: String])? {
+            switch self {
+            case .restored: nil
+            case .nothingToRestore: ("restore.nothing", [:])
+            case .failed(let reason): ("restore.failed", ["reason": reason])
+            }
+        }
     }
 
     /// Asks the controller to restore, then reads the store again.

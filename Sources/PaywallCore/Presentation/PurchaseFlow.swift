@@ -65,16 +65,11 @@ final class PurchaseFlow {
         Task { @MainActor in
             let outcome = await purchases.restore()
             end()
-            switch outcome {
-            case .restored:
-                session.report("restore_complete")
+            session.report(outcome.event.name, outcome.event.params)
+            if let failure = outcome.failureDialog {
+                alert(failure.key, failure.arguments)
+            } else {
                 session.finish(.restored)
-            case .nothingToRestore:
-                session.report("restore_fail", ["message": "no active purchases to restore"])
-                alert("restore.nothing")
-            case .failed(let reason):
-                session.report("restore_fail", ["message": .string(reason)])
-                alert("restore.failed", ["reason": reason])
             }
         }
     }
