@@ -77,7 +77,7 @@ enum Commands {
         Show paywalls from local web bundles in a GTK/WebKitGTK window.
 
         COMMANDS:
-        \(all.map { "  " + $0.name.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+        \(all.map { "  " + $0.name.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
         Run 'paywall <command> --help' for a command's options.
         """

@@ -22,8 +22,8 @@ enum CustomerCenterCommand {
         discussion: """
             Prints exactly one line on stdout: {"result":"closed"} when the user closes it (exit 0; with
             --presentation pushed, the stand-in app's back button closes it),
-            {"result":"timeout"} after --timeout (exit 3), or {"result":"snapshot","path":"..."} once --snapshot is
-            written. With --store, its paths act on the fake store's purchases of --user.
+            {"result":"timeout"} after --timeout (exit 3), or {"path":"...","result":"snapshot"} once --snapshot is
+            written ({"message":"...","result":"error"}, exit 1, if it cannot be). With --store, its paths act on the fake store's purchases of --user.
             """)
 
     /// A page that has not drawn its screen by then is reported as broken.
