@@ -119,9 +119,7 @@ public final class PaywallPresenter {
     public var preloadMemoryBudgetMB = 120.0
     /// Reads the process tree's resident memory in bytes (replaceable for tests).
     var memoryReader: () -> Int = ProcessMemory.treeRSS
-    /// What each preloaded paywall was charged, in MB.
-    var preloadCosts: [String: Double] = [:]
-    var preloaded: [(id: String, presentation: PaywallPresentation, options: Options, host: String)] = []
+    var preloaded: [(id: String, presentation: PaywallPresentation, options: Options)] = []
 
     // MARK: Building and showing
 
@@ -216,6 +214,8 @@ public final class PaywallPresentation {
     var onScreen = false
     /// Its web process died while it was hidden: reload before showing.
     var needsReload = false
+    /// What it was charged against the preload memory budget, in MB.
+    var preloadCostMB = 0.0
     private var reloads = 0
     /// How often a page whose web process dies on screen is reloaded before giving up.
     static let maxReloads = 3

@@ -17,17 +17,17 @@ extension PaywallPresenter {
         events.emit("paywallPreload_start", ["paywall_identifier": .string(id)])
         presentation.session.onReady = { [weak self, weak presentation] in
             presentation?.session.onReady = nil
-            guard let self, self.isPreloaded(id) else { return }
+            guard let self, let presentation, self.isPreloaded(id) else { return }
             let grown = Double(max(0, self.memoryReader() - before)) / 1_048_576
-            self.preloadCosts[id] = startsWebProcess ? 0 : grown
-            let used = self.preloaded.reduce(0) { $0 + (self.preloadCosts[$1.id] ?? 0) }
+            presentation.preloadCostMB = startsWebProcess ? 0 : grown
+            let used = self.preloaded.reduce(0) { $0 + $1.presentation.preloadCostMB }
             self.events.emit("paywallPreload_complete", [
                 "paywall_identifier": .string(id), "preloaded_memory_mb": .number((used * 10).rounded() / 10),
             ])
             self.keepWithinMemoryBudget(used: used)
         }
         presentation.webView.load(entry)
-        preloaded.append((id, presentation, options, presentation.webView.bundleHost))
+        preloaded.append((id, presentation, options))
     }
 
     /// Whether `id` is loaded and waiting in a hidden window.
@@ -41,7 +41,6 @@ extension PaywallPresenter {
     {
         guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
         let entry = preloaded.remove(at: index)
-        preloadCosts[id] = nil
         let presentation = entry.presentation
         start(presentation, options: entry.options, completion: completion) {
             if presentation.needsReload {
@@ -58,7 +57,7 @@ extension PaywallPresenter {
     private func keepWithinMemoryBudget(used: Double) {
         var used = used
         while used > preloadMemoryBudgetMB, preloaded.count > 1 {
-            used -= preloadCosts[preloaded[0].id] ?? 0
+            used -= preloaded[0].presentation.preloadCostMB
             evict(reason: "memory_budget")
         }
     }
@@ -74,9 +73,8 @@ extension PaywallPresenter {
         if let index = preloaded.firstIndex(where: { $0.id == id }) { discard(preloaded.remove(at: index)) }
     }
 
-    func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options, host: String)) {
-        preloadCosts[entry.id] = nil
+    func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options)) {
         entry.presentation.window.destroy()
-        runtime.unmount(host: entry.host)
+        runtime.unmount(host: entry.presentation.webView.bundleHost)
     }
 }
