@@ -70,7 +70,7 @@ extension JSONValue: Codable {
         case .bool(let b): try container.encode(b)
         case .number(let n):
             // Whole numbers print without a fraction so ids and counters stay readable.
-            if n.rounded() == n, abs(n) < 1e15 { try container.encode(Int64(n)) } else { try container.encode(n) }
+            if let whole = JSONWriter.wholeNumber(n) { try container.encode(whole) } else { try container.encode(n) }
         case .string(let s): try container.encode(s)
         case .array(let a): try container.encode(a)
         case .object(let o): try container.encode(o)

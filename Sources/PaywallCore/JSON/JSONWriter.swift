@@ -38,9 +38,14 @@ enum JSONWriter {
     /// Whole numbers without a fraction (ids and counters stay readable); JSON has no NaN or infinity.
     static func number(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
-        if n.rounded() == n, abs(n) < 1e15 { return String(Int64(n)) }
+        if let whole = wholeNumber(n) { return String(whole) }
         let text = "\(n)"
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    /// `n` as an integer when it is one that prints exactly (below 10^15).
+    static func wholeNumber(_ n: Double) -> Int64? {
+        n.rounded() == n && abs(n) < 1e15 ? Int64(n) : nil
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
