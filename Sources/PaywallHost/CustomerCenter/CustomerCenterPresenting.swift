@@ -12,7 +12,7 @@ extension PaywallPresenter {
     /// Loads the customer center ahead of time, so presenting it shows a drawn page at once.
     public func preloadCustomerCenter() {
         guard preloadedCustomerCenter == nil else { return }
-        let view = makeCustomerCenter()
+        let view = makeCustomerCenter(environment: customerCenterEnvironment())
         loadPage(of: view)
         preloadedCustomerCenter = view
     }
@@ -57,14 +57,16 @@ extension PaywallPresenter {
     private func begin(_ presentation: CustomerCenterPresentation, configuration: CustomerCenterConfiguration?,
                        delegate: CustomerCenterDelegate?, onDismiss: (() -> Void)?) -> CustomerCenterView? {
         guard customerCenterOnScreen == nil else { return nil }
-        let view = preloadedCustomerCenter ?? makeCustomerCenter()
+        // Read once per presentation (the OS and model come from files); a preloaded view gets it fresh.
+        let environment = customerCenterEnvironment()
+        let view = preloadedCustomerCenter ?? makeCustomerCenter(environment: environment)
         preloadedCustomerCenter = nil
         let session = view.session
         session.purchases = purchases
         session.configuration = configuration ?? customerCenter
         session.presentation = presentation
         session.delegate = delegate
-        session.environment = customerCenterEnvironment()
+        session.environment = environment
         session.updateCheck = updateCheck
         session.onDismiss = { [weak self, view] in
             self?.customerCenterOnScreen = nil
@@ -77,11 +79,11 @@ extension PaywallPresenter {
         return view
     }
 
-    private func makeCustomerCenter() -> CustomerCenterView {
+    private func makeCustomerCenter(environment: CustomerCenterSession.Environment) -> CustomerCenterView {
         watchThemeOnce()
         let session = CustomerCenterSession(
             configuration: customerCenter, presentation: .sheet, purchases: purchases, strings: strings, locale: locale,
-            events: events, environment: customerCenterEnvironment())
+            events: events, environment: environment)
         let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: newHost("customer-center"))
         let view = CustomerCenterView(session: session, webView: webView, strings: strings)
         session.onProcessTerminated = { [weak webView] in webView?.reload() }
