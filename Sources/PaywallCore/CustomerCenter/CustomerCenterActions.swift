@@ -145,9 +145,14 @@ extension CustomerCenterSession {
     }
 
     /// Stands in for the store's own sheet: the user confirms before anything changes.
+    /// A date in dialogs, written as the screens write it (without building a screen).
+    private func formatted(_ date: Date) -> String {
+        CustomerCenterScreen.date(date, locale: locale)
+    }
+
     private func confirm(_ pending: Pending, key: String, date: Date?) {
         let row = pending.purchaseKey.flatMap { screen().row(key: $0) }
-        let arguments = ["product": row?.title ?? strings.text("cc.untitled"), "date": date.map { screen().date($0) } ?? ""]
+        let arguments = ["product": row?.title ?? strings.text("cc.untitled"), "date": date.map(formatted) ?? ""]
         show(CustomerCenterDialog(
             title: strings.text("\(key).title", arguments), message: strings.text("\(key).message", arguments), copyableText: nil,
             buttons: [
@@ -162,7 +167,7 @@ extension CustomerCenterSession {
         switch pending.path.type {
         case .manageSubscription:
             perform({ await purchases.controller.cancelSubscription(transactionId: t.id) }) { cancelled in
-                cancelled ? self.notice("cc.cancel.done", ["date": t.expirationDate.map { self.screen().date($0) } ?? ""])
+                cancelled ? self.notice("cc.cancel.done", ["date": t.expirationDate.map(self.formatted) ?? ""])
                     : self.notice("cc.cancel.failed")
             }
         case .refund:
@@ -200,7 +205,7 @@ extension CustomerCenterSession {
                 let immediate = current != nil
                 if case .plans? = self.route.last { self.route.removeLast() }
                 if let current, case .detail? = self.route.last { self.route[self.route.count - 1] = .detail(purchaseKey: current.key) }
-                let date = row.latest?.expirationDate.map { self.screen().date($0) } ?? ""
+                let date = row.latest?.expirationDate.map(self.formatted) ?? ""
                 return .notice(self.strings.text("cc.plans.done.title"),
                                self.strings.text(immediate ? "cc.plans.done.now" : "cc.plans.done.later",
                                                  ["plan": plan.displayName, "date": date]), strings: self.strings)

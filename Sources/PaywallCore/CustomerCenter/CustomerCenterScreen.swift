@@ -228,6 +228,11 @@ public struct CustomerCenterScreen {
     // MARK: Texts
 
     func date(_ date: Date) -> String {
+        Self.date(date, locale: locale)
+    }
+
+    /// A day as the customer center writes it (`Dec 30, 2026`, `30. Dez. 2026`).
+    static func date(_ date: Date, locale: Locale) -> String {
         date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted).locale(locale))
     }
 
