@@ -13,7 +13,8 @@ final class CustomerCenterTests: EndToEndTestCase {
                                 environment: [String: String?] = [:]) throws -> PaywallProcess.Outcome {
         try PaywallProcess.run(
             ["customer-center", "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "\(timeout)"]
-                + extra + scripts.flatMap { ["--eval", $0] }, in: workDir, environment: environment)
+                + extra + scripts.flatMap { ["--eval", $0] }, in: workDir,
+            environment: PaywallProcess.scribbledMemory.merging(environment) { _, given in given })
     }
 
     /// A script line waiting for the dialog that follows a confirmation (not the confirmation itself).

@@ -13,7 +13,8 @@ final class PurchaseTests: EndToEndTestCase {
     private func present(_ bundle: String, _ scripts: [String], catalog: String? = nil) throws -> PaywallProcess.Outcome {
         try PaywallProcess.run(
             ["present", bundle, "--store", catalog ?? self.catalog, "--data-dir", dataDir, "--products", slots,
-             "--events", eventsPath, "--timeout", "30"] + scripts.flatMap { ["--eval", $0] }, in: workDir)
+             "--events", eventsPath, "--timeout", "30"] + scripts.flatMap { ["--eval", $0] }, in: workDir,
+            environment: PaywallProcess.scribbledMemory)
     }
 
     private func store(_ arguments: [String], catalog: String? = nil) throws -> PaywallProcess.Outcome {
@@ -92,7 +93,8 @@ final class PurchaseTests: EndToEndTestCase {
             """
         let presenting = try PaywallProcess(
             ["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
-             "--eval", waitForFlag, "--eval", "document.getElementById('restore').click()"], in: workDir)
+             "--eval", waitForFlag, "--eval", "document.getElementById('restore').click()"], in: workDir,
+            environment: PaywallProcess.scribbledMemory)
         waitForEvents { $0.contains { $0.name == "page_ready" } }
         let bought = try store(["buy", "lumen.pro.monthly"])
         XCTAssertEqual(bought.status, 0, bought.stderr)

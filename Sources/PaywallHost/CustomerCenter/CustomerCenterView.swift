@@ -13,7 +13,8 @@ public final class CustomerCenterView: CustomerCenterPage {
     /// The view as a GTK widget, for `.embedded` and `.pushed`: add it to your container or `GtkStack`.
     public var widget: UnsafeMutablePointer<GtkWidget> { webView.widget }
     /// The sheet's window; nil when the app holds the widget.
-    private(set) var window: UnsafeMutablePointer<GtkWidget>?
+    var window: UnsafeMutablePointer<GtkWidget>? { windowRef?.pointer }
+    private var windowRef: GObjectReference<GtkWidget>?
     private let strings: StringTable
     /// Its page was asked to load (ahead of time, or when it was shown).
     var isLoading = false
@@ -46,7 +47,7 @@ public final class CustomerCenterView: CustomerCenterPage {
             self?.session.dismiss()
             return true
         })
-        self.window = window
+        windowRef = GObjectReference(window)
         gtk_widget_show_all(window)
     }
 
@@ -86,7 +87,7 @@ public final class CustomerCenterView: CustomerCenterPage {
     public func dismiss() {
         if let window {
             gtk_widget_destroy(window)
-            self.window = nil
+            windowRef = nil
         } else if let parent = gtk_widget_get_parent(widget) {
             // The app's container held it; the web view stays alive until this view goes.
             gtk_container_remove(gcast(parent), widget)

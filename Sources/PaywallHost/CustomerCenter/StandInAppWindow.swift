@@ -7,16 +7,19 @@ import PaywallCore
 /// `GtkStack` whose header bar has the app's back button.
 @MainActor
 public final class StandInAppWindow {
-    let window: UnsafeMutablePointer<GtkWidget>
-    private let stack: UnsafeMutablePointer<GtkWidget>
+    private let windowRef: GObjectReference<GtkWidget>
+    private let stackRef: GObjectReference<GtkWidget>
+    var window: UnsafeMutablePointer<GtkWidget> { windowRef.pointer }
+    private var stack: UnsafeMutablePointer<GtkWidget> { stackRef.pointer }
+    private var isDestroyed = false
 
     /// - Parameters:
     ///   - title: the app's title, in its header bar.
     ///   - showsBack: a back button for `.pushed`; it leaves the customer center like `onClose`.
     ///   - onClose: what closing the window (or its back button) does.
     public init(title: String, size: ViewSize, offscreen: Bool, showsBack: Bool, onClose: @escaping () -> Void) {
-        window = offscreen ? gtk_offscreen_window_new()! : gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        stack = gtk_stack_new()!
+        windowRef = GObjectReference(offscreen ? gtk_offscreen_window_new()! : gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
+        stackRef = GObjectReference(gtk_stack_new()!)
         gtk_stack_set_transition_type(gcast(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
         gtk_widget_set_size_request(stack, gint(size.width), gint(size.height))
         if !offscreen {
@@ -43,12 +46,15 @@ public final class StandInAppWindow {
 
     /// Shows `widget` as the window's content (embedded) or pushes it onto the stack (pushed).
     public func show(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        guard !isDestroyed else { return }
         gtk_stack_add_named(gcast(stack), widget, "customer-center")
         gtk_widget_show_all(window)
         gtk_stack_set_visible_child(gcast(stack), widget)
     }
 
     public func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
         gtk_widget_destroy(window)
     }
 }

@@ -9,7 +9,9 @@ import PaywallCore
 @MainActor
 public final class PaywallWebView {
     /// The view as a GTK widget, to put into a window or an app's container.
-    public let widget: UnsafeMutablePointer<GtkWidget>
+    public var widget: UnsafeMutablePointer<GtkWidget> { widgetRef.pointer }
+    /// Ours until this goes, whichever window or container holds it.
+    private let widgetRef: GObjectReference<GtkWidget>
     let view: UnsafeMutablePointer<WebKitWebView>
     let session: any PageSession
     let bundleHost: String
@@ -23,19 +25,14 @@ public final class PaywallWebView {
     static let messageHandler = "paywallMessageHandler"
 
     public init(runtime: WebRuntime, session: any PageSession, bundleHost: String) {
-        widget = runtime.makeWebView()
-        view = gcast(widget)!
-        g_object_ref_sink(UnsafeMutableRawPointer(widget))  // ours until deinit, whichever window holds it
+        widgetRef = GObjectReference(runtime.makeWebView())
+        view = gcast(widgetRef.pointer)!
         self.session = session
         self.runtime = runtime
         self.bundleHost = bundleHost
         configureSettings()
         installBridge(script: runtime.bridgeScript)
         connectSignals()
-    }
-
-    isolated deinit {
-        g_object_unref(UnsafeMutableRawPointer(widget))
     }
 
     public func load(_ url: URL) {
@@ -138,6 +135,13 @@ public final class PaywallWebView {
         Signal.connect(instance, "decide-policy", decide: { [weak self] decision, kind in
             self?.decide(decision, kind) ?? false
         })
+        // Real input on the view (never a page's script): what makes a page's request a user's gesture.
+        for name in ["button-press-event", "key-press-event"] {
+            Signal.connect(instance, name, stopping: { [weak self] _ in
+                self?.session.userInput()
+                return false
+            })
+        }
         Signal.connect(instance, "web-process-terminated", enumValue: { [weak self] reason in
             let text = reason == WEBKIT_WEB_PROCESS_CRASHED.rawValue ? "crashed"
                 : reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT.rawValue ? "exceeded_memory_limit" : "terminated_by_api"

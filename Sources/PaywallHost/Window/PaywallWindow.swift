@@ -9,7 +9,11 @@ import PaywallCore
 public final class PaywallWindow: PaywallPage {
     public let webView: PaywallWebView
     let session: PaywallSession
-    let window: UnsafeMutablePointer<GtkWidget>
+    private let windowRef: GObjectReference<GtkWidget>
+    var window: UnsafeMutablePointer<GtkWidget> { windowRef.pointer }
+    /// Destroyed for good: a page's late calls (a purchase's progress ending after the
+    /// purchase closed the paywall) find nothing to draw on and do nothing.
+    private(set) var isDestroyed = false
     private let status: StatusOverlay
     private let fallback: (() -> Void)?
     private let strings: StringTable
@@ -28,7 +32,7 @@ public final class PaywallWindow: PaywallPage {
                 webView?.onRetry?()
             },
             close: { [weak session] in session?.windowClosedByUser() })
-        window = offscreen ? gtk_offscreen_window_new() : gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        windowRef = GObjectReference(offscreen ? gtk_offscreen_window_new() : gtk_window_new(GTK_WINDOW_TOPLEVEL))
         if !offscreen {
             gtk_window_set_title(gcast(window), title)
             gtk_window_set_default_size(gcast(window), gint(size.width), gint(size.height))
@@ -48,6 +52,7 @@ public final class PaywallWindow: PaywallPage {
     }
 
     public func show() {
+        guard !isDestroyed else { return }
         gtk_widget_show_all(window)
         session.presented()
     }
@@ -57,14 +62,17 @@ public final class PaywallWindow: PaywallPage {
     }
 
     public func openExternally(_ url: URL) {
+        guard !isDestroyed else { return }
         ExternalOpener.open(url, parent: window)
     }
 
     public func showProgress(_ visible: Bool) {
+        guard !isDestroyed else { return }
         if visible { status.showWorking(strings.text("progress.label")) } else { status.hide() }
     }
 
     public func showLoading(_ state: LoadingState) {
+        guard !isDestroyed else { return }
         switch state {
         case .hidden: status.hide()
         case .loading: status.showWorking(strings.text("loading.label"))
@@ -73,14 +81,17 @@ public final class PaywallWindow: PaywallPage {
     }
 
     public func showFallback() {
+        guard !isDestroyed else { return }
         fallback?()
     }
 
     public func showAlert(title: String, message: String) {
+        guard !isDestroyed else { return }
         AlertDialog.show(title: title, message: message, button: strings.text("dialog.ok"), parent: window)
     }
 
     public func openInAppBrowser(_ url: URL) {
+        guard !isDestroyed else { return }
         InAppBrowser.open(url, title: strings.text("browser.title", ["host": url.host ?? url.absoluteString]), parent: window)
     }
 
@@ -90,10 +101,13 @@ public final class PaywallWindow: PaywallPage {
 
     /// Frees the GTK window (and with it the web view's widget).
     func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
         gtk_widget_destroy(window)
     }
 
     public func dismiss() {
+        guard !isDestroyed else { return }
         gtk_widget_hide(window)
     }
 }

@@ -5,10 +5,15 @@ import CGtk
 /// Close.
 @MainActor
 final class StatusOverlay {
-    let widget: UnsafeMutablePointer<GtkWidget>
-    private let spinner: UnsafeMutablePointer<GtkWidget>
-    private let label: UnsafeMutablePointer<GtkWidget>
-    private let buttons: UnsafeMutablePointer<GtkWidget>
+    // Held, not borrowed: the page may ask to hide the overlay after its window is gone.
+    private let widgetRef: GObjectReference<GtkWidget>
+    private let spinnerRef: GObjectReference<GtkWidget>
+    private let labelRef: GObjectReference<GtkWidget>
+    private let buttonsRef: GObjectReference<GtkWidget>
+    var widget: UnsafeMutablePointer<GtkWidget> { widgetRef.pointer }
+    private var spinner: UnsafeMutablePointer<GtkWidget> { spinnerRef.pointer }
+    private var label: UnsafeMutablePointer<GtkWidget> { labelRef.pointer }
+    private var buttons: UnsafeMutablePointer<GtkWidget> { buttonsRef.pointer }
 
     private static let css = """
         .paywall-progress { background-color: rgba(0, 0, 0, 0.45); }
@@ -19,10 +24,10 @@ final class StatusOverlay {
 
     /// - Parameters: `retry` and `close` run when the slow-load buttons are pressed.
     init(retryLabel: String, closeLabel: String, retry: @escaping @MainActor () -> Void, close: @escaping @MainActor () -> Void) {
-        widget = gtk_event_box_new()
-        spinner = gtk_spinner_new()
-        label = gtk_label_new(nil)
-        buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)
+        widgetRef = GObjectReference(gtk_event_box_new())
+        spinnerRef = GObjectReference(gtk_spinner_new())
+        labelRef = GObjectReference(gtk_label_new(nil))
+        buttonsRef = GObjectReference(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
         let card = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_set_halign(card, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(card, GTK_ALIGN_CENTER)

@@ -16,6 +16,10 @@ struct PaywallProcess {
             .deletingLastPathComponent().appendingPathComponent("paywall")
     }
 
+    /// Freed memory scribbled over by glibc: a use after free then fails loudly instead of
+    /// reading stale bytes (purchase runs use it; they once touched a destroyed window).
+    static let scribbledMemory: [String: String?] = ["MALLOC_PERTURB_": "165"]
+
     let process = Process()
     let stdoutURL: URL
     let stderrURL: URL
@@ -34,6 +38,8 @@ struct PaywallProcess {
         var merged = ProcessInfo.processInfo.environment
         // Databases a test does not place itself go to its work directory, never the user's.
         merged["XDG_DATA_HOME"] = workDir.appendingPathComponent("xdg-data").path
+        // A GTK or GLib critical aborts the process, so it fails the test that caused it.
+        merged["G_DEBUG"] = "fatal-criticals"
         for (name, value) in environment { merged[name] = value }
         process.environment = merged
         process.standardInput = FileHandle.nullDevice
