@@ -100,13 +100,31 @@ final class PresentTests: EndToEndTestCase {
         }
     }
 
-    /// http(s) links go to the system browser (here a script standing in for xdg-open); the page stays.
-    func testWebLinksOpenInTheSystemBrowser() throws {
-        let bundle = try fixtureBundle("kitchen-sink")
+    /// A script that writes each URL it is given to `opened.txt`, standing in for xdg-open.
+    private func urlOpener() throws -> (opener: URL, opened: URL) {
         let opened = workDir.appendingPathComponent("opened.txt")
         let opener = workDir.appendingPathComponent("opener.sh")
         try "#!/bin/sh\necho \"$1\" >> '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        return (opener, opened)
+    }
+
+    private func lines(of file: URL, atLeast count: Int) -> [String] {
+        let deadline = Date().addingTimeInterval(5)
+        var lines: [String] = []
+        while Date() < deadline {
+            lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.count >= count { break }
+            usleep(50_000)
+        }
+        return lines
+    }
+
+    /// A page's script cannot reach the system opener on its own (no click or key press in the
+    /// view came first); bad schemes and other hosts stay blocked; the page stays.
+    func testScriptedLinksDoNotReachTheSystemOpener() throws {
+        let bundle = try fixtureBundle("kitchen-sink")
+        let (opener, opened) = try urlOpener()
         let scripts = [
             "document.getElementById('terms').click()",
             "Paywall.openURLExternal('https://example.com/external')",
@@ -118,21 +136,57 @@ final class PresentTests: EndToEndTestCase {
         let result = try present(bundle, scripts.flatMap { ["--eval", $0] } + ["--timeout", "30"],
                                  environment: ["PAYWALL_URL_OPENER": opener.path])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        let deadline = Date().addingTimeInterval(5)
-        var lines: [String] = []
-        while Date() < deadline {
-            lines = ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if lines.count >= 2 { break }
-            usleep(50_000)
-        }
-        XCTAssertEqual(Set(lines), ["https://example.com/terms", "https://example.com/external"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: opened.path), "the opener ran")
         let events = loggedEvents()
-        XCTAssertEqual(events.filter { $0.name == "url_openExternal" }.count, 2)
+        XCTAssertEqual(events.filter { $0.name == "url_openExternal" }.count, 0)
+        let refused = events.filter { $0.name == "pageAction_refused" }
+        XCTAssertEqual(Set(refused.compactMap { $0.params["url"]?.stringValue }),
+                       ["https://example.com/terms", "https://example.com/external"])
+        XCTAssertEqual(Set(refused.compactMap { $0.params["action"]?.stringValue }), ["link", "open_url_external"])
         let blocked = events.filter { $0.name == "navigation_blocked" }.compactMap { $0.params["url"]?.stringValue }
         XCTAssertTrue(blocked.contains("javascript:alert(1)"), "\(blocked)")
         XCTAssertTrue(blocked.contains("paywall://other/index.html"), "\(blocked)")
         let location = events.filter { $0.name == "custom" }.last?.params["data"]
         XCTAssertEqual(location, "paywall://bundle/index.html", "the main frame stayed on the bundle")
+    }
+
+    /// A user's real click on a link (through the X server) hands it to the system browser.
+    func testAUsersClickOpensALinkInTheSystemBrowser() throws {
+        let bundle = try inlineBundle("link", body: """
+            <a id="terms" href="https://example.com/terms"
+               style="position:fixed;inset:0;display:block;background:#eee">Terms</a>
+            """)
+        let (opener, opened) = try urlOpener()
+        let process = try PaywallProcess(
+            ["present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval",
+             "await new Promise(done => document.addEventListener('click', () => setTimeout(done, 300))); Paywall.close()"],
+            in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
+        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        let window = try XCTUnwrap(RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^link$"))
+        RealInput.click(window: window, x: 100, y: 100)
+        let result = process.wait()
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        XCTAssertEqual(lines(of: opened, atLeast: 1), ["https://example.com/terms"])
+        XCTAssertEqual(loggedEvents().filter { $0.name == "url_openExternal" }.count, 1)
+    }
+
+    /// `open_url` loads into the one in-app browser window there is, however often a page calls it.
+    func testOneInAppBrowserWindowAtATime() throws {
+        let bundle = try inlineBundle("browse", body: "<p>browse</p>")
+        let flag = bundle.appendingPathComponent("counted.txt")
+        let process = try PaywallProcess(
+            ["present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval", """
+                for (const n of [1, 2, 3, 4]) Paywall.openURL('http://127.0.0.1:9/page' + n);
+                await new Promise(done => { const t = setInterval(async () => {
+                  if ((await fetch('counted.txt')).ok) { clearInterval(t); done(); } }, 50); });
+                Paywall.close()
+                """], in: workDir)
+        waitForEvents { $0.filter { $0.name == "url_openInApp" }.count == 4 }
+        _ = RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^127\\.0\\.0\\.1$")
+        usleep(500_000)  // time for any further window to map
+        XCTAssertEqual(RealInput.windows(pid: process.process.processIdentifier, name: "^127\\.0\\.0\\.1$").count, 1)
+        try "yes".write(to: flag, atomically: true, encoding: .utf8)
+        XCTAssertEqual(process.wait().status, 0)
     }
 
     func testLifecycleEventsReachThePage() throws {

@@ -44,4 +44,7 @@ public enum EventName {
     public static let navigationBlocked = "navigation_blocked"
     /// Ours: a bundle file changed and `preview` reloaded the page.
     public static let bundleReload = "bundle_reload"
+    /// Ours: a page asked for something its limits do not allow (`PageActionLimits`, user
+    /// attribute sizes). `params.action` (the page message), `params.reason`.
+    public static let pageActionRefused = "pageAction_refused"
 }

@@ -14,12 +14,17 @@ extension PaywallSession {
         case .userAttributesUpdated(let attributes):
             var values: [String: JSONValue] = [:]
             for attribute in attributes { values[attribute.key] = attribute.value }
-            onUserAttributes?(values)
+            do {
+                try onUserAttributes?(values)
+            } catch {
+                return refuse(message.eventName, "\(error)")
+            }
             events.emit("user_attributes", params(["attributes": .object(values)]))
         case .requestStoreReview(let reviewType):
             events.emit("storeReview_request", params(["review_type": .string(reviewType)]))
             delegate?.handleStoreReviewRequest(reviewType: reviewType)
         case .scheduleNotification(let n):
+            if let reason = limits.scheduleNotification() { return refuse(message.eventName, reason) }
             let shown = page?.scheduleNotification(title: n.title, subtitle: n.subtitle, body: n.body,
                                                    delay: max(0, n.delay) / 1000) ?? false
             events.emit(shown ? "notification_scheduled" : "notification_unavailable", params([

@@ -15,8 +15,11 @@ public final class PaywallSession {
     public var templateVariables: (@MainActor () -> TemplateVariables)?
     /// The app's handlers for deep links, custom messages, callbacks, ...
     public weak var delegate: PaywallDelegate?
-    /// Receives attributes the page sets with `user_attribute_updated`, to keep them.
-    public var onUserAttributes: (@MainActor ([String: JSONValue]) -> Void)?
+    /// Receives attributes the page sets with `user_attribute_updated`, to keep them; an error
+    /// (over the size limits) is reported as `pageAction_refused`.
+    public var onUserAttributes: (@MainActor ([String: JSONValue]) throws -> Void)?
+    /// What the page may still make the machine do (notifications, the system opener).
+    public var limits = PageActionLimits()
     /// The runtime's own texts, for the fallback paywall.
     public var strings: StringTable?
     /// Whether the host can show desktop notifications (answers notification permission requests).
@@ -86,6 +89,11 @@ public final class PaywallSession {
     }
 
     /// The ping grace period after the load has run out.
+    /// The user clicked or pressed a key in the page's view (the host watches its input).
+    public func userInput() {
+        limits.userInput(at: Date())
+    }
+
     public func pingGraceElapsed() {
         if readiness.graceDidElapse() { becameReady() }
     }
@@ -243,8 +251,19 @@ public final class PaywallSession {
             ]))
             return
         }
+        if let reason = limits.openInSystem(at: Date()) {
+            return refuse(source, reason, ["url": .string(url.absoluteString)])
+        }
         events.emit(EventName.urlOpenExternal, params(["url": .string(url.absoluteString), "source": .string(source)]))
         page?.openExternally(url)
+    }
+
+    /// Reports a page's request that its limits do not allow.
+    func refuse(_ action: String, _ reason: String, _ extra: [String: JSONValue] = [:]) {
+        var p = extra
+        p["action"] = .string(action)
+        p["reason"] = .string(reason)
+        events.emit(EventName.pageActionRefused, params(p))
     }
 
     /// Emits an event to the observers and sends it to the page too (lifecycle events).

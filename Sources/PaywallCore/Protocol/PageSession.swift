@@ -13,6 +13,13 @@ public protocol PageSession: AnyObject {
     func webProcessTerminated(reason: String)
     /// Whether the view may load `url`; otherwise the session handed it to the system or blocked it.
     func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool
+    /// The user clicked or pressed a key in the view: what a page does next may need a user's gesture.
+    func userInput()
+}
+
+extension PageSession {
+    /// Pages that need no gesture (the runtime's own customer center) ignore input.
+    public func userInput() {}
 }
 
 extension PaywallSession: PageSession {}

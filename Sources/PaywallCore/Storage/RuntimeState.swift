@@ -49,17 +49,51 @@ public final class RuntimeState {
         Int((try? database.query("SELECT value FROM counters WHERE key = 'paywall_views'").first?["value"]?.int ?? 0) ?? 0)
     }
 
-    /// Stores attributes for `user`; a null value removes the attribute.
+    /// The most one attribute's key and JSON value may take together, in UTF-8 bytes.
+    public static let maxAttributeBytes = 64 * 1024
+    /// The most one user's attributes may take together, in UTF-8 bytes.
+    public static let maxUserAttributeBytes = 1024 * 1024
+
+    /// An update that would store more than the limits allow; nothing of it was stored.
+    public enum AttributeLimitError: Error, CustomStringConvertible {
+        case attributeTooLarge(key: String, bytes: Int)
+        case userTooLarge(bytes: Int)
+
+        public var description: String {
+            switch self {
+            case .attributeTooLarge(let key, let bytes):
+                "user attribute \"\(key.prefix(64))\" takes \(bytes) bytes; one attribute may take at most \(RuntimeState.maxAttributeBytes)"
+            case .userTooLarge(let bytes):
+                "the user's attributes would take \(bytes) bytes; one user's may take at most \(RuntimeState.maxUserAttributeBytes)"
+            }
+        }
+    }
+
+    /// Stores attributes for `user`; a null value removes the attribute. An update past the
+    /// size limits throws `AttributeLimitError` and stores nothing (pages could otherwise grow
+    /// the database without end, and every later presentation reads it).
     public func setUserAttributes(_ attributes: [String: JSONValue], user: String) throws {
+        var encoded: [(key: String, json: String?)] = []
+        for (key, value) in attributes {
+            let json = value == .null ? nil : value.jsonText
+            let bytes = key.utf8.count + (json?.utf8.count ?? 0)
+            if bytes > Self.maxAttributeBytes { throw AttributeLimitError.attributeTooLarge(key: key, bytes: bytes) }
+            encoded.append((key, json))
+        }
         try database.transaction {
-            for (key, value) in attributes {
-                if value == .null {
-                    try database.query("DELETE FROM user_attributes WHERE user_id = ? AND key = ?", [.text(user), .text(key)])
-                } else {
+            for (key, json) in encoded {
+                if let json {
                     try database.query("INSERT OR REPLACE INTO user_attributes (user_id, key, value) VALUES (?, ?, ?)",
-                                       [.text(user), .text(key), .text(value.jsonText)])
+                                       [.text(user), .text(key), .text(json)])
+                } else {
+                    try database.query("DELETE FROM user_attributes WHERE user_id = ? AND key = ?", [.text(user), .text(key)])
                 }
             }
+            // Checked inside the transaction, so an update over the limit rolls back whole.
+            let total = try database.query(
+                "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS bytes FROM user_attributes WHERE user_id = ?",
+                [.text(user)]).first?["bytes"]?.int ?? 0
+            if total > Self.maxUserAttributeBytes { throw AttributeLimitError.userTooLarge(bytes: Int(total)) }
         }
     }
 

@@ -143,7 +143,7 @@ public final class PaywallPresenter {
         session.templateVariables = { [unowned self, unowned session] in
             self.templateVariables(options, slots: session.productSlots)
         }
-        session.onUserAttributes = { [weak self] attributes in try? self?.setUserAttributes(attributes) }
+        session.onUserAttributes = { [weak self] attributes in try self?.setUserAttributes(attributes) }
         let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host)
         let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
         let runtime = self.runtime

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What one paywall page may make the machine do, so that a broken or hostile page cannot
+/// exhaust it: desktop notifications are counted, and URLs reach the system opener only right
+/// after the user clicked or typed in the view, and not in bursts. A refusal comes back as a
+/// reason, which the session reports as `pageAction_refused`.
+public struct PageActionLimits: Sendable {
+    /// Desktop notifications one presentation may schedule.
+    public var notificationsPerPresentation = 10
+    /// How recent (seconds) the user's last click or key press on the view must be for the page
+    /// to hand a URL to the system. WebKitGTK's script messages carry no user-gesture flag, so
+    /// the host watches GTK input on the view instead.
+    public var gestureWindow: TimeInterval = 1
+    /// The shortest time (seconds) between two URLs handed to the system.
+    public var systemOpenInterval: TimeInterval = 1
+
+    private var notificationsScheduled = 0
+    private var lastUserInput: Date?
+    private var lastSystemOpen: Date?
+
+    public init() {}
+
+    /// The user clicked or pressed a key in the view at `now`.
+    public mutating func userInput(at now: Date) {
+        lastUserInput = now
+    }
+
+    /// Counts one notification; the reason it is refused when the presentation used them up.
+    public mutating func scheduleNotification() -> String? {
+        guard notificationsScheduled < notificationsPerPresentation else {
+            return "a paywall may schedule at most \(notificationsPerPresentation) notifications"
+        }
+        notificationsScheduled += 1
+        return nil
+    }
+
+    /// Records one URL handed to the system at `now`; the reason it is refused when no user
+    /// input came just before it, or the last one went less than `systemOpenInterval` ago.
+    public mutating func openInSystem(at now: Date) -> String? {
+        guard let input = lastUserInput, now.timeIntervalSince(input) <= gestureWindow, now >= input else {
+            let within = gestureWindow == 1 ? "a second" : "\(gestureWindow.formatted()) seconds"
+            return "a page's URL goes to the system only within \(within) of a click or key press in the paywall"
+        }
+        if let last = lastSystemOpen, now.timeIntervalSince(last) < systemOpenInterval {
+            let every = systemOpenInterval == 1 ? "second" : "\(systemOpenInterval.formatted()) seconds"
+            return "a page's URLs go to the system at most once every \(every)"
+        }
+        lastSystemOpen = now
+        return nil
+    }
+}
