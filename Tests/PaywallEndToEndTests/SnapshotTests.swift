@@ -93,5 +93,14 @@ final class SnapshotTests: EndToEndTestCase {
         let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out], in: workDir)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains(out), result.stderr)
+        XCTAssertTrue(result.stderr.contains("the folder \(workDir.appendingPathComponent("no/such/dir").path) does not exist"),
+                      result.stderr)
+    }
+
+    func testTooLargeASizeStatesTheLimit() throws {
+        let bundle = try inlineBundle("plain", body: "<p>hello</p>")
+        let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", "x.png", "--size", "99999x99999"], in: workDir)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("each side from 1 to 10000"), result.stderr)
     }
 }

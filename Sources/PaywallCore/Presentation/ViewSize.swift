@@ -11,11 +11,14 @@ public struct ViewSize: Equatable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
-    /// Parses `400x720`; nil unless both sides are whole numbers from 1 to 10000.
+    /// The longest side a view may have, in pixels (a 10000x10000 snapshot takes about 1.8 GB).
+    public static let maxSide = 10_000
+
+    /// Parses `400x720`; nil unless both sides are whole numbers from 1 to `maxSide`.
     public init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-            (1...10_000).contains(w), (1...10_000).contains(h)
+            (1...Self.maxSide).contains(w), (1...Self.maxSide).contains(h)
         else { return nil }
         self.init(width: w, height: h)
     }

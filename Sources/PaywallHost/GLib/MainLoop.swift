@@ -49,6 +49,17 @@ public enum MainLoop {
         return guint(min(seconds * 1000, Double(guint.max - 1)))
     }
 
+    /// Runs `body` on the main loop each time the process receives `signal` (`SIGTERM`,
+    /// `SIGINT`, `SIGHUP`, ...) instead of the default action, so it can end cleanly.
+    @MainActor @discardableResult
+    public static func onSignal(_ signal: Int32, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+        typealias F = @MainActor () -> Void
+        return g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { data in
+            MainActor.assumeIsolated { ClosureBox<F>.from(data).call() }
+            return 1  // keep handling
+        }, ClosureBox.retained(body), { releaseClosureBox($0) })
+    }
+
     @MainActor
     public static func cancel(_ id: UInt32) {
         if id != 0 { g_source_remove(id) }

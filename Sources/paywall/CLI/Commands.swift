@@ -1,3 +1,4 @@
+import Foundation
 import PaywallCore
 
 /// The `paywall` commands and their options: the CLI's contract, documented in the README.
@@ -94,8 +95,22 @@ enum Commands {
     static func size(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> ViewSize {
         guard let text = arguments.value("--size") else { return .standard }
         guard let size = ViewSize(parsing: text) else {
-            throw .usage("--size must be WIDTHxHEIGHT in pixels, e.g. 400x720; got '\(text)'", command)
+            throw .usage("--size must be WIDTHxHEIGHT in pixels, each side from 1 to \(ViewSize.maxSide), e.g. 400x720; got '\(text)'", command)
         }
         return size
+    }
+
+    /// The PNG file `option` names, checked before anything renders: its folder must exist.
+    static func outputFile(_ arguments: ParsedArguments, _ option: String) throws(CLIError) -> String? {
+        guard let path = arguments.value(option) else { return nil }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+            throw .failure("cannot write \(path) (\(option)): the folder \(folder) does not exist; create it first")
+        }
+        guard isDirectory.boolValue else {
+            throw .failure("cannot write \(path) (\(option)): \(folder) is a file, not a folder")
+        }
+        return path
     }
 }

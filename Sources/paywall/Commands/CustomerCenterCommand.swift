@@ -33,6 +33,7 @@ enum CustomerCenterCommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let timeout = try Commands.timeout(arguments, spec)
         let size = try Commands.size(arguments, spec)
+        let snapshot = try Commands.outputFile(arguments, "--snapshot")
         var configuration = CustomerCenterConfiguration.default
         if let path = arguments.value("--config") {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -53,7 +54,6 @@ enum CustomerCenterCommand {
         presenter.customerCenter = configuration
         presenter.appVersion = arguments.value("--app-version") ?? ""
         presenter.updateCheck = UpdateCheck(cachePath: stores.dataDirectory.url.appendingPathComponent("update-check.json").path)
-        let snapshot = arguments.value("--snapshot")
         var exitCode: Int32 = 0
         var finished = false
         let finish = { (line: JSONValue, code: Int32) in
@@ -87,6 +87,7 @@ enum CustomerCenterCommand {
             }
         }
         if let timeout { MainLoop.after(seconds: timeout) { finish(["result": "timeout"], 3) } }
+        PresentationHost.endOnSignals { signal in finish(["result": "closed"], 128 + signal) }
         if snapshot != nil {
             MainLoop.after(seconds: snapshotTimeout) {
                 PresentationHost.fail("the customer center did not draw and finish its --eval scripts within \(Int(snapshotTimeout)) s; nothing written")

@@ -135,14 +135,37 @@ final class PresentationHost {
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.
     func run(onPresented: (PaywallPresentation) -> Void = { _ in },
              completion: @escaping @MainActor (PresentationResult) -> Void) -> Int32 {
-        onPresented(presenter.present(bundle, options: options, completion: completion))
+        let presentation = presenter.present(bundle, options: options, completion: completion)
+        Self.endOnSignals { [weak self] signal in
+            self?.interruption = signal
+            presentation.dismiss()
+        }
+        onPresented(presentation)
         Toolkit.run()
         return exitCode
     }
 
+    /// The signal that ended the run, if one did.
+    private var interruption: Int32?
+
+    /// Ends the run: `exitCode`, or 128 + the signal's number when a signal ended it.
     func finish(exitCode: Int32) {
-        self.exitCode = exitCode
+        self.exitCode = interruption.map { 128 + $0 } ?? exitCode
         Toolkit.quit()
+    }
+
+    /// SIGTERM, SIGINT and SIGHUP end what is on screen as the app's own dismissal would
+    /// (`close`), so its `paywall_close` is logged and its result printed; a second one
+    /// quits at once.
+    static func endOnSignals(_ close: @escaping @MainActor (Int32) -> Void) {
+        var received = false
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            MainLoop.onSignal(signal) {
+                guard !received else { return Toolkit.quit() }
+                received = true
+                close(signal)
+            }
+        }
     }
 
     static func fail(_ message: String) {

@@ -9,7 +9,7 @@ enum SnapshotCommand {
     static let readyTimeout = 30.0
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        guard let out = arguments.value("--out") else {
+        guard let out = try Commands.outputFile(arguments, "--out") else {
             throw .usage("--out FILE.png is required", Commands.snapshot)
         }
         let host = try PresentationHost(arguments, command: Commands.snapshot, offscreen: true, countsAsView: false)

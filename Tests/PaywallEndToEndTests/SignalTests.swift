@@ -1,0 +1,43 @@
+import Foundation
+import PaywallCore
+import XCTest
+
+/// A window command stopped by a signal (a tester's Ctrl+C, a supervisor's SIGTERM) ends what
+/// it shows as a dismissal would: the close is logged, the result printed, exit 128 + signal.
+final class SignalTests: EndToEndTestCase {
+    private func start(_ arguments: [String]) throws -> PaywallProcess {
+        try PaywallProcess(arguments + ["--events", eventsPath], in: workDir)
+    }
+
+    func testSIGTERMClosesAPresentedPaywallCleanly() throws {
+        let bundle = try inlineBundle("idle", body: "<p>waiting</p>")
+        let process = try start(["present", bundle.path, "--timeout", "60"])
+        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        kill(process.process.processIdentifier, SIGTERM)
+        let result = process.wait()
+        XCTAssertEqual(result.status, 128 + SIGTERM, result.stderr)
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n")
+        XCTAssertEqual(eventNames().last, "paywall_close")
+        XCTAssertEqual(loggedEvents().last?.params["result"], "declined")
+    }
+
+    func testSIGINTClosesAPreviewCleanly() throws {
+        let bundle = try inlineBundle("idle", body: "<p>waiting</p>")
+        let process = try start(["preview", bundle.path])
+        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        kill(process.process.processIdentifier, SIGINT)
+        let result = process.wait()
+        XCTAssertEqual(result.status, 128 + SIGINT, result.stderr)
+        XCTAssertEqual(eventNames().last, "paywall_close")
+    }
+
+    func testSIGTERMClosesTheCustomerCenterCleanly() throws {
+        let process = try start(["customer-center", "--timeout", "60", "--data-dir", workDir.appendingPathComponent("data").path])
+        waitForEvents { $0.contains { $0.name == "customerCenter_open" } }
+        kill(process.process.processIdentifier, SIGTERM)
+        let result = process.wait()
+        XCTAssertEqual(result.status, 128 + SIGTERM, result.stderr)
+        XCTAssertEqual(result.stdout, "{\"result\":\"closed\"}\n")
+        XCTAssertEqual(eventNames().last, "customerCenter_close")
+    }
+}
