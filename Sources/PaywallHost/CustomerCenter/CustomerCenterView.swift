@@ -29,7 +29,7 @@ public final class CustomerCenterView: CustomerCenterPage {
     /// Puts the view into a window of its own, modal over `parent` when there is one.
     /// `offscreen` renders without showing anything (snapshots).
     func showAsSheet(parent: UnsafeMutablePointer<GtkWidget>?, size: ViewSize, offscreen: Bool) {
-        let window = offscreen ? gtk_offscreen_window_new()! : gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        let window = Toolkit.makeWindow(offscreen: offscreen)
         if !offscreen {
             gtk_window_set_title(gcast(window), strings.text("cc.window.title"))
             gtk_window_set_default_size(gcast(window), gint(size.width), gint(size.height))

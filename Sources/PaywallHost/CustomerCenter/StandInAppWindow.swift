@@ -18,7 +18,7 @@ public final class StandInAppWindow {
     ///   - showsBack: a back button for `.pushed`; it leaves the customer center like `onClose`.
     ///   - onClose: what closing the window (or its back button) does.
     public init(title: String, size: ViewSize, offscreen: Bool, showsBack: Bool, onClose: @escaping () -> Void) {
-        windowRef = GObjectReference(offscreen ? gtk_offscreen_window_new()! : gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
+        windowRef = GObjectReference(Toolkit.makeWindow(offscreen: offscreen))
         stackRef = GObjectReference(gtk_stack_new()!)
         gtk_stack_set_transition_type(gcast(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
         gtk_widget_set_size_request(stack, gint(size.width), gint(size.height))

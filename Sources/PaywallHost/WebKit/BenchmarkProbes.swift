@@ -20,7 +20,7 @@ public enum BenchmarkProbes {
     /// Loads `url` (a `file://` page) in a plain view of its own that may read other local files,
     /// runs `script` there once loaded, and hands back its JSON result.
     public static func runInFileView(_ url: URL, script: String, completion: @escaping @MainActor (String) -> Void) {
-        let window = gtk_offscreen_window_new()!
+        let window = Toolkit.makeWindow(offscreen: true)
         let widget = webkit_web_view_new()!
         let view: UnsafeMutablePointer<WebKitWebView> = gcast(widget)!
         let settings = webkit_web_view_get_settings(view)

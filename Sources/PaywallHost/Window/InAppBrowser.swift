@@ -21,7 +21,7 @@ enum InAppBrowser {
     }
 
     private static func makeWindow() -> UnsafeMutablePointer<GtkWidget> {
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        let window = Toolkit.makeWindow(offscreen: false)
         gtk_window_set_default_size(gcast(window), 900, 700)
         // Its own ephemeral context: the paywall scheme and its bridge are not reachable from here.
         let context = webkit_web_context_new_ephemeral()

@@ -32,7 +32,7 @@ public final class PaywallWindow: PaywallPage {
                 webView?.onRetry?()
             },
             close: { [weak session] in session?.windowClosedByUser() })
-        windowRef = GObjectReference(offscreen ? gtk_offscreen_window_new() : gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        windowRef = GObjectReference(Toolkit.makeWindow(offscreen: offscreen))
         if !offscreen {
             gtk_window_set_title(gcast(window), title)
             gtk_window_set_default_size(gcast(window), gint(size.width), gint(size.height))

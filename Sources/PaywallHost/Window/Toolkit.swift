@@ -55,6 +55,16 @@ public enum Toolkit {
         g_value_unset(&value)
     }
 
+    /// A new top-level window, or one that renders without appearing on the desktop
+    /// (snapshots). An off-screen window has no decorations: on Wayland, GTK otherwise adds
+    /// client-side ones and the view grows by their height (a 400x720 snapshot came out 400x772).
+    static func makeWindow(offscreen: Bool) -> UnsafeMutablePointer<GtkWidget> {
+        guard offscreen else { return gtk_window_new(GTK_WINDOW_TOPLEVEL)! }
+        let window = gtk_offscreen_window_new()!
+        gtk_window_set_decorated(gcast(window), 0)
+        return window
+    }
+
     /// Runs the main loop until `quit()`.
     public static func run() {
         gtk_main()
