@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit, CSQLite) -> PaywallCore (pure Swift, no GTK) -> PaywallHost (GTK/WebKit) -> paywall (CLI)
+//   C shims (CGtk, CWebKit, CSQLite, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK) -> PaywallHost (GTK/WebKit) -> paywall (CLI)
 let package = Package(
     name: "paywall",
     products: [
@@ -17,7 +17,9 @@ let package = Package(
                        providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "PaywallCore", dependencies: ["CSQLite"]),
+        // Debian's ICU (libicu-dev) for CLDR plural rules, behind a plain-C API.
+        .target(name: "CPluralRules", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+        .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules"]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),

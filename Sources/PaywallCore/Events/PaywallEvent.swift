@@ -47,4 +47,7 @@ public enum EventName {
     /// Ours: a page asked for something its limits do not allow (`PageActionLimits`, user
     /// attribute sizes). `params.action` (the page message), `params.reason`.
     public static let pageActionRefused = "pageAction_refused"
+    /// Ours: the user's language has no string table; the runtime's texts are English.
+    /// `params.requested`, `params.resolved`. Once a process, when something is first shown.
+    public static let localeFallback = "locale_fallback"
 }

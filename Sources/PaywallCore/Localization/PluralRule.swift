@@ -1,31 +1,24 @@
-/// CLDR plural categories for counts, for the languages the runtime ships strings in.
-/// Languages without a rule here fall back to English's one/other.
+import CPluralRules
+
+/// CLDR plural categories, from ICU (`uplrules_select`): the well-kept implementation of the
+/// rules every language's string table is written against.
 public enum PluralRule {
-    public enum Category: String, Sendable {
+    public enum Category: String, Sendable, CaseIterable {
         case zero, one, two, few, many, other
     }
 
-    public static func category(of count: Int, language: String) -> Category {
-        switch language {
-        case "ja", "zh", "ko", "th", "vi", "id", "ms", "tr":
-            return .other
-        case "fr", "pt":  // CLDR: 0 and 1 are "one" in French and Brazilian Portuguese
-            return count == 0 || count == 1 ? .one : .other
-        case "ar":
-            let mod100 = count % 100
-            if count == 0 { return .zero }
-            if count == 1 { return .one }
-            if count == 2 { return .two }
-            if (3...10).contains(mod100) { return .few }
-            if (11...99).contains(mod100) { return .many }
-            return .other
-        case "ru", "uk", "pl", "cs", "sk":
-            let mod10 = count % 10, mod100 = count % 100
-            if mod10 == 1 && mod100 != 11 { return .one }
-            if (2...4).contains(mod10) && !(12...14).contains(mod100) { return .few }
-            return .many
-        default:
-            return count == 1 ? .one : .other
-        }
+    /// The category of `count` in `locale` (`pl`, `pt_PT`, ...): which `KEY.<category>` form to use.
+    public static func category(of count: Int, locale: String) -> Category {
+        var buffer = [CChar](repeating: 0, count: 16)
+        guard paywall_plural_select(locale, Double(count), &buffer, Int32(buffer.count)) == 0 else { return .other }
+        return Category(rawValue: String(cString: buffer)) ?? .other
+    }
+
+    /// The categories ICU's rules for `locale` use: exactly the forms its string table carries.
+    public static func categories(locale: String) -> Set<Category> {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard paywall_plural_keywords(locale, &buffer, Int32(buffer.count)) == 0 else { return [.other] }
+        let found = Set(String(cString: buffer).split(separator: " ").compactMap { Category(rawValue: String($0)) })
+        return found.isEmpty ? [.other] : found
     }
 }

@@ -6,10 +6,11 @@ import Foundation
 /// rather than a key.
 public struct StringTable: Sendable {
     private let layers: [[String: String]]
-    /// The language whose plural rules apply (`pt`, `ar`, ...).
+    /// How the requested locale maps onto the tables that exist.
+    public let resolution: LocaleResolution
+    /// The most specific table that exists (`pt_PT`, `zh_Hant`, `en`): its plural rules apply.
     public let language: String
-    /// The language of the most specific table that exists: what the texts are written in
-    /// (`en` for `he_IL` while there is no Hebrew table).
+    /// The language of that table: what the texts are written in (`en` for `xx_YY`).
     public let textLanguage: String
     /// Writes counts in the locale's digits (Arabic-Indic in `ar_EG`).
     private let numberLocale: Locale
@@ -26,11 +27,14 @@ public struct StringTable: Sendable {
         }
     }
 
-    /// Loads the tables for `locale` (e.g. `pt_BR.UTF-8`, `de-DE`, `fr`) from `directory`.
+    /// Loads the tables for `locale` (e.g. `pt_BR.UTF-8`, `de-DE`, `fr`) from `directory`, as
+    /// `LocaleResolution` maps it onto the tables there.
     public init(directory: URL, locale: String) throws(LoadError) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) }
+        resolution = LocaleResolution(requested: locale, available: Set(names))
         var layers: [[String: String]] = []
-        var loaded: [String] = []
-        for name in Self.fallbackChain(for: locale) {
+        for name in resolution.chain {
             let url = directory.appendingPathComponent("\(name).json")
             guard FileManager.default.fileExists(atPath: url.path) else {
                 if name == "en" { throw .missingEnglish(path: url.path) }
@@ -38,15 +42,14 @@ public struct StringTable: Sendable {
             }
             do {
                 layers.append(try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url)))
-                loaded.append(name)
             } catch {
                 throw .malformed(path: url.path, reason: "\(error)")
             }
         }
         self.layers = layers
-        textLanguage = loaded.first.map { String($0.split(separator: "_").first ?? "en") } ?? "en"
-        language = Self.fallbackChain(for: locale).first.map { String($0.split(separator: "_").first ?? "en") } ?? "en"
-        numberLocale = SystemLocale.locale(locale)
+        language = resolution.resolved
+        textLanguage = String(resolution.resolved.split(separator: "_").first ?? "en")
+        numberLocale = Locale(identifier: resolution.formattingIdentifier)
     }
 
     /// Whether the texts are written right to left (Arabic).
@@ -54,25 +57,10 @@ public struct StringTable: Sendable {
         Locale.Language(identifier: textLanguage).characterDirection == .rightToLeft
     }
 
-    /// `pt_BR.UTF-8` -> `["pt_BR", "pt", "en"]`.
-    static func fallbackChain(for locale: String) -> [String] {
-        let base = locale.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(String.init) ?? ""
-        let normalized = base.replacingOccurrences(of: "-", with: "_")
-        var chain: [String] = []
-        if !normalized.isEmpty, normalized != "C", normalized != "POSIX" {
-            chain.append(normalized)
-            if let language = normalized.split(separator: "_").first.map(String.init), language != normalized {
-                chain.append(language)
-            }
-        }
-        if !chain.contains("en") { chain.append("en") }
-        return chain
-    }
-
     /// The text for `count` of something: `key.<category>` for the language's plural category
     /// (`key.one`, `key.few`, ...), else `key.other`; `{count}` is filled in.
     public func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
-        let category = PluralRule.category(of: count, language: language)
+        let category = PluralRule.category(of: count, locale: language)
         let specific = "\(key).\(category.rawValue)"
         var arguments = arguments
         arguments["count"] = count.formatted(.number.grouping(.never).locale(numberLocale))

@@ -9,11 +9,4 @@ public enum SystemLocale {
         }
         return "en"
     }
-
-    /// A POSIX locale name (`de_DE.UTF-8@euro`) as a Foundation locale (`de_DE`); `C`/`POSIX` is `en_US`.
-    public static func locale(_ identifier: String) -> Locale {
-        let base = identifier.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(String.init) ?? ""
-        let normalized = base.replacingOccurrences(of: "-", with: "_")
-        return Locale(identifier: normalized.isEmpty || normalized == "C" || normalized == "POSIX" ? "en_US" : normalized)
-    }
 }

@@ -80,6 +80,7 @@ extension PaywallPresenter {
     }
 
     private func makeCustomerCenter(environment: CustomerCenterSession.Environment) -> CustomerCenterView {
+        reportLocaleFallbackOnce()
         watchThemeOnce()
         let session = CustomerCenterSession(
             configuration: customerCenter, presentation: .sheet, purchases: purchases, strings: strings, locale: locale,

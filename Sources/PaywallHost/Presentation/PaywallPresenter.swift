@@ -57,7 +57,7 @@ public final class PaywallPresenter {
                 locale: String = SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)) throws {
         self.events = events
         strings = try StringTable(directory: resources.locales, locale: locale)
-        self.locale = SystemLocale.locale(locale)
+        self.locale = Locale(identifier: strings.resolution.formattingIdentifier)
         self.resources = resources
         runtime = try WebRuntime(resources: resources, languages: [self.locale.identifier])
     }
@@ -130,8 +130,21 @@ public final class PaywallPresenter {
         return mountCount == 1 ? name : "\(name)\(mountCount)"
     }
 
+    private var localeFallbackReported = false
+
+    /// Reports `locale_fallback` the first time anything is shown, when the user's language
+    /// has no string table (observers are attached by then).
+    func reportLocaleFallbackOnce() {
+        guard !localeFallbackReported, strings.resolution.fellBack else { return }
+        localeFallbackReported = true
+        events.emit(EventName.localeFallback, [
+            "requested": .string(strings.resolution.requested), "resolved": .string(strings.resolution.resolved),
+        ])
+    }
+
     /// A session, view and window for `bundle`, its files mounted; nothing shown or loaded yet.
     func prepare(_ bundle: PaywallBundle, options: Options) -> (PaywallPresentation, URL) {
+        reportLocaleFallbackOnce()
         let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
         let session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)

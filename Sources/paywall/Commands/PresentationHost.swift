@@ -90,11 +90,15 @@ final class PresentationHost {
         if let theme { Toolkit.setInterfaceStyle(theme) }
         let presenter: PaywallPresenter
         do {
-            presenter = try PaywallPresenter(
-                resources: resources,
-                locale: arguments.value("--locale") ?? SystemLocale.identifier(environment: ProcessInfo.processInfo.environment))
+            presenter = try PaywallPresenter(resources: resources, locale: try locale(arguments, command: command))
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw .failure("\(error)")
+        }
+        let resolution = presenter.strings.resolution
+        if resolution.fellBack {
+            fail("no strings for the locale '\(resolution.requested)'; showing \(resolution.resolved) texts")
         }
         if let log { presenter.events.observe { log.append($0) } }
         let stores = try StoreContext(arguments, events: presenter.events, requireStore: false, command: command)
@@ -104,6 +108,18 @@ final class PresentationHost {
             throw .failure("runtime state: \(error)")
         }
         return (presenter, stores)
+    }
+
+    /// `--locale`, which must be a locale identifier (a garbage value in the environment falls
+    /// back to English instead: the user did not type it here).
+    static func locale(_ arguments: ParsedArguments, command: CommandSpec) throws(CLIError) -> String {
+        guard let value = arguments.value("--locale") else {
+            return SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)
+        }
+        guard LocaleResolution.isWellFormed(value) else {
+            throw .usage("--locale must be a locale identifier such as de, pt_BR or zh_Hant; got '\(value)'", command)
+        }
+        return value
     }
 
     /// The bundle `target` names: a path (anything with a `/`, and always for preview and
