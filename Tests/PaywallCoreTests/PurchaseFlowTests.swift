@@ -120,7 +120,10 @@ final class PurchaseFlowTests: XCTestCase {
 
     @MainActor
     func testFailedPurchaseIsReportedAndExplained() async throws {
-        struct CardDeclined: Error, CustomStringConvertible { var description: String { "card declined" } }
+        struct CardDeclined: StoreCodedError, CustomStringConvertible {
+            var description: String { "card declined" }
+            var storeCode: String { "card_declined" }
+        }
         let rig = try Rig(dir: dir)
         rig.controller.purchaseResults = [.failed(CardDeclined())]
         rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
@@ -128,7 +131,8 @@ final class PurchaseFlowTests: XCTestCase {
         XCTAssertEqual(rig.names, ["transaction_start", "transaction_fail"])
         XCTAssertEqual(rig.events[1].params["message"], "card declined")
         XCTAssertEqual(rig.page.alerts.first?.title, "Purchase Failed")
-        XCTAssertTrue(rig.page.alerts.first?.message.contains("card declined") ?? false)
+        XCTAssertEqual(rig.page.alerts.first?.message,
+                       "The purchase could not be completed: the card was declined (card_declined). You have not been charged.")
     }
 
     @MainActor

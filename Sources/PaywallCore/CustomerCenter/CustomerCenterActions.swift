@@ -211,7 +211,7 @@ extension CustomerCenterSession {
                                                  ["plan": plan.displayName, "date": date]), strings: self.strings)
             case .cancelled: return nil
             case .pending: return self.notice("purchase.pending")
-            case .failed(let error): return self.notice("cc.plans.failed", ["reason": "\(error)"])
+            case .failed(let error): return self.notice("cc.plans.failed", ["reason": StoreErrorText.reason(for: error, strings: self.strings)])
             }
         }
     }

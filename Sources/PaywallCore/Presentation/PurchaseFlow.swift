@@ -53,7 +53,7 @@ final class PurchaseFlow {
                 session.report("transaction_fail", [
                     "product_identifier": .string(productId), "message": .string("\(error)"),
                 ])
-                alert("purchase.failed", ["reason": "\(error)"])
+                alert("purchase.failed", ["reason": StoreErrorText.reason(for: error, strings: strings)])
             }
         }
     }

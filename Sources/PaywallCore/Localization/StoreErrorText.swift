@@ -1,0 +1,40 @@
+import Foundation
+
+/// A store's error as a reason the user reads in a dialog ("The purchase could not be
+/// completed: {reason}."), in the user's language, with the store's own code after it in
+/// parentheses for support ("the card was declined (card_declined)").
+public protocol StoreCodedError: Error {
+    /// The store's code for what went wrong (`card_declined`, `insufficient_funds`, ...).
+    var storeCode: String { get }
+}
+
+extension FakeStoreError: StoreCodedError {
+    public var storeCode: String {
+        switch self {
+        case .purchaseFailed(let reason): reason
+        case .unknownTransaction: "unknown_transaction"
+        case .notASubscription: "not_a_subscription"
+        case .notPending: "not_pending"
+        case .notInBillingTrouble: "not_in_billing_trouble"
+        }
+    }
+}
+
+public enum StoreErrorText {
+    /// Codes with a text of their own (`store.error.<code>` in the string tables).
+    static let knownCodes: Set<String> = [
+        "card_declined", "insufficient_funds", "payment_invalid", "network", "not_allowed", "product_unavailable",
+    ]
+
+    /// The reason to show for `error`: a known code's own text, else the store's "declined";
+    /// an app's `LocalizedError` speaks for itself; any other error is an unknown error (its
+    /// details go to the event log, never in English into a translated dialog).
+    public static func reason(for error: (any Error)?, strings: StringTable) -> String {
+        guard let coded = error as? StoreCodedError else {
+            return (error as? LocalizedError)?.errorDescription ?? strings.text("store.error.unknown")
+        }
+        let code = coded.storeCode
+        let text = knownCodes.contains(code) ? strings.text("store.error.\(code)") : strings.text("store.error.declined")
+        return code.isEmpty ? text : "\(text) (\(code))"
+    }
+}

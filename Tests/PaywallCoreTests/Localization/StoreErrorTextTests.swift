@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// Store errors in dialogs read in the user's language, the store's code after them.
+final class StoreErrorTextTests: XCTestCase {
+    private let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("locales")
+
+    func testAKnownCodeHasItsOwnTextInTheUsersLanguage() throws {
+        let russian = try StringTable(directory: locales, locale: "ru_RU.UTF-8")
+        let reason = StoreErrorText.reason(for: FakeStoreError.purchaseFailed(reason: "card_declined"), strings: russian)
+        XCTAssertEqual(reason, russian.text("store.error.card_declined") + " (card_declined)")
+        XCTAssertFalse(reason.contains("declined the purchase"), "no English inside a Russian dialog: \(reason)")
+        let message = russian.text("purchase.failed.message", ["reason": reason])
+        XCTAssertFalse(message.contains("the store"), message)
+    }
+
+    func testAnUnknownCodeIsTheStoresRefusalWithTheCode() throws {
+        let english = try StringTable(directory: locales, locale: "en")
+        XCTAssertEqual(StoreErrorText.reason(for: FakeStoreError.purchaseFailed(reason: "x42"), strings: english),
+                       "the store declined the purchase (x42)")
+    }
+
+    func testAnErrorWithoutACodeIsAnUnknownError() throws {
+        struct Opaque: Error {}
+        let english = try StringTable(directory: locales, locale: "en")
+        XCTAssertEqual(StoreErrorText.reason(for: Opaque(), strings: english), "an unknown error occurred")
+        XCTAssertEqual(StoreErrorText.reason(for: nil, strings: english), "an unknown error occurred")
+    }
+
+    func testAnAppsLocalizedErrorSpeaksForItself() throws {
+        struct Translated: LocalizedError { var errorDescription: String? { "la tarjeta fue rechazada" } }
+        let english = try StringTable(directory: locales, locale: "en")
+        XCTAssertEqual(StoreErrorText.reason(for: Translated(), strings: english), "la tarjeta fue rechazada")
+    }
+}
