@@ -58,16 +58,29 @@ public enum RecoveringDatabase {
             database = try SQLiteDatabase(path: path)
             let check = try database.query("PRAGMA quick_check").first?.values.first?.string ?? "ok"
             guard check == "ok" else { throw Unusable(reason: "integrity check failed: \(check)") }
-            let mark = Int32(truncatingIfNeeded: try database.query("PRAGMA application_id").first?["application_id"]?.int ?? 0)
-            let tables = try database.query("SELECT count(*) AS n FROM sqlite_master").first?["n"]?.int ?? 0
-            if mark != applicationId {
-                guard mark == 0, tables == 0 else { throw Unusable(reason: "it is not this runtime's file") }
-                try database.execute("PRAGMA application_id = \(applicationId)")
+            // Nothing to write: a file already marked and migrated is not locked at all.
+            if try mark(of: database) == applicationId, try database.schemaVersion() == migrations.count {
+                return database
+            }
+            // One process at a time marks and migrates: the mark, table count and version are
+            // read under the write lock, so a file another process is setting up is neither
+            // migrated twice nor taken for a foreign one (its mark written, its tables not yet).
+            try database.transaction {
+                let mark = try mark(of: database)
+                if mark != applicationId {
+                    let tables = try database.query("SELECT count(*) AS n FROM sqlite_master").first?["n"]?.int ?? 0
+                    guard mark == 0, tables == 0 else { throw Unusable(reason: "it is not this runtime's file") }
+                    try database.execute("PRAGMA application_id = \(applicationId)")
+                }
+                try database.migrateInTransaction(migrations)
             }
         } catch let error as SQLiteError where error.isCorruption {
             throw Unusable(reason: "not a database or damaged: \(error.message)")
         }
-        try database.migrate(migrations)
         return database
+    }
+
+    private static func mark(of database: SQLiteDatabase) throws(SQLiteError) -> Int32 {
+        Int32(truncatingIfNeeded: try database.query("PRAGMA application_id").first?["application_id"]?.int ?? 0)
     }
 }

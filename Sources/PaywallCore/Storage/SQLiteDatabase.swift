@@ -55,11 +55,29 @@ public final class SQLiteDatabase {
         }
         handle = db
         self.path = path
-        sqlite3_busy_timeout(db, 5000)
+        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
         // On failure deinit closes the handle (every property is set by now): no close here.
-        try execute("PRAGMA journal_mode = WAL")
+        // Switching a fresh file to WAL while another process does the same can answer BUSY
+        // without calling the busy handler: wait and try again, as the busy handler would.
+        try executeWhileBusy("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
         try execute("PRAGMA foreign_keys = ON")
+    }
+
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
+    /// Runs `sql` again while it fails with SQLITE_BUSY, for up to the busy timeout.
+    private func executeWhileBusy(_ sql: String) throws(SQLiteError) {
+        let pauseMicroseconds: Int32 = 10_000
+        var waited: Int32 = 0
+        while true {
+            do {
+                return try execute(sql)
+            } catch where error.code == SQLITE_BUSY && waited < Self.busyTimeoutMilliseconds * 1000 {
+                usleep(useconds_t(pauseMicroseconds))
+                waited += pauseMicroseconds
+            }
+        }
     }
 
     deinit {
@@ -127,25 +145,37 @@ public final class SQLiteDatabase {
     }
 
     /// Brings the schema up to date: runs `migrations[n]` for every n from the file's
-    /// `user_version` on, each in its own transaction. A file from a newer version is refused.
+    /// `user_version` on, in one write transaction. A file from a newer version is refused.
     public func migrate(_ migrations: [String]) throws(SQLiteError) {
-        let version = Int(try query("PRAGMA user_version").first?["user_version"]?.int ?? 0)
-        guard version <= migrations.count else {
-            throw SQLiteError(code: SQLITE_ERROR, message:
-                "\(path) has schema version \(version), newer than this runtime's \(migrations.count); upgrade paywall")
+        do {
+            try transaction { try migrateInTransaction(migrations) }
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw SQLiteError(code: SQLITE_ERROR, message: "\(path): migration failed: \(error)")
         }
+    }
+
+    /// `migrate` for a caller that already holds the write lock (`BEGIN IMMEDIATE`). The
+    /// version is read under that lock: read before it, another process may migrate in between
+    /// and its steps would run twice ("table already exists", "duplicate column name").
+    func migrateInTransaction(_ migrations: [String]) throws(SQLiteError) {
+        let version = try schemaVersion()
+        guard version <= migrations.count else { throw newerSchema(version, migrations) }
         for (index, sql) in migrations.enumerated().dropFirst(version) {
-            do {
-                try transaction {
-                    try execute(sql)
-                    try execute("PRAGMA user_version = \(index + 1)")
-                }
-            } catch let error as SQLiteError {
-                throw error
-            } catch {
-                throw SQLiteError(code: SQLITE_ERROR, message: "\(path): migration \(index + 1) failed: \(error)")
-            }
+            try execute(sql)
+            try execute("PRAGMA user_version = \(index + 1)")
         }
+    }
+
+    /// The file's `user_version`: how many migrations it has had.
+    func schemaVersion() throws(SQLiteError) -> Int {
+        Int(try query("PRAGMA user_version").first?["user_version"]?.int ?? 0)
+    }
+
+    func newerSchema(_ version: Int, _ migrations: [String]) -> SQLiteError {
+        SQLiteError(code: SQLITE_ERROR, message:
+            "\(path) has schema version \(version), newer than this runtime's \(migrations.count); upgrade paywall")
     }
 
     private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
