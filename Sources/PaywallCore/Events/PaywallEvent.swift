@@ -44,4 +44,9 @@ public enum EventName {
     public static let navigationBlocked = "navigation_blocked"
     /// Ours: a bundle file changed and `preview` reloaded the page.
     public static let bundleReload = "bundle_reload"
+    /// Ours: the store made a purchase (or restore, or plan change) but the entitlement cache
+    /// could not record it (a full or read-only disk). The purchase stands; the next refresh
+    /// that can write brings the cache up to date. `params.message`, and for a purchase
+    /// `params.product_identifier` and `params.transaction_id`.
+    public static let entitlementCacheWriteFail = "entitlementCache_writeFail"
 }
