@@ -166,6 +166,20 @@ final class PurchasesTests: XCTestCase {
         XCTAssertEqual(events.filter { $0.name == EventName.entitlementCacheWriteFail }.count, 1)
     }
 
+    /// The app's word counts at once even when the cache cannot keep it for the next start;
+    /// the app hears that the cache write failed.
+    @MainActor
+    func testAppSetStatusAppliesWhenTheCacheCannotBeWritten() async throws {
+        var names: [String] = []
+        let events = EventDispatcher()
+        events.observe { names.append($0.name) }
+        let purchases = try appMode(events)
+        try refuseWrites(purchases.cache)
+        XCTAssertThrowsError(try purchases.setSubscriptionStatus(.active(["pro"])))
+        XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
+        XCTAssertEqual(names, ["subscriptionStatus_didChange", EventName.entitlementCacheWriteFail])
+    }
+
     /// A restore the store answered is a restore, whether or not the cache could keep it.
     @MainActor
     func testRestoreWhoseCacheWriteFailsStillRestores() async throws {

@@ -44,10 +44,16 @@ public final class Purchases {
         update(status: status, info: info)
     }
 
-    /// The app's word on the status (purchase-controller mode).
+    /// The app's word on the status (purchase-controller mode). It applies at once; when the
+    /// cache cannot keep it for the next start, that is reported and thrown.
     public func setSubscriptionStatus(_ status: SubscriptionStatus) throws {
-        try cache.appSetStatus(user: userId, status)
         update(status: status, info: customerInfo)
+        do {
+            try cache.appSetStatus(user: userId, status)
+        } catch {
+            reportCacheWriteFailure(error, purchased: nil)
+            throw error
+        }
     }
 
     /// Reads the store again (after a purchase, restore or refund) and caches the result.
@@ -83,7 +89,7 @@ public final class Purchases {
     private func reportCacheWriteFailure(_ error: any Error, purchased product: Product?) {
         var params: [String: JSONValue] = [
             "message": .string("the entitlement cache could not be written: \(error); "
-                + "it is brought up to date the next time the store is read"),
+                + "the next update that can write brings it up to date"),
         ]
         if let product {
             params["product_identifier"] = .string(product.id)
