@@ -174,10 +174,10 @@ final class PurchaseTests: EndToEndTestCase {
     func testPurchasesOnAFullDiskSucceedAndTheCacheCatchesUpLater() throws {
         let disk = workDir.appendingPathComponent("small-disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk.path]) == 0 else {
+        guard SystemTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk.path]) == 0 else {
             throw XCTSkip("mounting a tmpfs needs root")
         }
-        addTeardownBlock { _ = Self.run("/bin/umount", ["-l", disk.path]) }
+        addTeardownBlock { _ = SystemTool.run("/bin/umount", ["-l", disk.path]) }
         try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
         let cacheFile = disk.appendingPathComponent("entitlements.sqlite").path
         try FileManager.default.createSymbolicLink(
@@ -189,7 +189,7 @@ final class PurchaseTests: EndToEndTestCase {
         var holder: SQLiteDatabase? = try SQLiteDatabase(path: cacheFile)
         _ = try holder?.query("SELECT count(*) FROM status")
         let filler = disk.appendingPathComponent("filler").path
-        _ = Self.run("/bin/dd", ["if=/dev/zero", "of=\(filler)", "bs=64k"])
+        _ = SystemTool.run("/bin/dd", ["if=/dev/zero", "of=\(filler)", "bs=64k"])
 
         let result = try present(template, ["document.getElementById('purchase').click()"])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -216,17 +216,5 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertEqual(resync.status, 0, resync.stderr)
         XCTAssertEqual(resync.stderr, "")
         XCTAssertEqual(try status()["subscription_status"], "active", "the next store read repaired the cache")
-    }
-
-    /// Runs a system tool quietly and returns its exit status.
-    private static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

@@ -40,28 +40,77 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
 /// A small, synchronous SQLite connection: prepared statements with bound values,
 /// transactions, and schema migrations keyed by `PRAGMA user_version`.
 public final class SQLiteDatabase {
-    private let handle: OpaquePointer
+    private var handle: OpaquePointer
     public let path: String
 
     /// Opens (creating) the file in WAL mode, waiting up to 5 s for other processes' locks.
-    public init(path: String) throws(SQLiteError) {
+    /// `readOnly` opens an existing file for reading only: nothing is created or written, so
+    /// it works in a directory that cannot be written.
+    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        handle = try Self.open(path, readOnly ? .readOnly : .readWrite)
+        self.path = path
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // On failure deinit closes the handle (every property is set by now): no close here.
+        do {
+            if readOnly {
+                try readOnlyCheck()
+            } else {
+                // Switching a fresh file to WAL while another process does the same can answer
+                // BUSY without calling the busy handler: wait and try again, as it would.
+                try executeWhileBusy("PRAGMA journal_mode = WAL")
+                try execute("PRAGMA synchronous = NORMAL")
+                try execute("PRAGMA foreign_keys = ON")
+            }
+        } catch {
+            throw Self.explained(error, path: path)
+        }
+    }
+
+    private enum Mode { case readWrite, readOnly, immutable }
+
+    private static func open(_ path: String, _ mode: Mode) throws(SQLiteError) -> OpaquePointer {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc: Int32
+        switch mode {
+        case .readWrite:
+            rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        case .readOnly, .immutable:
+            let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+                .replacingOccurrences(of: "#", with: "%23")
+            let uri = "file:\(escaped)?\(mode == .readOnly ? "mode=ro" : "immutable=1")"
+            rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        }
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(db)
-            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
+            throw explained(SQLiteError(code: rc, message: "cannot open \(path): \(message)"), path: path)
         }
-        handle = db
-        self.path = path
-        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
-        // On failure deinit closes the handle (every property is set by now): no close here.
-        // Switching a fresh file to WAL while another process does the same can answer BUSY
-        // without calling the busy handler: wait and try again, as the busy handler would.
-        try executeWhileBusy("PRAGMA journal_mode = WAL")
-        try execute("PRAGMA synchronous = NORMAL")
-        try execute("PRAGMA foreign_keys = ON")
+        return db
+    }
+
+    /// A WAL file read without its `-shm` index needs to create one next to it, which a
+    /// read-only directory forbids; nobody can write there either, so the file is then read
+    /// as immutable (no locks, no index).
+    private func readOnlyCheck() throws(SQLiteError) {
+        do {
+            try execute("PRAGMA schema_version")
+        } catch where error.code == SQLITE_CANTOPEN {
+            let immutable = try Self.open(path, .immutable)
+            sqlite3_close_v2(handle)
+            handle = immutable
+            try execute("PRAGMA schema_version")
+        }
+    }
+
+    /// A file that cannot be opened or written because its directory is read-only says so.
+    private static func explained(_ error: SQLiteError, path: String) -> SQLiteError {
+        guard error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY else { return error }
+        let directory = (path as NSString).deletingLastPathComponent
+        guard access(directory.isEmpty ? "." : directory, W_OK) != 0 else { return error }
+        return SQLiteError(code: error.code, message:
+            "\(directory) is read-only: \(path) and its -wal and -shm files cannot be written there "
+                + "(SQLite: \(String(cString: sqlite3_errstr(error.code)))); "
+                + "make it writable or use another data directory (--data-dir)")
     }
 
     static let busyTimeoutMilliseconds: Int32 = 5000

@@ -11,8 +11,10 @@ struct StoreContext {
     let purchases: Purchases?
     let userId: String
 
-    /// Opens what the arguments name; `requireStore` makes `--store` mandatory.
-    init(_ arguments: ParsedArguments, events: EventDispatcher, requireStore: Bool, command: CommandSpec) throws(CLIError) {
+    /// Opens what the arguments name; `requireStore` makes `--store` mandatory. A command
+    /// that only reads (`writes: false`) opens the cache read-only in a read-only data directory.
+    init(_ arguments: ParsedArguments, events: EventDispatcher, requireStore: Bool, command: CommandSpec,
+         writes: Bool = true) throws(CLIError) {
         userId = arguments.value("--user") ?? Purchases.anonymousUser
         do {
             dataDirectory = try DataDirectory(explicit: arguments.value("--data-dir"))
@@ -20,7 +22,8 @@ struct StoreContext {
             throw .failure("\(error)")
         }
         do {
-            cache = try EntitlementCache(path: dataDirectory.entitlementCache)
+            cache = try EntitlementCache(path: dataDirectory.entitlementCache,
+                                         readOnly: !writes && !dataDirectory.isWritable)
         } catch {
             throw .failure("entitlement cache: \(error)")
         }
