@@ -17,9 +17,9 @@ public struct BundlePathResolver: Sendable {
     }
 
     /// Linux's PATH_MAX: no file of a bundle can have a longer path.
-    public static let maxPathBytes = 4096
+    package static let maxPathBytes = 4096
     /// Far deeper than any bundle nests; a page asking for more is not looking for a file.
-    public static let maxSegments = 256
+    package static let maxSegments = 256
 
     /// `root` must already have its symlinks resolved (see `PaywallBundle`).
     public init(root: URL) {

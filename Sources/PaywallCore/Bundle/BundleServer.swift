@@ -20,7 +20,7 @@ public struct BundleServer: Sendable {
     }
 
     /// The longest request URI answered; longer ones get 414.
-    public static let maxURIBytes = 2 * BundlePathResolver.maxPathBytes
+    package static let maxURIBytes = 2 * BundlePathResolver.maxPathBytes
 
     private var mounts: [String: Mount] = [:]
 

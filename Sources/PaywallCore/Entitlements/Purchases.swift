@@ -82,7 +82,7 @@ public final class Purchases {
     }
 
     /// The user's latest transaction of `product`, as last read from the store.
-    public func latestTransaction(of product: Product) -> StoreTransaction? {
+    func latestTransaction(of product: Product) -> StoreTransaction? {
         customerInfo.transactions.last { $0.productId == product.id }
     }
 

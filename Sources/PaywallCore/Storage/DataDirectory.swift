@@ -36,7 +36,7 @@ public struct DataDirectory: Equatable, Sendable {
 
     /// Whether files can be created and written here: false on a read-only mount, even for
     /// root (whom permissions do not stop).
-    public var isWritable: Bool { access(url.path, W_OK) == 0 }
+    package var isWritable: Bool { access(url.path, W_OK) == 0 }
 
     /// The entitlement cache.
     public var entitlementCache: String { url.appendingPathComponent("entitlements.sqlite").path }
