@@ -52,7 +52,7 @@ final class BundlePathResolverTests: XCTestCase {
     /// Asserts that `rawPath` is refused: forbidden or not found, never a file.
     private func assertRefused(_ rawPath: String, file: StaticString = #filePath, line: UInt = #line) {
         switch resolver.resolve(rawPath: rawPath) {
-        case .forbidden, .notFound: break
+        case .forbidden, .notFound, .tooLong: break
         case .file(let url): XCTFail("\(rawPath) escaped to \(url.path)", file: file, line: line)
         }
     }
@@ -186,5 +186,49 @@ final class BundlePathResolverTests: XCTestCase {
     func testMalformedPercentEncoding() {
         assertRefused("/%zz")
         assertForbidden("/%zz")
+    }
+
+    // MARK: Size limits
+
+    /// A page can ask for any URL; a path of tens of thousands of segments must be refused at
+    /// once rather than walked (it used to be joined one segment at a time, quadratically).
+    func testFiftyThousandSegmentsAreRefusedAsTooLong() {
+        let path = String(repeating: "/a", count: 50_000) + "/x"
+        guard case .tooLong = resolver.resolve(rawPath: path) else {
+            return XCTFail("a 50k-segment path resolved to \(resolver.resolve(rawPath: path)), not .tooLong")
+        }
+    }
+
+    func testDotDotChainIsRefusedAsTooLong() {
+        let path = "/" + String(repeating: "a/../", count: 25_000) + "index.html"
+        guard case .tooLong = resolver.resolve(rawPath: path) else {
+            return XCTFail("an a/../ chain resolved to \(resolver.resolve(rawPath: path)), not .tooLong")
+        }
+    }
+
+    func testPathJustOverTheByteLimitIsTooLongAndAtTheLimitIsNot() {
+        let name = String(repeating: "n", count: 200)
+        // Whole segments of 201 bytes up to just under the limit, then pad the last one.
+        var atLimit = String(repeating: "/" + name, count: BundlePathResolver.maxPathBytes / 201)
+        atLimit += "/" + String(repeating: "p", count: BundlePathResolver.maxPathBytes - atLimit.utf8.count - 1)
+        XCTAssertEqual(atLimit.utf8.count, BundlePathResolver.maxPathBytes)
+        XCTAssertEqual(resolver.resolve(rawPath: atLimit), .notFound)
+        guard case .tooLong = resolver.resolve(rawPath: atLimit + "q") else {
+            return XCTFail("a path one byte over the limit was not .tooLong")
+        }
+    }
+
+    func testTooManySegmentsWithinTheByteLimitAreTooLong() {
+        let path = String(repeating: "/a", count: BundlePathResolver.maxSegments) + "/x"
+        XCTAssertLessThan(path.utf8.count, BundlePathResolver.maxPathBytes)
+        guard case .tooLong = resolver.resolve(rawPath: path) else {
+            return XCTFail("\(BundlePathResolver.maxSegments + 1) segments resolved to \(resolver.resolve(rawPath: path)), not .tooLong")
+        }
+    }
+
+    func testDeepFileWithinTheLimitsResolves() throws {
+        let relative = (1...40).map { "d\($0)" }.joined(separator: "/") + "/deep.css"
+        try writeFile("deep", to: relative, in: root)
+        assertFile("/" + relative, relative)
     }
 }

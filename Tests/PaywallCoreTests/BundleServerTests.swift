@@ -85,4 +85,20 @@ final class BundleServerTests: XCTestCase {
     func testGarbageURIIs404() {
         XCTAssertEqual(server.respond(to: "").status, 404)
     }
+
+    /// A page's fetch of a 50k-segment path is answered 414 at once (it used to freeze the host).
+    func testFiftyThousandSegmentPathIs414() {
+        let response = server.respond(to: "paywall://b" + String(repeating: "/a", count: 50_000) + "/x")
+        XCTAssertEqual(response.status, 414)
+        XCTAssertTrue(String(decoding: response.body, as: UTF8.self).contains("\(BundlePathResolver.maxPathBytes)"))
+    }
+
+    func testDotDotChainPathIs414() {
+        XCTAssertEqual(server.respond(to: "paywall://b/" + String(repeating: "a/../", count: 25_000) + "index.html").status, 414)
+    }
+
+    /// The whole URI is bounded before it is parsed, a long query included.
+    func testHugeQueryIs414() {
+        XCTAssertEqual(server.respond(to: "paywall://b/index.html?" + String(repeating: "q=1&", count: 50_000)).status, 414)
+    }
 }

@@ -112,6 +112,27 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(ccNames(rig), ["customerCenter_open", "customerCenter_action", "customerCenter_surveyResponse"])
     }
 
+    /// A plan change the store made is shown as done even when the entitlement cache cannot
+    /// record it; the cache failure is reported on its own, naming the new plan.
+    @MainActor
+    func testPlanChangeWhoseCacheWriteFailsIsDoneAndTheFailureIsReported() async throws {
+        let rig = try CCSessionRig(dir: dir)
+        try await rig.buy(FakeStoreFixture.monthly)
+        rig.open()
+        rig.send(Self.detailMonthly)
+        rig.send(Self.path("change_plan"))
+        XCTAssertEqual(rig.page.lastModel?["screen"], "plans")
+        try refuseWrites(rig.purchases.cache)
+        rig.send(Self.path("change_plan", product: "pro.yearly"))
+        try await rig.waitUntilIdle()
+        XCTAssertEqual(rig.session.dialog?.title, "Plan Changed")
+        let yearly = try XCTUnwrap(rig.latestStoreTransaction("pro.yearly"))
+        let failure = try XCTUnwrap(rig.events(named: EventName.entitlementCacheWriteFail).first, "\(rig.names)")
+        XCTAssertEqual(failure.params["product_identifier"], "pro.yearly")
+        XCTAssertEqual(failure.params["transaction_id"], .string(yearly.id))
+        XCTAssertTrue(rig.purchases.customerInfo.transactions.contains { $0.id == yearly.id }, "the status follows the store")
+    }
+
     @MainActor
     func testCancelDismissedChangesNothing() async throws {
         let rig = try CCSessionRig(dir: dir)

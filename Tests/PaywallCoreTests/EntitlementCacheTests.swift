@@ -95,4 +95,54 @@ final class EntitlementCacheTests: XCTestCase {
         let mode = try SQLiteDatabase(path: path).query("PRAGMA journal_mode").first?["journal_mode"]
         XCTAssertEqual(mode, .text("wal"))
     }
+
+    /// A cache whose schema lost a table (its version says it is complete) would fail every
+    /// status write forever: it is moved aside and rebuilt like a corrupt file, naming what is missing.
+    func testCacheMissingATableIsMovedAsideAndRebuilt() throws {
+        try EntitlementCache(path: path).appSetStatus(user: "u", .inactive)
+        try SQLiteDatabase(path: path).execute("DROP TABLE status")
+        let cache = try EntitlementCache(path: path)
+        let recovery = try XCTUnwrap(cache.recovery, "a cache without its status table was used as it was")
+        XCTAssertTrue(recovery.reason.contains("status"), recovery.reason)
+        XCTAssertTrue(recovery.description.hasPrefix(path), recovery.description)
+        let moved = try SQLiteDatabase(path: recovery.movedTo)
+        XCTAssertEqual(try moved.query("SELECT name FROM sqlite_master WHERE name = 'transactions'").count, 1, "nothing lost")
+        try cache.appSetStatus(user: "u", .active(["pro"]))
+        XCTAssertEqual(try EntitlementCache(path: path).coldStartStatus(user: "u").0, .active(["pro"]))
+    }
+
+    func testCacheMissingAColumnIsMovedAsideAndRebuilt() throws {
+        _ = try EntitlementCache(path: path)
+        try SQLiteDatabase(path: path).execute("ALTER TABLE status DROP COLUMN clock_offset")
+        let recovery = try XCTUnwrap(try EntitlementCache(path: path).recovery)
+        XCTAssertTrue(recovery.reason.contains("clock_offset"), recovery.reason)
+    }
+
+    // MARK: Read-only
+
+    /// Reading needs no write access: a read-only open sees what the file holds.
+    func testReadOnlyOpenReadsTheCache() throws {
+        try EntitlementCache(path: path).appSetStatus(user: "u", .active(["pro"]))
+        let cache = try EntitlementCache(path: path, readOnly: true)
+        XCTAssertEqual(try cache.coldStartStatus(user: "u").0, .active(["pro"]))
+        XCTAssertThrowsError(try cache.appSetStatus(user: "u", .inactive), "read-only means read-only")
+    }
+
+    /// With no file yet, there is nothing to know: an empty cache, and no file is created.
+    func testReadOnlyOpenOfAMissingFileIsEmpty() throws {
+        let cache = try EntitlementCache(path: path, readOnly: true)
+        XCTAssertEqual(try cache.coldStartStatus(user: "u").0, .unknown)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    /// A file that would need writing (an older schema) is refused with the reason, not changed.
+    func testReadOnlyOpenOfAFileThatNeedsMigratingSaysSo() throws {
+        let db = try SQLiteDatabase(path: path)
+        try db.execute("PRAGMA application_id = \(EntitlementCache.applicationId)")
+        XCTAssertThrowsError(try EntitlementCache(path: path, readOnly: true)) { error in
+            XCTAssertTrue("\(error)".contains("read-only"), "\(error)")
+            XCTAssertTrue("\(error)".contains(path), "\(error)")
+        }
+        XCTAssertEqual(try db.query("PRAGMA user_version").first?["user_version"], .integer(0), "nothing was written")
+    }
 }

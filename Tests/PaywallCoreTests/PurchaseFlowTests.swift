@@ -18,12 +18,13 @@ final class PurchaseFlowTests: XCTestCase {
         var events: [PaywallEvent] = []
         var finished: [PresentationResult] = []
 
-        init(dir: URL) throws {
+        /// App mode, or runtime mode over `store`.
+        init(dir: URL, store: FakeStore? = nil) throws {
             let dispatcher = EventDispatcher()
             session = PaywallSession(paywallId: "pw", events: dispatcher)
-            purchases = try Purchases(controller: controller, catalog: testCatalog,
+            purchases = try Purchases(controller: store ?? controller, catalog: testCatalog,
                                       cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
-                                      transactionSource: nil, events: dispatcher)
+                                      transactionSource: store, events: dispatcher)
             let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("locales")
             session.enablePurchases(purchases, strings: try StringTable(directory: locales, locale: "en"))
@@ -55,6 +56,26 @@ final class PurchaseFlowTests: XCTestCase {
         XCTAssertEqual(rig.page.progress, [true, false], "the overlay is shown and always cleared")
         XCTAssertEqual(rig.events[0].params["product_identifier"], "pro.monthly")
         XCTAssertTrue(rig.page.deliveredEvents.contains { $0["event_name"] == "transaction_complete" }, "the page hears it too")
+    }
+
+    /// The store charged: the paywall says so and closes even though the entitlement cache
+    /// could not record it; that failure is reported on its own, naming the purchase.
+    @MainActor
+    func testPurchaseWhoseCacheWriteFailsIsASuccessAndTheFailureIsReported() async throws {
+        let store = try FakeStore(catalog: testCatalog, databasePath: dir.appendingPathComponent("s.sqlite").path)
+        let rig = try Rig(dir: dir, store: store)
+        try refuseWrites(rig.purchases.cache)
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
+        XCTAssertFalse(rig.names.contains("transaction_fail"))
+        let transactionId = JSONValue.string(try XCTUnwrap(store.currentTransactions().last).id)
+        XCTAssertEqual(rig.events.first { $0.name == "transaction_complete" }?.params["transaction_id"], transactionId)
+        let failure = try XCTUnwrap(rig.events.first { $0.name == EventName.entitlementCacheWriteFail }, "\(rig.names)")
+        XCTAssertEqual(failure.params["product_identifier"], "pro.monthly")
+        XCTAssertEqual(failure.params["transaction_id"], transactionId)
+        XCTAssertNotNil(failure.params["message"]?.stringValue)
+        XCTAssertEqual(rig.purchases.subscriptionStatus, .active(["pro"]))
     }
 
     @MainActor

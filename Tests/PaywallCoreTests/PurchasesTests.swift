@@ -120,4 +120,84 @@ final class PurchasesTests: XCTestCase {
                                             "subscriptionStatus_didChange"])
         XCTAssertEqual(events.last?.params["entitlements"], ["pro"])
     }
+
+    // MARK: A cache that cannot be written
+
+    @MainActor
+    private func runtimeMode(_ events: EventDispatcher) throws -> (FakeStore, Purchases) {
+        let store = try FakeStore(catalog: testCatalog, databasePath: dir.appendingPathComponent("s.sqlite").path)
+        let purchases = try Purchases(controller: store, catalog: testCatalog,
+                                      cache: EntitlementCache(path: cachePath), transactionSource: store, events: events)
+        try purchases.refresh()
+        return (store, purchases)
+    }
+
+    private var cachePath: String { dir.appendingPathComponent("c.sqlite").path }
+
+    /// The status a fresh process reads from the cache file.
+    private func coldStatus() throws -> SubscriptionStatus {
+        try EntitlementCache(path: cachePath).coldStartStatus(user: Purchases.anonymousUser).0
+    }
+
+    /// A purchase the store made counts even when the cache cannot record it (SQLite refuses
+    /// every write of the connection, as on a full disk): the status follows the store, the
+    /// failure is an event of its own, and the next refresh that can write repairs the file.
+    @MainActor
+    func testStoreAnswerCountsWhenTheCacheCannotBeWrittenAndTheNextRefreshCatchesUp() async throws {
+        var events: [PaywallEvent] = []
+        let dispatcher = EventDispatcher()
+        dispatcher.observe { events.append($0) }
+        let (store, purchases) = try runtimeMode(dispatcher)
+        try refuseWrites(purchases.cache)
+        let product = testCatalog.product(id: "pro.monthly")!
+        guard case .purchased = await store.purchase(product) else { return XCTFail("the store did not sell") }
+
+        XCTAssertNoThrow(try purchases.refresh(purchased: product))
+        XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
+        let failure = try XCTUnwrap(events.last { $0.name == EventName.entitlementCacheWriteFail })
+        XCTAssertEqual(failure.params["product_identifier"], "pro.monthly")
+        XCTAssertEqual(failure.params["transaction_id"], .string(try XCTUnwrap(store.currentTransactions().last).id))
+        XCTAssertTrue(failure.params["message"]?.stringValue?.contains("readonly") ?? false, "\(failure.params)")
+        XCTAssertEqual(try coldStatus(), .inactive, "the file still holds the status from before")
+
+        try refuseWrites(purchases.cache, false)
+        try purchases.refresh()
+        XCTAssertEqual(try coldStatus(), .active(["pro"]), "the next refresh brought the cache up to date")
+        XCTAssertEqual(events.filter { $0.name == EventName.entitlementCacheWriteFail }.count, 1)
+    }
+
+    /// The app's word counts at once even when the cache cannot keep it for the next start;
+    /// the app hears that the cache write failed.
+    @MainActor
+    func testAppSetStatusAppliesWhenTheCacheCannotBeWritten() async throws {
+        var names: [String] = []
+        let events = EventDispatcher()
+        events.observe { names.append($0.name) }
+        let purchases = try appMode(events)
+        try refuseWrites(purchases.cache)
+        XCTAssertThrowsError(try purchases.setSubscriptionStatus(.active(["pro"])))
+        XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
+        XCTAssertEqual(names, ["subscriptionStatus_didChange", EventName.entitlementCacheWriteFail])
+    }
+
+    /// A restore the store answered is a restore, whether or not the cache could keep it.
+    @MainActor
+    func testRestoreWhoseCacheWriteFailsStillRestores() async throws {
+        var names: [String] = []
+        let dispatcher = EventDispatcher()
+        dispatcher.observe { names.append($0.name) }
+        let (store, purchases) = try runtimeMode(dispatcher)
+        try refuseWrites(purchases.cache)
+        guard case .purchased = await store.purchase(testCatalog.product(id: "lifetime")!) else { return XCTFail() }
+        let outcome = await purchases.restore()
+        XCTAssertEqual(outcome, .restored)
+        XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
+        XCTAssertTrue(names.contains(EventName.entitlementCacheWriteFail), "\(names)")
+    }
+}
+
+/// Makes SQLite refuse every write of the cache's connection (`PRAGMA query_only`), as it
+/// refuses writes to a full disk; `false` lets them through again.
+func refuseWrites(_ cache: EntitlementCache, _ refuse: Bool = true) throws {
+    try cache.database.execute("PRAGMA query_only = \(refuse ? 1 : 0)")
 }

@@ -166,4 +166,57 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertEqual(buyUnknown.status, 1)
         XCTAssertTrue(buyUnknown.stderr.contains("unknown product id 'nope'"), buyUnknown.stderr)
     }
+
+    // MARK: A full disk
+
+    /// The entitlement cache on a real, full filesystem (a small tmpfs, mounted as root; the
+    /// fake store stays on the big one, as a store's server would): purchases succeed and say
+    /// so, the cache failure is an event and a warning, and once there is room again the next
+    /// store read repairs the cache so that a cold `paywall status` is right.
+    func testPurchasesOnAFullDiskSucceedAndTheCacheCatchesUpLater() throws {
+        let disk = workDir.appendingPathComponent("small-disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        guard SystemTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk.path]) == 0 else {
+            throw XCTSkip("mounting a tmpfs needs root")
+        }
+        addTeardownBlock { _ = SystemTool.run("/bin/umount", ["-l", disk.path]) }
+        try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+        let cacheFile = disk.appendingPathComponent("entitlements.sqlite").path
+        try FileManager.default.createSymbolicLink(
+            atPath: URL(fileURLWithPath: dataDir).appendingPathComponent("entitlements.sqlite").path,
+            withDestinationPath: cacheFile)
+        XCTAssertEqual(try store(["entitlements"]).status, 0, "the cache is created while there is room")
+        // Held open, the cache keeps its WAL index at full size: a full disk then refuses the
+        // cache's writes, not its opening.
+        var holder: SQLiteDatabase? = try SQLiteDatabase(path: cacheFile)
+        _ = try holder?.query("SELECT count(*) FROM status")
+        let filler = disk.appendingPathComponent("filler").path
+        _ = SystemTool.run("/bin/dd", ["if=/dev/zero", "of=\(filler)", "bs=64k"])
+
+        let result = try present(template, ["document.getElementById('purchase').click()"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
+        XCTAssertTrue(result.stderr.contains("purchase lumen.pro.yearly fake_"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("disk is full"), result.stderr)
+        let failure = try XCTUnwrap(loggedEvents().first {
+            $0.name == "entitlementCache_writeFail" && $0.params["product_identifier"] != nil
+        }, "\(eventNames())")
+        XCTAssertEqual(failure.params["product_identifier"], "lumen.pro.yearly")
+        XCTAssertTrue(failure.params["transaction_id"]?.stringValue?.hasPrefix("fake_") ?? false, "\(failure.params)")
+        XCTAssertTrue(failure.params["message"]?.stringValue?.contains("disk is full") ?? false, "\(failure.params)")
+        XCTAssertTrue(eventNames().contains("transaction_complete"))
+
+        let buy = try store(["buy", "lumen.credits.100"])
+        XCTAssertEqual(buy.status, 0, buy.stderr)
+        XCTAssertTrue(buy.stdout.hasPrefix("purchased lumen.credits.100: fake_"), buy.stdout)
+        XCTAssertTrue(buy.stderr.contains("purchase lumen.credits.100 fake_"), buy.stderr)
+        XCTAssertEqual(try status()["subscription_status"], "inactive", "the full disk kept the old status")
+
+        try FileManager.default.removeItem(atPath: filler)
+        holder = nil
+        let resync = try store(["entitlements"])
+        XCTAssertEqual(resync.status, 0, resync.stderr)
+        XCTAssertEqual(resync.stderr, "")
+        XCTAssertEqual(try status()["subscription_status"], "active", "the next store read repaired the cache")
+    }
 }

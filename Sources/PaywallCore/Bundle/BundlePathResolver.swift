@@ -12,7 +12,14 @@ public struct BundlePathResolver: Sendable {
         case forbidden(reason: String)
         /// No such file in the bundle (HTTP 404).
         case notFound
+        /// The path is longer than `maxPathBytes` or has more than `maxSegments` segments (HTTP 414).
+        case tooLong(reason: String)
     }
+
+    /// Linux's PATH_MAX: no file of a bundle can have a longer path.
+    package static let maxPathBytes = 4096
+    /// Far deeper than any bundle nests; a page asking for more is not looking for a file.
+    package static let maxSegments = 256
 
     /// `root` must already have its symlinks resolved (see `PaywallBundle`).
     public init(root: URL) {
@@ -21,10 +28,18 @@ public struct BundlePathResolver: Sendable {
 
     /// Resolves `rawPath`, the still percent-encoded path of the request URL (e.g. `/css/a%20b.css`).
     public func resolve(rawPath: String) -> Resolution {
+        // Bounded before any work: a page may ask for a path of any length, and everything
+        // below is linear in what passes this check.
+        guard rawPath.utf8.count <= Self.maxPathBytes else {
+            return .tooLong(reason: "path longer than \(Self.maxPathBytes) bytes")
+        }
         if rawPath.contains("\\") { return .forbidden(reason: "backslash in path") }
         if rawPath.contains("\0") { return .forbidden(reason: "NUL byte in path") }
         var segments: [String] = []
         for rawSegment in rawPath.split(separator: "/", omittingEmptySubsequences: true) {
+            guard segments.count < Self.maxSegments else {
+                return .tooLong(reason: "path has more than \(Self.maxSegments) segments")
+            }
             guard let segment = String(rawSegment).removingPercentEncoding else {
                 return .forbidden(reason: "malformed percent-encoding")
             }
@@ -34,9 +49,10 @@ public struct BundlePathResolver: Sendable {
             segments.append(segment)
         }
         if segments.isEmpty { return .notFound }
-        let candidate = segments.reduce(root) { $0.appendingPathComponent($1) }
+        // One join, not one URL copy per segment (that was quadratic in the segment count).
+        let candidate = root.path + "/" + segments.joined(separator: "/")
         // realpath() follows every symlink on the way; the result must still be inside the root.
-        guard let real = realpath(candidate.path, nil) else { return .notFound }
+        guard let real = realpath(candidate, nil) else { return .notFound }
         defer { free(real) }
         let resolved = String(cString: real)
         let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"

@@ -19,6 +19,9 @@ public struct BundleServer: Sendable {
         public var mimeType: String { String(contentType.prefix { $0 != ";" }) }
     }
 
+    /// The longest request URI answered; longer ones get 414.
+    package static let maxURIBytes = 2 * BundlePathResolver.maxPathBytes
+
     private var mounts: [String: Mount] = [:]
 
     private struct Mount: Sendable {
@@ -47,6 +50,10 @@ public struct BundleServer: Sendable {
 
     /// The response for one request URI, as WebKit hands it over (percent-encoded).
     public func respond(to uri: String) -> Response {
+        // Bounded before parsing: the path limit plus room for the scheme, host and a query.
+        guard uri.utf8.count <= Self.maxURIBytes else {
+            return Self.error(414, "request URI longer than \(Self.maxURIBytes) bytes (paths are limited to \(BundlePathResolver.maxPathBytes))")
+        }
         guard let components = URLComponents(string: uri), components.scheme == Self.scheme,
             let host = components.host, let mount = mounts[host]
         else {
@@ -61,6 +68,8 @@ public struct BundleServer: Sendable {
         switch mount.resolver.resolve(rawPath: components.percentEncodedPath) {
         case .forbidden(let reason):
             return Self.error(403, "forbidden: \(reason)")
+        case .tooLong(let reason):
+            return Self.error(414, reason)
         case .notFound:
             return Self.error(404, "not found in bundle: \(components.path)")
         case .file(let file):

@@ -197,7 +197,7 @@ extension CustomerCenterSession {
 
     private func changePlan(of row: CustomerCenterPurchase, to plan: Product) {
         guard let purchases else { return }
-        perform({ await purchases.controller.purchase(plan) }) { result in
+        perform({ await purchases.controller.purchase(plan) }, purchased: { if case .purchased = $0 { plan } else { nil } }) { result in
             switch result {
             case .purchased:
                 // An upgrade starts at once; a downgrade waits for the end of the current period.
@@ -256,13 +256,17 @@ extension CustomerCenterSession {
     }
 
     /// Runs a controller call under the progress overlay, reads the purchases again, then
-    /// shows the dialog `report` makes of the call's outcome.
+    /// shows the dialog `report` makes of the call's outcome. `purchased` names the product an
+    /// outcome bought, for the report of a cache that could not record it (see `refresh`).
     private func perform<Outcome>(_ call: @escaping @MainActor () async -> Outcome,
+                                  purchased: @escaping @MainActor (Outcome) -> Product? = { _ in nil },
                                   report: @escaping @MainActor (Outcome) -> CustomerCenterDialog?) {
         setBusy(true)
         Task { @MainActor in
             let outcome = await call()
-            try? purchases?.refresh()
+            // The outcome stands whatever the refresh meets (a cache write failure is reported
+            // by `refresh`); a store that cannot be read leaves the screens as they were.
+            try? purchases?.refresh(purchased: purchased(outcome))
             let dialog = report(outcome)
             popToExistingScreen()
             isBusy = false

@@ -47,9 +47,11 @@ public final class EntitlementCache {
         public var updatedAt: Date
     }
 
-    public init(path: String) throws(SQLiteError) {
+    /// `readOnly`: only read (see `RecoveringDatabase.open`), for a data directory that
+    /// cannot be written; every write then fails.
+    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         (database, recovery) = try RecoveringDatabase.open(
-            path: path, applicationId: Self.applicationId, migrations: Self.migrations)
+            path: path, applicationId: Self.applicationId, migrations: Self.migrations, readOnly: readOnly)
     }
 
     public func transactions(user: String) throws -> [StoreTransaction] {

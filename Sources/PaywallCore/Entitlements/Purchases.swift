@@ -44,18 +44,58 @@ public final class Purchases {
         update(status: status, info: info)
     }
 
-    /// The app's word on the status (purchase-controller mode).
+    /// The app's word on the status (purchase-controller mode). It applies at once; when the
+    /// cache cannot keep it for the next start, that is reported and thrown.
     public func setSubscriptionStatus(_ status: SubscriptionStatus) throws {
-        try cache.appSetStatus(user: userId, status)
         update(status: status, info: customerInfo)
+        do {
+            try cache.appSetStatus(user: userId, status)
+        } catch {
+            reportCacheWriteFailure(error, purchased: nil)
+            throw error
+        }
     }
 
     /// Reads the store again (after a purchase, restore or refund) and caches the result.
     /// Does nothing when the app owns the status.
-    public func refresh() throws {
+    ///
+    /// What the store says happened, happened: when the cache cannot be written (a full or
+    /// read-only disk) the status still follows the store, the failure is reported as
+    /// `entitlementCache_writeFail` rather than thrown, and the next refresh that can write
+    /// brings the cache up to date (each one writes the user's whole history). Throws only
+    /// when the store cannot be read.
+    /// - Parameter product: the product just bought, named in that event with its transaction.
+    public func refresh(purchased product: Product? = nil) throws {
         guard let source = transactionSource else { return }
-        let info = try cache.storeSynced(user: userId, transactions: try source.currentTransactions(), now: try source.now())
+        let transactions = try source.currentTransactions()
+        let now = try source.now()
+        let info: CustomerInfo
+        do {
+            info = try cache.storeSynced(user: userId, transactions: transactions, now: now)
+        } catch {
+            info = CustomerInfo(transactions: transactions, now: now)
+            update(status: info.subscriptionStatus, info: info)
+            reportCacheWriteFailure(error, purchased: product)
+            return
+        }
         update(status: info.subscriptionStatus, info: info)
+    }
+
+    /// The user's latest transaction of `product`, as last read from the store.
+    func latestTransaction(of product: Product) -> StoreTransaction? {
+        customerInfo.transactions.last { $0.productId == product.id }
+    }
+
+    private func reportCacheWriteFailure(_ error: any Error, purchased product: Product?) {
+        var params: [String: JSONValue] = [
+            "message": .string("the entitlement cache could not be written: \(error); "
+                + "the next update that can write brings it up to date"),
+        ]
+        if let product {
+            params["product_identifier"] = .string(product.id)
+            if let transaction = latestTransaction(of: product) { params["transaction_id"] = .string(transaction.id) }
+        }
+        events.emit(EventName.entitlementCacheWriteFail, params)
     }
 
     /// What a restore found.

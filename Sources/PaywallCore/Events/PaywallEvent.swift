@@ -50,4 +50,9 @@ public enum EventName {
     /// Ours: the user's language has no string table; the runtime's texts are English.
     /// `params.requested`, `params.resolved`. Once a process, when something is first shown.
     public static let localeFallback = "locale_fallback"
+    /// Ours: the store made a purchase (or restore, or plan change) but the entitlement cache
+    /// could not record it (a full or read-only disk). The purchase stands; the next refresh
+    /// that can write brings the cache up to date. `params.message`, and for a purchase
+    /// `params.product_identifier` and `params.transaction_id`.
+    public static let entitlementCacheWriteFail = "entitlementCache_writeFail"
 }

@@ -42,7 +42,10 @@ final class PurchaseFlow {
             defer { end() }
             switch result {
             case .purchased:
-                try? purchases.refresh()
+                // The store charged: this is a success whatever the refresh meets. A cache it
+                // cannot write is reported by `refresh` itself; a store it cannot read leaves
+                // the status as it was until the next refresh.
+                try? purchases.refresh(purchased: product)
                 completed(product, trialExpected: trialExpected, shouldDismiss: shouldDismiss)
             case .cancelled:
                 session.report("transaction_abandon", ["product_identifier": .string(productId)])
@@ -75,7 +78,7 @@ final class PurchaseFlow {
     }
 
     private func completed(_ product: Product, trialExpected: Bool, shouldDismiss: Bool) {
-        let transaction = purchases.customerInfo.transactions.last { $0.productId == product.id }
+        let transaction = purchases.latestTransaction(of: product)
         var params: [String: JSONValue] = ["product_identifier": .string(product.id)]
         if let transaction { params["transaction_id"] = .string(transaction.id) }
         session.report("transaction_complete", params)

@@ -34,6 +34,10 @@ public struct DataDirectory: Equatable, Sendable {
     public var bundleCache: URL { bundleCacheURL }
     private var bundleCacheURL: URL
 
+    /// Whether files can be created and written here: false on a read-only mount, even for
+    /// root (whom permissions do not stop).
+    package var isWritable: Bool { access(url.path, W_OK) == 0 }
+
     /// The entitlement cache.
     public var entitlementCache: String { url.appendingPathComponent("entitlements.sqlite").path }
     /// Install date, view counters and user attributes.

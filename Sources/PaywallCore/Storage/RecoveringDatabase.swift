@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Opens a database file that belongs to one kind of owner (marked by `PRAGMA application_id`),
@@ -17,10 +18,14 @@ public enum RecoveringDatabase {
     /// - Parameters:
     ///   - applicationId: this kind of file's mark; a file with another mark is foreign.
     ///   - migrations: the schema, see `SQLiteDatabase.migrate`.
+    ///   - readOnly: only read (a read-only data directory): nothing is created, migrated or
+    ///     moved. A missing file reads as an empty database; one that would need any of that
+    ///     is an error saying so.
     /// - Returns: the database and, when the old file was moved aside, what happened.
-    public static func open(path: String, applicationId: Int32, migrations: [String])
+    public static func open(path: String, applicationId: Int32, migrations: [String], readOnly: Bool = false)
         throws(SQLiteError) -> (SQLiteDatabase, Recovery?)
     {
+        if readOnly { return (try openReadOnly(path: path, applicationId: applicationId, migrations: migrations), nil) }
         do {
             return (try openChecked(path: path, applicationId: applicationId, migrations: migrations), nil)
         } catch let problem as Unusable {
@@ -58,16 +63,89 @@ public enum RecoveringDatabase {
             database = try SQLiteDatabase(path: path)
             let check = try database.query("PRAGMA quick_check").first?.values.first?.string ?? "ok"
             guard check == "ok" else { throw Unusable(reason: "integrity check failed: \(check)") }
-            let mark = Int32(truncatingIfNeeded: try database.query("PRAGMA application_id").first?["application_id"]?.int ?? 0)
-            let tables = try database.query("SELECT count(*) AS n FROM sqlite_master").first?["n"]?.int ?? 0
-            if mark != applicationId {
-                guard mark == 0, tables == 0 else { throw Unusable(reason: "it is not this runtime's file") }
-                try database.execute("PRAGMA application_id = \(applicationId)")
+            // Nothing to write: a file already marked and migrated takes no write lock.
+            if try mark(of: database) != applicationId || database.schemaVersion() != migrations.count {
+                // One process at a time marks and migrates: the mark, table count and version
+                // are read under the write lock, so a file another process is setting up is
+                // neither migrated twice nor taken for a foreign one (marked, no tables yet).
+                try database.transaction {
+                    let mark = try mark(of: database)
+                    if mark != applicationId {
+                        let tables = try database.query("SELECT count(*) AS n FROM sqlite_master").first?["n"]?.int ?? 0
+                        guard mark == 0, tables == 0 else { throw Unusable(reason: "it is not this runtime's file") }
+                        try database.execute("PRAGMA application_id = \(applicationId)")
+                    }
+                    try database.migrateInTransaction(migrations)
+                }
             }
+            if let missing = try missingSchema(database, migrations) { throw Unusable(reason: missing) }
         } catch let error as SQLiteError where error.isCorruption {
             throw Unusable(reason: "not a database or damaged: \(error.message)")
         }
-        try database.migrate(migrations)
         return database
+    }
+
+    private static func openReadOnly(path: String, applicationId: Int32, migrations: [String])
+        throws(SQLiteError) -> SQLiteDatabase
+    {
+        guard FileManager.default.fileExists(atPath: path) else {
+            let empty = try SQLiteDatabase(path: ":memory:")
+            try empty.migrate(migrations)
+            return empty
+        }
+        let database = try SQLiteDatabase(path: path, readOnly: true)
+        let needsWriting: String?
+        do throws(SQLiteError) {
+            let check = try database.query("PRAGMA quick_check").first?.values.first?.string ?? "ok"
+            let version = try database.schemaVersion()
+            if version > migrations.count { throw database.newerSchema(version, migrations) }
+            needsWriting = if check != "ok" {
+                "it is damaged (\(check)) and would be moved aside"
+            } else if try mark(of: database) != applicationId {
+                "it is not marked as this runtime's file"
+            } else if version < migrations.count {
+                "its schema (version \(version)) needs upgrading to version \(migrations.count)"
+            } else {
+                try missingSchema(database, migrations).map { "\($0), so it would be rebuilt" }
+            }
+        } catch where error.isCorruption {
+            needsWriting = "it is not a database or damaged (\(error.message)) and would be moved aside"
+        }
+        if let needsWriting {
+            throw SQLiteError(code: SQLITE_READONLY, message:
+                "\(path) is opened read-only, but \(needsWriting); run paywall once with write access to its directory")
+        }
+        return database
+    }
+
+    private static func mark(of database: SQLiteDatabase) throws(SQLiteError) -> Int32 {
+        Int32(truncatingIfNeeded: try database.query("PRAGMA application_id").first?["application_id"]?.int ?? 0)
+    }
+
+    /// What the file lacks of the schema its migrations make (a table, or a column of one),
+    /// e.g. after a table was dropped by hand; nil when it has it all. The schema to expect
+    /// is built by running the migrations on an empty in-memory database.
+    private static func missingSchema(_ database: SQLiteDatabase, _ migrations: [String]) throws(SQLiteError) -> String? {
+        let expected = try SQLiteDatabase(path: ":memory:")
+        try expected.migrate(migrations)
+        let present = try columns(database)
+        for (table, wanted) in try columns(expected).sorted(by: { $0.key < $1.key }) {
+            guard let have = present[table] else { return "incomplete schema: table \(table) is missing" }
+            if let column = wanted.subtracting(have).sorted().first {
+                return "incomplete schema: table \(table) has no column \(column)"
+            }
+        }
+        return nil
+    }
+
+    /// Each table's column names.
+    private static func columns(_ database: SQLiteDatabase) throws(SQLiteError) -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        for table in tables.compactMap({ $0["name"]?.string }) {
+            let info = try database.query("SELECT name FROM pragma_table_info(?)", [.text(table)])
+            result[table] = Set(info.compactMap { $0["name"]?.string })
+        }
+        return result
     }
 }

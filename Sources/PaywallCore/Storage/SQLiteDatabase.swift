@@ -40,26 +40,93 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
 /// A small, synchronous SQLite connection: prepared statements with bound values,
 /// transactions, and schema migrations keyed by `PRAGMA user_version`.
 public final class SQLiteDatabase {
-    private let handle: OpaquePointer
+    private var handle: OpaquePointer
     public let path: String
 
     /// Opens (creating) the file in WAL mode, waiting up to 5 s for other processes' locks.
-    public init(path: String) throws(SQLiteError) {
+    /// `readOnly` opens an existing file for reading only: nothing is created or written, so
+    /// it works in a directory that cannot be written.
+    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        handle = try Self.open(path, readOnly ? .readOnly : .readWrite)
+        self.path = path
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // On failure deinit closes the handle (every property is set by now): no close here.
+        do {
+            if readOnly {
+                try readOnlyCheck()
+            } else {
+                // Switching a fresh file to WAL while another process does the same can answer
+                // BUSY without calling the busy handler: wait and try again, as it would.
+                try executeWhileBusy("PRAGMA journal_mode = WAL")
+                try execute("PRAGMA synchronous = NORMAL")
+                try execute("PRAGMA foreign_keys = ON")
+            }
+        } catch {
+            throw Self.explained(error, path: path)
+        }
+    }
+
+    private enum Mode { case readWrite, readOnly, immutable }
+
+    private static func open(_ path: String, _ mode: Mode) throws(SQLiteError) -> OpaquePointer {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc: Int32
+        switch mode {
+        case .readWrite:
+            rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        case .readOnly, .immutable:
+            let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+                .replacingOccurrences(of: "#", with: "%23")
+            let uri = "file:\(escaped)?\(mode == .readOnly ? "mode=ro" : "immutable=1")"
+            rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        }
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(db)
-            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
+            throw explained(SQLiteError(code: rc, message: "cannot open \(path): \(message)"), path: path)
         }
-        handle = db
-        self.path = path
-        sqlite3_busy_timeout(db, 5000)
-        // On failure deinit closes the handle (every property is set by now): no close here.
-        try execute("PRAGMA journal_mode = WAL")
-        try execute("PRAGMA synchronous = NORMAL")
-        try execute("PRAGMA foreign_keys = ON")
+        return db
+    }
+
+    /// A WAL file read without its `-shm` index needs to create one next to it, which a
+    /// read-only directory forbids; nobody can write there either, so the file is then read
+    /// as immutable (no locks, no index).
+    private func readOnlyCheck() throws(SQLiteError) {
+        do {
+            try execute("PRAGMA schema_version")
+        } catch where error.code == SQLITE_CANTOPEN {
+            let immutable = try Self.open(path, .immutable)
+            sqlite3_close_v2(handle)
+            handle = immutable
+            try execute("PRAGMA schema_version")
+        }
+    }
+
+    /// A file that cannot be opened or written because its directory is read-only says so.
+    private static func explained(_ error: SQLiteError, path: String) -> SQLiteError {
+        guard error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY else { return error }
+        let directory = (path as NSString).deletingLastPathComponent
+        guard access(directory.isEmpty ? "." : directory, W_OK) != 0 else { return error }
+        return SQLiteError(code: error.code, message:
+            "\(directory) is read-only: \(path) and its -wal and -shm files cannot be written there "
+                + "(SQLite: \(String(cString: sqlite3_errstr(error.code)))); "
+                + "make it writable or use another data directory (--data-dir)")
+    }
+
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
+    /// Runs `sql` again while it fails with SQLITE_BUSY, for up to the busy timeout.
+    private func executeWhileBusy(_ sql: String) throws(SQLiteError) {
+        let pauseMicroseconds: Int32 = 10_000
+        var waited: Int32 = 0
+        while true {
+            do {
+                return try execute(sql)
+            } catch where error.code == SQLITE_BUSY && waited < Self.busyTimeoutMilliseconds * 1000 {
+                usleep(useconds_t(pauseMicroseconds))
+                waited += pauseMicroseconds
+            }
+        }
     }
 
     deinit {
@@ -127,25 +194,37 @@ public final class SQLiteDatabase {
     }
 
     /// Brings the schema up to date: runs `migrations[n]` for every n from the file's
-    /// `user_version` on, each in its own transaction. A file from a newer version is refused.
+    /// `user_version` on, in one write transaction. A file from a newer version is refused.
     public func migrate(_ migrations: [String]) throws(SQLiteError) {
-        let version = Int(try query("PRAGMA user_version").first?["user_version"]?.int ?? 0)
-        guard version <= migrations.count else {
-            throw SQLiteError(code: SQLITE_ERROR, message:
-                "\(path) has schema version \(version), newer than this runtime's \(migrations.count); upgrade paywall")
+        do {
+            try transaction { try migrateInTransaction(migrations) }
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw SQLiteError(code: SQLITE_ERROR, message: "\(path): migration failed: \(error)")
         }
+    }
+
+    /// `migrate` for a caller that already holds the write lock (`BEGIN IMMEDIATE`). The
+    /// version is read under that lock: read before it, another process may migrate in between
+    /// and its steps would run twice ("table already exists", "duplicate column name").
+    func migrateInTransaction(_ migrations: [String]) throws(SQLiteError) {
+        let version = try schemaVersion()
+        guard version <= migrations.count else { throw newerSchema(version, migrations) }
         for (index, sql) in migrations.enumerated().dropFirst(version) {
-            do {
-                try transaction {
-                    try execute(sql)
-                    try execute("PRAGMA user_version = \(index + 1)")
-                }
-            } catch let error as SQLiteError {
-                throw error
-            } catch {
-                throw SQLiteError(code: SQLITE_ERROR, message: "\(path): migration \(index + 1) failed: \(error)")
-            }
+            try execute(sql)
+            try execute("PRAGMA user_version = \(index + 1)")
         }
+    }
+
+    /// The file's `user_version`: how many migrations it has had.
+    func schemaVersion() throws(SQLiteError) -> Int {
+        Int(try query("PRAGMA user_version").first?["user_version"]?.int ?? 0)
+    }
+
+    func newerSchema(_ version: Int, _ migrations: [String]) -> SQLiteError {
+        SQLiteError(code: SQLITE_ERROR, message:
+            "\(path) has schema version \(version), newer than this runtime's \(migrations.count); upgrade paywall")
     }
 
     private var lastError: String { String(cString: sqlite3_errmsg(handle)) }

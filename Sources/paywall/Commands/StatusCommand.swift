@@ -13,7 +13,8 @@ enum StatusCommand {
 
     @MainActor
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        let context = try StoreContext(arguments, events: EventDispatcher(), requireStore: false, command: spec)
+        let context = try StoreContext(arguments, events: EventDispatcher(), requireStore: false, command: spec,
+                                   writes: false)
         let status: SubscriptionStatus
         let info: CustomerInfo
         do {

@@ -41,19 +41,23 @@ enum StoreCommand {
         guard let store = context.store, let purchases = context.purchases else { return 1 }
         let action = String(command.name.dropFirst("store ".count))
         return try Subcommands.runAsync {
-            try await perform(action, parsed, store: store, purchases: purchases, command: command)
+            let bought = try await perform(action, parsed, store: store, purchases: purchases, command: command)
+            // Keeps the entitlement cache in step with the store. A cache it cannot write is
+            // a warning (see `StoreContext`), never a failed purchase: the store charged.
+            try purchases.refresh(purchased: bought)
             return 0
         }
     }
 
+    /// Runs `action`; returns the product it bought, if any.
     @MainActor
     private static func perform(_ action: String, _ arguments: ParsedArguments, store: FakeStore, purchases: Purchases,
-                                command: CommandSpec) async throws {
+                                command: CommandSpec) async throws -> Product? {
         let argument = arguments.positionals.first ?? ""
         switch action {
         case "products":
             let products = store.catalog.products
-            if arguments.has("--json") { return printJSON(.array(products.map(StoreReport.product))) }
+            if arguments.has("--json") { printJSON(.array(products.map(StoreReport.product))); return nil }
             for p in products {
                 print("\(p.id)\t\(p.kind.rawValue)\t\(p.price) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)")
             }
@@ -61,7 +65,8 @@ enum StoreCommand {
             let now = try store.now()
             let records = try store.allRecords()
             if arguments.has("--json") {
-                return printJSON(.array(records.map { StoreReport.transaction($0.transaction, approval: $0.approval, userId: $0.userId, now: now) }))
+                printJSON(.array(records.map { StoreReport.transaction($0.transaction, approval: $0.approval, userId: $0.userId, now: now) }))
+                return nil
             }
             for (t, approval, user) in records {
                 let state = approval != "approved" ? "-" : t.isSubscription ? CustomerInfo.state(of: t, now: now).rawValue
@@ -71,7 +76,8 @@ enum StoreCommand {
         case "entitlements":
             let info = purchases.customerInfo
             if arguments.has("--json") {
-                return printJSON(StoreReport.entitlements(info, status: purchases.subscriptionStatus, userId: purchases.userId))
+                printJSON(StoreReport.entitlements(info, status: purchases.subscriptionStatus, userId: purchases.userId))
+                return nil
             }
             print("subscription status: \(purchases.subscriptionStatus.name)")
             for e in info.entitlements {
@@ -104,7 +110,9 @@ enum StoreCommand {
             let result = await store.purchase(product)
             let new = try store.allRecords().map(\.transaction.id).filter { !before.contains($0) }
             switch result {
-            case .purchased: print("purchased \(argument)\(new.isEmpty ? " (already owned, nothing charged)" : ": " + new.joined(separator: ", "))")
+            case .purchased:
+                print("purchased \(argument)\(new.isEmpty ? " (already owned, nothing charged)" : ": " + new.joined(separator: ", "))")
+                return product
             case .pending: print("pending \(argument): \(new.joined(separator: ", ")) waits for approval")
             case .cancelled: print("cancelled \(argument)")
             case .failed(let error): throw CLIError.failure("\(error)")
@@ -120,7 +128,7 @@ enum StoreCommand {
             try actions[action]?(argument)
             print("\(action): \(argument)")
         }
-        try purchases.refresh()  // keep the entitlement cache in step with the store
+        return nil
     }
 
     static func printJSON(_ value: JSONValue) {
