@@ -54,11 +54,26 @@ final class JSONCodecTests: XCTestCase {
     func testParserRefusesWhatIsNotJSON() {
         let bad = [
             "", " ", "nul", "tru", "01", "1.", ".5", "+1", "-", "1e", "1e400", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":1,}",
-            "{a:1}", "'x'", "\"unterminated", "\"bad \\x escape\"", "\"\\u12\"", "\"\\ud83d alone\"", "\"\\ude00\"",
+            "{a:1}", "'x'", "\"unterminated", "\"bad \\x escape\"", "\"\\u12\"", "\"\\ud83d\\u12\"",
             "\"raw\u{01}control\"", "[1] 2", "NaN", "[", "{",
         ]
         for text in bad {
             XCTAssertThrowsError(try JSONParser.parse(text), "accepted \(text.debugDescription)")
+        }
+    }
+
+    /// As `JSON.parse` does: a surrogate without its pair is kept as U+FFFD rather than refused.
+    func testLoneSurrogatesBecomeReplacementCharacters() throws {
+        for (text, expected) in [(#""\ud800""#, "\u{FFFD}"), (#""\ud83d alone""#, "\u{FFFD} alone"), (#""\ude00""#, "\u{FFFD}"),
+                                 (#""\ud800\u0041""#, "\u{FFFD}A"), (#""\ud800\ud83d\ude00""#, "\u{FFFD}😀"),
+                                 (#""\ude00\ud83d""#, "\u{FFFD}\u{FFFD}"), (#""x\ud800\n""#, "x\u{FFFD}\n")] {
+            XCTAssertEqual(try JSONParser.parse(text), .string(expected), text)
+        }
+    }
+
+    func testErrorsSayLineAndColumn() {
+        XCTAssertThrowsError(try JSONParser.parse("{\n  \"a\": [1,\n  é, 2]}")) { error in
+            XCTAssertEqual("\(error)", "unexpected character at line 3, column 3")
         }
     }
 
