@@ -221,6 +221,7 @@ final class CustomerCenterConfigurationTests: XCTestCase {
     func testDeepNestingAndDuplicateKeysAreRefused() throws {
         let deep = try XCTUnwrap(parseError(Fuzz.deeplyNested))
         XCTAssertTrue(deep.hasPrefix("cc.json: not JSON text (nested more than 512 levels at line 1, column 513)"), deep)
+        XCTAssertEqual(parseError(Fuzz.wideAndDeep), "cc.json: must be an object")
         XCTAssertEqual(parseError(#"{"support": {"email": "a@b.c"}, "support": {"email": 5}}"#),
                        #"cc.json: not JSON text (duplicate key "support" (each key may appear once in an object; remove one) at line 1, column 33)"#)
         XCTAssertEqual(parseError(#"{"support": {"email": "a@b.c", "webManagementURL": "https://a.example", "web_management_url": "x"}}"#),

@@ -76,3 +76,10 @@ enum Fuzz {
         }
     }
 }
+
+extension Fuzz {
+    /// Many arrays nested just under the depth limit, side by side: the shape that took
+    /// `JSONDecoder` over a minute (each level's failed type guesses cost its whole depth).
+    static let wideAndDeep = "[" + Array(repeating: String(repeating: "[", count: 500) + String(repeating: "]", count: 500),
+                                         count: 150).joined(separator: ",") + "]"
+}

@@ -192,6 +192,7 @@ final class StoreKitConfigurationTests: XCTestCase {
     func testDeepNestingIsRefusedWithADepthError() throws {
         let message = try XCTUnwrap(parseError(Fuzz.deeplyNested))
         XCTAssertTrue(message.contains("nested more than 512 levels"), message)
+        XCTAssertEqual(parseError(Fuzz.wideAndDeep), "must hold a JSON object at the top level, got an array")
     }
 
     func testDuplicateKeysAreRefused() throws {
