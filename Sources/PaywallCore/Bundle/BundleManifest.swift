@@ -14,6 +14,10 @@ import Foundation
 /// `preview` and `snapshot` use when no `--store` is given. `allowed_origins` widen the page's
 /// Content-Security-Policy. `files` lists every file with its SHA-256 and size, so a cache can
 /// refuse a tampered or half-uploaded bundle.
+///
+/// Reading refuses what could reach outside the bundle or break a listing: paths (`entry`,
+/// `preview_store`, the keys of `files`) must be relative and stay inside it, ids and versions
+/// are plain names, and no allowed origin may cover every host.
 public struct BundleManifest: Equatable, Sendable {
     public var id: String?
     public var version: String?
@@ -99,7 +103,7 @@ public struct BundleManifest: Equatable, Sendable {
             guard let s = v.stringValue else { throw fail("\"\(key)\" must be a string") }
             return s
         }
-        /// Names the cache files the bundle under and `paywall cache list` prints, one per line.
+        /// The cache files the bundle under its id and version, and `paywall cache list` prints them one per line.
         func name(_ key: String) throws(ParseError) -> String? {
             guard let text = try string(key) else { return nil }
             guard Self.isPlainName(text) else {
