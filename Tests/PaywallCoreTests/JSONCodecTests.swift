@@ -71,6 +71,18 @@ final class JSONCodecTests: XCTestCase {
         }
     }
 
+    /// Files refuse what page messages accept: a repeated key, and bytes that are not UTF-8.
+    func testFilesRefuseDuplicateKeysAndBytesThatAreNotUTF8() throws {
+        XCTAssertEqual(try JSONParser.parseFile(Array(#"{"a": {"b": 1}, "c": [{"b": 2}]}"#.utf8)), ["a": ["b": 1], "c": [["b": 2]]])
+        XCTAssertThrowsError(try JSONParser.parseFile(Array("{\"a\": 1,\n \"a\": 2}".utf8))) { error in
+            XCTAssertEqual("\(error)", #"duplicate key "a" (each key may appear once in an object; remove one) at line 2, column 2"#)
+        }
+        XCTAssertThrowsError(try JSONParser.parseFile(Array(#"{"é": ""#.utf8) + [0xFF, 0x22, 0x7D])) { error in
+            XCTAssertEqual("\(error)", "bytes that are not UTF-8 text (save the file as UTF-8) at line 1, column 8")
+        }
+        XCTAssertEqual(try JSONParser.parseFile(Array("\u{FEFF}[0.1]".utf8)), [.number(0.1)])
+    }
+
     func testErrorsSayLineAndColumn() {
         XCTAssertThrowsError(try JSONParser.parse("{\n  \"a\": [1,\n  é, 2]}")) { error in
             XCTAssertEqual("\(error)", "unexpected character at line 3, column 3")
