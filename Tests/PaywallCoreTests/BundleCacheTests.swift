@@ -107,7 +107,7 @@ final class BundleCacheTests: XCTestCase {
         let manifest = try String(contentsOf: escape.appendingPathComponent("manifest.json"), encoding: .utf8)
             .replacingOccurrences(of: "\"index.html\"", with: "\"../../outside.html\"")
         try manifest.write(to: escape.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(escape)), contains: "not a plain relative name")
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(escape)), contains: "must be a relative path inside the bundle")
         await XCTAssertThrowsErrorAsync(try await cache.install(.directory(dir.appendingPathComponent("nowhere"))),
                                         contains: "no manifest.json")
     }

@@ -142,7 +142,8 @@ final class CatalogFileTests: XCTestCase {
 
     func testSettingsAndGroupsAreRead() throws {
         let catalog = try parse(#"""
-            {"products": [], "groups": {"pro": "Lumen Pro", "team": "Lumen Team"},
+            {"products": [{"id": "a", "display_name": "A", "price": "1", "currency": "USD", "kind": "consumable"}],
+             "groups": {"pro": "Lumen Pro", "team": "Lumen Team"},
              "settings": {"grace_period_days": 3, "billing_retry_days": 30, "ask_to_buy": true}}
             """#)
 
@@ -316,8 +317,51 @@ final class CatalogFileTests: XCTestCase {
     }
 
     func testNotJSONAndNotAnObject() {
-        XCTAssertEqual(parseError(#"{"products": [}"#), "is not valid JSON (Invalid value around character 14.)")
+        XCTAssertEqual(parseError(#"{"products": [}"#), "is not valid JSON (unexpected character at line 1, column 15)")
+        XCTAssertEqual(parseError("{\n  \"products\": [\n    1 2]}"), "is not valid JSON (expected ',' or ']' at line 3, column 7)")
         XCTAssertEqual(parseError("[]"), "must hold a JSON object at the top level, got an array")
+    }
+
+    func testDeepNestingIsRefusedWithADepthError() throws {
+        let message = try XCTUnwrap(parseError(Fuzz.deeplyNested))
+        XCTAssertTrue(message.contains("nested more than 512 levels"), message)
+        XCTAssertEqual(parseError(Fuzz.wideAndDeep), "must hold a JSON object at the top level, got an array")
+    }
+
+    func testDuplicateKeysAreRefusedWhereTheyAre() {
+        XCTAssertEqual(
+            parseError(#"{"products": [], "products": 5}"#),
+            #"is not valid JSON (duplicate key "products" (each key may appear once in an object; remove one) at line 1, column 18)"#)
+        // A bad value after a good one must not win (nor a good one after a bad one).
+        XCTAssertEqual(
+            parseError(catalog(product: #"\#(basics), "kind": "consumable", "price": "-1""#)),
+            #"is not valid JSON (duplicate key "price" (each key may appear once in an object; remove one) at line 1, column 112)"#)
+    }
+
+    func testEmptyCatalogIsRefusedWithAnExample() throws {
+        let message = try XCTUnwrap(parseError(#"{"products": []}"#))
+        XCTAssertTrue(message.hasPrefix(#""products" is empty; list at least one product, for example {"id": "#), message)
+    }
+
+    func testStoreKitFileInOurFormatIsRecognised() throws {
+        let storeKit = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/Lumen.storekit"), encoding: .utf8)
+        for text in [storeKit, #"{"subscriptionGroups": []}"#, #"{"products": [{"productID": "a", "type": "Consumable"}]}"#] {
+            let message = try XCTUnwrap(parseError(text))
+            XCTAssertTrue(message.hasPrefix("looks like an Xcode .storekit file"), message)
+            XCTAssertTrue(message.contains("rename it to end in .storekit"), message)
+        }
+    }
+
+    func testNumbersWithExponentsAndManyDigitsStayExact() throws {
+        let catalog = try parse(#"""
+            {"products": [
+              {"id": "a", "display_name": "A", "price": 0.1, "currency": "USD", "kind": "consumable"},
+              {"id": "b", "display_name": "B", "price": 2.5e1, "currency": "USD", "kind": "consumable"},
+              {"id": "c", "display_name": "C", "price": 0.30000000000000000001, "currency": "USD", "kind": "consumable"}
+            ]}
+            """#)
+        XCTAssertEqual(catalog.products.map(\.price), [decimal("0.1"), decimal("25"), decimal("0.30000000000000000001")])
     }
 
     // MARK: - CatalogLoader

@@ -26,9 +26,12 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(parsed.entry(id: "onboarding")?.preload, false)
         for (json, expected) in [("[]", "expected {\"paywalls\""), (#"{"paywalls": [{"id": "x"}]}"#, "needs a \"manifest_url\""),
                                  (#"{"paywalls": [{"id": "x", "manifest_url": "a"}, {"id": "x", "manifest_url": "b"}]}"#, "appears twice"),
-                                 (#"{"paywalls": [{"id": "x", "manifest_url": "a", "preload": "yes"}]}"#, "true or false")] {
+                                 (#"{"paywalls": [{"id": "x", "manifest_url": "a", "preload": "yes"}]}"#, "true or false"),
+                                 (Fuzz.deeplyNested, "nested more than 512 levels"), (Fuzz.wideAndDeep, "expected {\"paywalls\""),
+                                 (#"{"paywalls": [], "paywalls": [{"id": "x", "manifest_url": "a"}]}"#, #"duplicate key "paywalls""#),
+                                 (#"{"paywalls": [{"id": "x", "manifest_url": "a", "id": "y"}]}"#, "line 1, column 48")] {
             XCTAssertThrowsError(try PaywallConfig(data: Data(json.utf8), origin: "c.json")) { error in
-                XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("c.json"), "\(json): \(error)")
+                XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("c.json"), "\(json.prefix(100)): \(error)")
             }
         }
     }

@@ -43,4 +43,10 @@ final class ContentSecurityPolicyTests: XCTestCase {
         // Frames stay blocked even with extra origins.
         XCTAssertEqual(sources(of: "frame-src", in: header), ["'none'"])
     }
+
+    /// Origins that reach the policy without a manifest (an app's own code) cannot open it to every host either.
+    func testOriginsThatCoverEveryHostOrInjectADirectiveAreLeftOut() throws {
+        let policy = ContentSecurityPolicy(allowedOrigins: ["https://*", "https://a.com; script-src *", "https://cdn.example.com"])
+        XCTAssertEqual(sources(of: "script-src", in: policy.headerValue), ["'self'", "'unsafe-inline'", "https://cdn.example.com"])
+    }
 }

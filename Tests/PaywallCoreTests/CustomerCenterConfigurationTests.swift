@@ -76,7 +76,7 @@ final class CustomerCenterConfigurationTests: XCTestCase {
                   {"id": "help", "type": "contact_support"},
                   {"id": "faq", "type": "url", "url": "https://example.com/faq", "title": "FAQ", "open_method": "in_app"},
                   {"id": "tos", "type": "url", "url": "https://example.com/tos", "title": "Terms"},
-                  {"id": "feedback", "type": "custom", "identifier": "open_feedback"}
+                  {"id": "feedback", "type": "custom", "identifier": "open_feedback", "title": "Send feedback"}
                 ]
               },
               "no_purchases": {"title": "Nothing here", "paths": [{"id": "restore", "type": "restore"}]},
@@ -101,7 +101,7 @@ final class CustomerCenterConfigurationTests: XCTestCase {
                 .init(id: "help", type: .contactSupport),
                 .init(id: "faq", type: .url(URL(string: "https://example.com/faq")!, title: "FAQ", openMethod: .inApp), title: "FAQ"),
                 .init(id: "tos", type: .url(URL(string: "https://example.com/tos")!, title: "Terms", openMethod: .external), title: "Terms"),
-                .init(id: "feedback", type: .custom(identifier: "open_feedback")),
+                .init(id: "feedback", type: .custom(identifier: "open_feedback"), title: "Send feedback"),
             ]),
             noPurchasesScreen: .init(title: "Nothing here", paths: [.init(id: "restore", type: .restore)]),
             support: .init(email: "help@example.com", latestAppVersion: "2.0.0", shouldWarnToUpdate: false, checksForUpdates: false,
@@ -188,7 +188,7 @@ final class CustomerCenterConfigurationTests: XCTestCase {
     }
 
     func testOtherErrorsNameTheirField() {
-        XCTAssertEqual(parseError("not json"), "cc.json: not JSON text")
+        XCTAssertEqual(parseError("not json"), "cc.json: not JSON text (unexpected character at line 1, column 1)")
         XCTAssertEqual(parseError("[]"), "cc.json: must be an object")
         XCTAssertEqual(parseError(#"{"management": {"paths": [{"id": "r", "type": "restore"}, {"id": "r", "type": "restore"}]}}"#),
                        #"cc.json: management.paths[1]: path id "r" appears twice"#)
@@ -201,6 +201,31 @@ final class CustomerCenterConfigurationTests: XCTestCase {
         XCTAssertEqual(parseError(#"{"management": {"paths": [{"type": "restore"}]}}"#), "cc.json: management.paths[0].id: is required")
         XCTAssertEqual(parseError(#"{"management": {"paths": [{"id": "c", "type": "custom"}]}}"#),
                        "cc.json: management.paths[0].identifier: is required")
+    }
+
+    func testCustomPathNeedsATitle() {
+        XCTAssertEqual(parseError(#"{"management": {"paths": [{"id": "c", "type": "custom", "identifier": "join_beta"}]}}"#),
+                       "cc.json: management.paths[0].title: is required for a custom path (it has no default title)")
+    }
+
+    func testSupportEmailMustBeAnAddress() {
+        for bad in ["support", "@example.com", "help@", "a@b@c", "Help <help@example.com>", "help@example.com, b@c.d", "a b@c.d",
+                    "help@.example", #"help@example.com\n"#] {
+            XCTAssertEqual(parseError(#"{"support": {"email": "\#(bad)"}}"#),
+                           #"cc.json: support.email: must be an email address like "support@example.com"; got "\#(bad)""#, bad)
+        }
+        XCTAssertNil(parseError(#"{"support": {"email": "first.last+tag@mail.example.co.uk"}}"#))
+        XCTAssertNil(parseError(#"{"support": {"email": "root@localhost"}}"#))
+    }
+
+    func testDeepNestingAndDuplicateKeysAreRefused() throws {
+        let deep = try XCTUnwrap(parseError(Fuzz.deeplyNested))
+        XCTAssertTrue(deep.hasPrefix("cc.json: not JSON text (nested more than 512 levels at line 1, column 513)"), deep)
+        XCTAssertEqual(parseError(Fuzz.wideAndDeep), "cc.json: must be an object")
+        XCTAssertEqual(parseError(#"{"support": {"email": "a@b.c"}, "support": {"email": 5}}"#),
+                       #"cc.json: not JSON text (duplicate key "support" (each key may appear once in an object; remove one) at line 1, column 33)"#)
+        XCTAssertEqual(parseError(#"{"support": {"email": "a@b.c", "webManagementURL": "https://a.example", "web_management_url": "x"}}"#),
+                       #"cc.json: support: "webManagementURL" and "web_management_url" are the same key; keep one"#)
     }
 
     // MARK: Support email

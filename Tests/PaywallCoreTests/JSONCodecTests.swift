@@ -54,11 +54,38 @@ final class JSONCodecTests: XCTestCase {
     func testParserRefusesWhatIsNotJSON() {
         let bad = [
             "", " ", "nul", "tru", "01", "1.", ".5", "+1", "-", "1e", "1e400", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":1,}",
-            "{a:1}", "'x'", "\"unterminated", "\"bad \\x escape\"", "\"\\u12\"", "\"\\ud83d alone\"", "\"\\ude00\"",
+            "{a:1}", "'x'", "\"unterminated", "\"bad \\x escape\"", "\"\\u12\"", "\"\\ud83d\\u12\"",
             "\"raw\u{01}control\"", "[1] 2", "NaN", "[", "{",
         ]
         for text in bad {
             XCTAssertThrowsError(try JSONParser.parse(text), "accepted \(text.debugDescription)")
+        }
+    }
+
+    /// As `JSON.parse` does: a surrogate without its pair is kept as U+FFFD rather than refused.
+    func testLoneSurrogatesBecomeReplacementCharacters() throws {
+        for (text, expected) in [(#""\ud800""#, "\u{FFFD}"), (#""\ud83d alone""#, "\u{FFFD} alone"), (#""\ude00""#, "\u{FFFD}"),
+                                 (#""\ud800\u0041""#, "\u{FFFD}A"), (#""\ud800\ud83d\ude00""#, "\u{FFFD}😀"),
+                                 (#""\ude00\ud83d""#, "\u{FFFD}\u{FFFD}"), (#""x\ud800\n""#, "x\u{FFFD}\n")] {
+            XCTAssertEqual(try JSONParser.parse(text), .string(expected), text)
+        }
+    }
+
+    /// Files refuse what page messages accept: a repeated key, and bytes that are not UTF-8.
+    func testFilesRefuseDuplicateKeysAndBytesThatAreNotUTF8() throws {
+        XCTAssertEqual(try JSONParser.parseFile(Array(#"{"a": {"b": 1}, "c": [{"b": 2}]}"#.utf8)), ["a": ["b": 1], "c": [["b": 2]]])
+        XCTAssertThrowsError(try JSONParser.parseFile(Array("{\"a\": 1,\n \"a\": 2}".utf8))) { error in
+            XCTAssertEqual("\(error)", #"duplicate key "a" (each key may appear once in an object; remove one) at line 2, column 2"#)
+        }
+        XCTAssertThrowsError(try JSONParser.parseFile(Array(#"{"é": ""#.utf8) + [0xFF, 0x22, 0x7D])) { error in
+            XCTAssertEqual("\(error)", "bytes that are not UTF-8 text (save the file as UTF-8) at line 1, column 8")
+        }
+        XCTAssertEqual(try JSONParser.parseFile(Array("\u{FEFF}[0.1]".utf8)), [.number(0.1)])
+    }
+
+    func testErrorsSayLineAndColumn() {
+        XCTAssertThrowsError(try JSONParser.parse("{\n  \"a\": [1,\n  é, 2]}")) { error in
+            XCTAssertEqual("\(error)", "unexpected character at line 3, column 3")
         }
     }
 

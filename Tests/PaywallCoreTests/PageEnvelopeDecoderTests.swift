@@ -24,6 +24,20 @@ final class PageEnvelopeDecoderTests: XCTestCase {
         XCTAssertEqual(batch.problems, [])
     }
 
+    /// `JSON.stringify` writes a lone surrogate as `"\ud800"`; refusing it dropped the whole batch.
+    func testALoneSurrogateDoesNotDropItsBatch() throws {
+        let batch = try PageEnvelopeDecoder().decode(envelope([
+            #"{"event_name": "custom", "data": "before"}"#,
+            #"{"event_name": "custom", "data": "half \ud83d of an emoji"}"#,
+            #"{"event_name": "custom_placement", "name": "x", "params": {"k": "\udc00"}}"#,
+            #"{"event_name": "close"}"#,
+        ]))
+        XCTAssertEqual(batch.messages, [
+            .custom(data: "before"), .custom(data: "half \u{FFFD} of an emoji"),
+            .customPlacement(name: "x", params: ["k": "\u{FFFD}"]), .close,
+        ])
+    }
+
     func testEmptyEventsArrayDecodesToEmptyBatch() throws {
         let batch = try PageEnvelopeDecoder().decode(envelope([]))
         XCTAssertEqual(batch, PageEnvelopeDecoder.Batch(items: []))

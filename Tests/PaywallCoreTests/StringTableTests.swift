@@ -59,6 +59,17 @@ final class StringTableTests: XCTestCase {
         }
     }
 
+    func testDeepNestingDuplicateKeysAndNonStringsAreRefused() throws {
+        for (text, expected) in [(Fuzz.deeplyNested, "nested more than 512 levels"), (Fuzz.wideAndDeep, "the top level is not an object"),
+                                 (#"{"greeting": "Hi", "greeting": "Hello"}"#, #"duplicate key "greeting" (each key may appear once"#),
+                                 (#"{"greeting": 1}"#, #""greeting" is not a string"#)] {
+            try Data(text.utf8).write(to: dir.appendingPathComponent("en.json"))
+            XCTAssertThrowsError(try StringTable(directory: dir, locale: "en")) { error in
+                XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("en.json"), "\(text.prefix(100)): \(error)")
+            }
+        }
+    }
+
     func testShippedEnglishTableHasTheHostsKeys() throws {
         let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("locales")

@@ -176,7 +176,7 @@ final class BundleManifestTests: XCTestCase {
     func testBadManifestsAreClearErrors() throws {
         for (json, expected) in [("not json", "is not a JSON object"), (#"{"products": ["a"]}"#, "must be an object"),
                                  (#"{"products": {"primary": 3}}"#, "products.primary must be a product id"),
-                                 (#"{"preview_store": "../outside.json"}"#, "must name a catalog file inside the bundle"),
+                                 (#"{"preview_store": "../outside.json"}"#, "must be a relative path inside the bundle"),
                                  (#"{"preview_store": "missing.json"}"#, "must name a catalog file inside the bundle")] {
             XCTAssertThrowsError(try manifest(json)) { error in
                 XCTAssertTrue("\(error)".contains(expected), "\(json): \(error)")

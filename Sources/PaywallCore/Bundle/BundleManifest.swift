@@ -14,6 +14,10 @@ import Foundation
 /// `preview` and `snapshot` use when no `--store` is given. `allowed_origins` widen the page's
 /// Content-Security-Policy. `files` lists every file with its SHA-256 and size, so a cache can
 /// refuse a tampered or half-uploaded bundle.
+///
+/// Reading refuses what could reach outside the bundle or break a listing: paths (`entry`,
+/// `preview_store`, the keys of `files`) must be relative and stay inside it, ids and versions
+/// are plain names, and no allowed origin may cover every host.
 public struct BundleManifest: Equatable, Sendable {
     public var id: String?
     public var version: String?
@@ -85,22 +89,46 @@ public struct BundleManifest: Equatable, Sendable {
     ///   for a manifest fetched before its files).
     init(data: Data, root: URL, path: String, checkPreviewStore: Bool = true) throws(ParseError) {
         func fail(_ message: String) -> ParseError { ParseError(description: "\(path): \(message)") }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data), let object = value.objectValue else {
-            throw ParseError(description: "\(path) is not a JSON object; fix its syntax or remove it")
+        let value: JSONValue
+        do {
+            value = try JSONParser.parseFile(Array(data))
+        } catch {
+            throw ParseError(description: "\(path) is not a JSON object (\(error)); fix its syntax or remove it")
+        }
+        guard let object = value.objectValue else {
+            throw ParseError(description: "\(path) is not a JSON object; write {\"entry\": \"index.html\", ...} or remove it")
         }
         func string(_ key: String) throws(ParseError) -> String? {
             guard let v = object[key], v != .null else { return nil }
             guard let s = v.stringValue else { throw fail("\"\(key)\" must be a string") }
             return s
         }
+        /// The cache files the bundle under its id and version, and `paywall cache list` prints them one per line.
+        func name(_ key: String) throws(ParseError) -> String? {
+            guard let text = try string(key) else { return nil }
+            guard Self.isPlainName(text) else {
+                throw fail("\"\(key)\" may contain only ASCII letters, digits, \".\", \"-\", \"_\" and \"+\", "
+                    + "and must not start with \".\"; got \(JSONWriter.text(.string(text)))")
+            }
+            return text
+        }
+        func relativePath(_ key: String, _ text: String) throws(ParseError) -> String {
+            guard Self.isBundlePath(text) else {
+                throw fail("\(key) must be a relative path inside the bundle like \"store.json\" or \"css/app.css\" "
+                    + "(no \"..\" or \".\" segments, no leading \"/\", no backslashes or control characters); "
+                    + "got \(JSONWriter.text(.string(text)))")
+            }
+            return text
+        }
         self.init()
-        id = try string("id")
-        version = try string("version")
-        entry = try string("entry") ?? "index.html"
+        id = try name("id")
+        version = try name("version")
+        entry = try string("entry").map { (text) throws(ParseError) in try relativePath("\"entry\"", text) } ?? "index.html"
         minRuntimeVersion = try string("min_runtime_version")
         if let files = object["files"] {
             guard let map = files.objectValue else { throw fail("\"files\" must be an object of path -> {sha256, size}") }
             for (file, info) in map {
+                _ = try relativePath("files[\(JSONWriter.text(.string(file)))]", file)
                 guard let sha = info["sha256"]?.stringValue, sha.count == 64, sha.allSatisfy(\.isHexDigit),
                     case .number(let number)? = info["size"], number >= 0, number <= 1e12, let size = Int(exactly: number)
                 else { throw fail("files[\"\(file)\"] must be {\"sha256\": 64 hex digits, \"size\": bytes}") }
@@ -108,10 +136,18 @@ public struct BundleManifest: Equatable, Sendable {
             }
         }
         if let origins = object["allowed_origins"] {
-            guard let list = origins.arrayValue?.compactMap(\.stringValue), list.count == origins.arrayValue?.count,
-                list.allSatisfy(Self.isOrigin)
-            else { throw fail("\"allowed_origins\" must be a list of origins like \"https://cdn.example.com\"") }
-            allowedOrigins = list
+            guard let list = origins.arrayValue else {
+                throw fail("\"allowed_origins\" must be a list of origins like \"https://cdn.example.com\"")
+            }
+            for (index, origin) in list.enumerated() {
+                guard let text = origin.stringValue else {
+                    throw fail("allowed_origins[\(index)] must be a string like \"https://cdn.example.com\"")
+                }
+                if let problem = ContentSecurityPolicy.originProblem(text) {
+                    throw fail("allowed_origins[\(index)] \(problem); got \(JSONWriter.text(.string(text)))")
+                }
+                allowedOrigins.append(text)
+            }
         }
         var products: [String: String] = [:]
         if let value = object["products"] {
@@ -122,14 +158,14 @@ public struct BundleManifest: Equatable, Sendable {
             }
         }
         slots = ProductSlots(inPageOrder: products)
-        if let path = try string("preview_store"), !checkPreviewStore {
+        if let path = try string("preview_store").map({ (text) throws(ParseError) in try relativePath("\"preview_store\"", text) }) {
             previewStorePath = path
-        } else if let path = try string("preview_store") {
-            guard let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
-                case .file(let file) = BundlePathResolver(root: root).resolve(rawPath: "/" + encoded)
-            else { throw fail("\"preview_store\" must name a catalog file inside the bundle") }
-            previewStorePath = path
-            previewStore = file.path
+            if checkPreviewStore {
+                guard let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
+                    case .file(let file) = BundlePathResolver(root: root).resolve(rawPath: "/" + encoded)
+                else { throw fail("\"preview_store\" must name a catalog file inside the bundle") }
+                previewStore = file.path
+            }
         }
     }
 
@@ -142,12 +178,17 @@ public struct BundleManifest: Equatable, Sendable {
             "bundle \(id ?? "") needs paywall runtime \(needed) or newer; this is \(runtimeVersion). Upgrade paywall.")
     }
 
-    /// `https://host[:port]` with nothing after it: what a CSP source may name.
-    static func isOrigin(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
-            url.host != nil, url.path.isEmpty || url.path == "/", url.query == nil
-        else { return false }
-        return true
+    /// An id or version: it names a cache directory and is printed on one line by `paywall cache list`.
+    static func isPlainName(_ text: String) -> Bool {
+        !text.isEmpty && !text.hasPrefix(".") && text.utf8.count <= 128
+            && text.unicodeScalars.allSatisfy { $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "._+-".unicodeScalars.contains($0)) }
+    }
+
+    /// A path that stays inside the bundle whatever directory it is joined to.
+    static func isBundlePath(_ text: String) -> Bool {
+        !text.hasPrefix("/") && !text.contains("\\")
+            && !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            && text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
     /// The manifest as `paywall bundle pack` writes it: stable key order, two-space indent.

@@ -29,9 +29,13 @@ public struct PaywallConfig: Equatable, Sendable {
 
     public init(data: Data, origin: String) throws(ParseError) {
         func fail(_ message: String) -> ParseError { ParseError(description: "\(origin): \(message)") }
-        guard let root = try? JSONDecoder().decode(JSONValue.self, from: data), let list = root["paywalls"]?.arrayValue else {
-            throw fail("not a config: expected {\"paywalls\": [...]}")
+        let root: JSONValue
+        do {
+            root = try JSONParser.parseFile(Array(data))
+        } catch {
+            throw fail("not a config: not valid JSON (\(error)); expected {\"paywalls\": [...]}")
         }
+        guard let list = root["paywalls"]?.arrayValue else { throw fail("not a config: expected {\"paywalls\": [...]}") }
         var entries: [Entry] = []
         for (index, item) in list.enumerated() {
             guard let id = item["id"]?.stringValue, !id.isEmpty else { throw fail("paywalls[\(index)] needs an \"id\"") }

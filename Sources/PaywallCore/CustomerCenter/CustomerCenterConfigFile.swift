@@ -10,8 +10,11 @@ extension CustomerCenterConfiguration {
 
     public init(data: Data, origin: String) throws(ParseError) {
         let reader = Reader(origin: origin)
-        guard let root = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-            throw reader.fail("", "not JSON text")
+        let root: JSONValue
+        do {
+            root = try JSONParser.parseFile(Array(data))
+        } catch {
+            throw reader.fail("", "not JSON text (\(error))")
         }
         try self.init(reader: reader, root: root)
     }
@@ -48,6 +51,15 @@ extension CustomerCenterConfiguration {
 
         func object(_ value: JSONValue, at path: String) throws(ParseError) -> [String: JSONValue] {
             guard let object = value.objectValue else { throw fail(path, "must be an object") }
+            // Both spellings of one key are a duplicate too: refuse rather than pick one.
+            var spellings: [String: String] = [:]
+            for key in object.keys.sorted() {
+                let normalized = KeyNormalizer.snakeCase(key)
+                if let other = spellings[normalized] {
+                    throw fail(path, "\"\(other)\" and \"\(key)\" are the same key; keep one")
+                }
+                spellings[normalized] = key
+            }
             return KeyNormalizer.snakeCased(object)
         }
 
@@ -65,6 +77,17 @@ extension CustomerCenterConfiguration {
 
         func required(_ value: JSONValue?, at path: String) throws(ParseError) -> String {
             guard let text = try string(value, at: path), !text.isEmpty else { throw fail(path, "is required") }
+            return text
+        }
+
+        /// A plain `local@domain` address: what a mailto: link can open, with no name or list around it.
+        func email(_ value: JSONValue?, at path: String) throws(ParseError) -> String? {
+            guard let text = try string(value, at: path) else { return nil }
+            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+            let forbidden = CharacterSet.whitespacesAndNewlines.union(.controlCharacters).union(CharacterSet(charactersIn: "<>,;:\"()[]\\"))
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+                text.unicodeScalars.allSatisfy({ !forbidden.contains($0) })
+            else { throw fail(path, "must be an email address like \"support@example.com\"; got \(JSONWriter.text(.string(text)))") }
             return text
         }
 
@@ -143,7 +166,10 @@ extension CustomerCenterConfiguration {
                 }
                 type = .url(url, title: title, openMethod: open)
             case "custom":
-                type = .custom(identifier: try required(o["identifier"], at: "\(path).identifier"))
+                let identifier = try required(o["identifier"], at: "\(path).identifier")
+                // Without one the row would show the identifier, which is meant for the app, not the user.
+                guard title != nil else { throw fail("\(path).title", "is required for a custom path (it has no default title)") }
+                type = .custom(identifier: identifier)
             default:
                 throw fail("\(path).type", "unknown path type \"\(typeName)\"; use restore, manage_subscription, refund, change_plan, contact_support, url or custom")
             }
@@ -170,7 +196,7 @@ extension CustomerCenterConfiguration {
             try onlyKeys(o, at: path, ["email", "latest_app_version", "should_warn_to_update", "checks_for_updates",
                                        "update_feed_url", "web_management_url"])
             return Support(
-                email: try string(o["email"], at: "\(path).email"),
+                email: try email(o["email"], at: "\(path).email"),
                 latestAppVersion: try string(o["latest_app_version"], at: "\(path).latest_app_version"),
                 shouldWarnToUpdate: try bool(o["should_warn_to_update"], at: "\(path).should_warn_to_update") ?? true,
                 checksForUpdates: try bool(o["checks_for_updates"], at: "\(path).checks_for_updates") ?? true,

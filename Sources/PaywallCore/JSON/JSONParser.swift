@@ -1,34 +1,105 @@
-/// Parses JSON text into a `JSONValue` in one pass over its UTF-8 bytes. Page messages are
-/// parsed on every round trip, where `JSONDecoder` took most of the runtime's share of the
-/// time (`paywall bench`). Nesting is limited so hostile input cannot exhaust the stack. A
-/// leading byte order mark is skipped; of duplicate keys the last wins, as in `JSON.parse`.
+/// Parses JSON text in one pass over its UTF-8 bytes. Page messages are parsed on every round
+/// trip, where `JSONDecoder` took most of the runtime's share of the time (`paywall bench`);
+/// files are parsed here too because `JSONDecoder` is super-linear on deep nesting (a 300 KB
+/// manifest of nested arrays took over a minute). Nesting is limited so hostile input cannot
+/// exhaust the stack. A leading byte order mark is skipped.
+///
+/// Two modes: `parse` reads page messages as `JSON.parse` does (the last of duplicate keys
+/// wins); `parseFile` reads files a person wrote and refuses duplicate keys, where keeping
+/// either one silently would hide a mistake.
 struct JSONParser {
     struct Failure: Error, CustomStringConvertible {
         let offset: Int
+        /// 1-based, counting characters (not bytes) on the line.
+        let line: Int
+        let column: Int
         let reason: String
-        var description: String { "\(reason) at byte \(offset)" }
+        var description: String { "\(reason) at line \(line), column \(column)" }
     }
 
     static let maximumDepth = 512
 
+    /// A page message, as `JSON.parse` reads it: of duplicate keys the last wins.
+    static func parse(_ text: String) throws(Failure) -> JSONValue {
+        try JSONCursor<JSONValue>.parse(Array(text.utf8), refusingDuplicateKeys: false)
+    }
+
+    /// A file's contents as `Tree` (`JSONValue`, or a tree that keeps numbers' digits), refusing duplicate keys.
+    static func parseFile<Tree: JSONTree>(_ bytes: [UInt8], as _: Tree.Type = JSONValue.self) throws(Failure) -> Tree {
+        try JSONCursor<Tree>.checkUTF8(bytes)
+        return try JSONCursor<Tree>.parse(bytes, refusingDuplicateKeys: true)
+    }
+}
+
+/// What a parse builds. `JSONValue` keeps numbers as `Double`; the catalog reader keeps their
+/// digits, so a price never passes through binary floating point.
+protocol JSONTree {
+    static var null: Self { get }
+    static func bool(_ value: Bool) -> Self
+    /// The number written as `text` (JSON grammar, already checked; `value` is finite), or nil when it cannot be represented.
+    static func number(text: String, value: Double) -> Self?
+    static func string(_ value: String) -> Self
+    static func array(_ items: [Self]) -> Self
+    static func object(_ members: [String: Self]) -> Self
+}
+
+extension JSONValue: JSONTree {
+    static func number(text _: String, value: Double) -> JSONValue? { .number(value) }
+}
+
+private struct JSONCursor<Tree: JSONTree> {
+    typealias Failure = JSONParser.Failure
+
     private let bytes: [UInt8]
+    private let refusingDuplicateKeys: Bool
     private var index = 0
 
-    static func parse(_ text: String) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: Array(text.utf8))
-        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
-        parser.skipWhitespace()
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else { throw parser.fail("unexpected text after the value") }
+    static func parse(_ bytes: [UInt8], refusingDuplicateKeys: Bool) throws(Failure) -> Tree {
+        var cursor = JSONCursor(bytes: bytes, refusingDuplicateKeys: refusingDuplicateKeys)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { cursor.index = 3 }
+        cursor.skipWhitespace()
+        let value = try cursor.value(depth: 0)
+        cursor.skipWhitespace()
+        guard cursor.index == bytes.count else { throw cursor.fail("unexpected text after the value") }
         return value
     }
 
-    private init(bytes: [UInt8]) {
-        self.bytes = bytes
+    /// Files arrive as bytes; text that is not UTF-8 is refused rather than read with replacement characters.
+    static func checkUTF8(_ bytes: [UInt8]) throws(Failure) {
+        var iterator = bytes.makeIterator()
+        var decoder = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while true {
+            switch decoder.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return
+            case .error:
+                let cursor = JSONCursor(bytes: bytes, refusingDuplicateKeys: true)
+                throw cursor.fail("bytes that are not UTF-8 text (save the file as UTF-8)", at: offset)
+            }
+        }
     }
 
-    private func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+    private init(bytes: [UInt8], refusingDuplicateKeys: Bool) {
+        self.bytes = bytes
+        self.refusingDuplicateKeys = refusingDuplicateKeys
+    }
+
+    private func fail(_ reason: String, at offset: Int? = nil) -> Failure {
+        let offset = offset ?? index
+        // Only computed on failure: a person fixing the file needs a line, not a byte offset.
+        var line = 1
+        var column = 1
+        for b in bytes[..<min(offset, bytes.count)] {
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return Failure(offset: offset, line: line, column: column, reason: reason)
+    }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
@@ -36,7 +107,7 @@ struct JSONParser {
         while let b = current, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { index += 1 }
     }
 
-    private mutating func expect(_ literal: StaticString, _ value: JSONValue) throws(Failure) -> JSONValue {
+    private mutating func expect(_ literal: StaticString, _ value: Tree) throws(Failure) -> Tree {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw fail("unexpected end") }
         let matches = literal.withUTF8Buffer { expected in (0..<count).allSatisfy { bytes[index + $0] == expected[$0] } }
@@ -45,8 +116,8 @@ struct JSONParser {
         return value
     }
 
-    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
-        guard depth < Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) levels") }
+    private mutating func value(depth: Int) throws(Failure) -> Tree {
+        guard depth < JSONParser.maximumDepth else { throw fail("nested more than \(JSONParser.maximumDepth) levels") }
         switch current {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
@@ -54,15 +125,15 @@ struct JSONParser {
         case UInt8(ascii: "t"): return try expect("true", .bool(true))
         case UInt8(ascii: "f"): return try expect("false", .bool(false))
         case UInt8(ascii: "n"): return try expect("null", .null)
-        case .some(let b) where b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39): return .number(try number())
+        case .some(let b) where b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39): return try number()
         case nil: throw fail("unexpected end")
         default: throw fail("unexpected character")
         }
     }
 
-    private mutating func object(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func object(depth: Int) throws(Failure) -> Tree {
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members: [String: Tree] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -71,7 +142,11 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyOffset = index
             let key = try string()
+            if refusingDuplicateKeys, members[key] != nil {
+                throw fail("duplicate key \"\(key)\" (each key may appear once in an object; remove one)", at: keyOffset)
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
@@ -88,9 +163,9 @@ struct JSONParser {
         }
     }
 
-    private mutating func array(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func array(depth: Int) throws(Failure) -> Tree {
         index += 1
-        var items: [JSONValue] = []
+        var items: [Tree] = []
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             index += 1
@@ -152,18 +227,26 @@ struct JSONParser {
     }
 
     /// `\uXXXX`, with a following `\uXXXX` low surrogate when the first is a high one, as UTF-8.
+    /// A surrogate without its pair becomes U+FFFD: `JSON.parse` accepts it and `JSON.stringify`
+    /// writes it (`"\ud800"`), so refusing it would drop a page's whole batch for one bad string.
     private mutating func unicodeEscape() throws(Failure) -> [UInt8] {
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
         var code = try hex4()
         if (0xD800...0xDBFF).contains(code) {
             guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                throw fail("lone surrogate")
+                return replacement
             }
+            let next = index
             index += 2
             let low = try hex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid surrogate pair") }
+            guard (0xDC00...0xDFFF).contains(low) else {
+                // Not a pair: the next escape is read again on its own.
+                index = next
+                return replacement
+            }
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
         } else if (0xDC00...0xDFFF).contains(code) {
-            throw fail("lone surrogate")
+            return replacement
         }
         return Array(String(Character(Unicode.Scalar(code)!)).utf8)
     }
@@ -187,7 +270,7 @@ struct JSONParser {
     }
 
     /// A number in JSON's grammar (no leading zeros, no `+`, no bare `.`).
-    private mutating func number() throws(Failure) -> Double {
+    private mutating func number() throws(Failure) -> Tree {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, first >= 0x30, first <= 0x39 else { throw fail("expected a digit") }
@@ -202,10 +285,11 @@ struct JSONParser {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             guard digitsFollow() else { throw fail("expected a digit in the exponent") }
         }
-        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
-            throw Failure(offset: start, reason: "number out of range")
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text), value.isFinite, let number = Tree.number(text: text, value: value) else {
+            throw fail("number out of range", at: start)
         }
-        return value
+        return number
     }
 
     private mutating func skipDigits() {

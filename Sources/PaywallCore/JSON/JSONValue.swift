@@ -10,7 +10,7 @@ public enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses JSON text; throws when the text is not JSON (the error says what and at which byte).
+    /// Parses JSON text as `JSON.parse` does; throws when the text is not JSON (the error says what, and at which line and column).
     public init(parsing text: String) throws {
         self = try JSONParser.parse(text)
     }

@@ -40,16 +40,29 @@ public struct StringTable: Sendable {
                 if name == "en" { throw .missingEnglish(path: url.path) }
                 continue
             }
-            do {
-                layers.append(try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url)))
-            } catch {
-                throw .malformed(path: url.path, reason: "\(error)")
-            }
+            layers.append(try Self.table(at: url))
         }
         self.layers = layers
         language = resolution.resolved
         textLanguage = String(resolution.resolved.split(separator: "_").first ?? "en")
         numberLocale = Locale(identifier: resolution.formattingIdentifier)
+    }
+
+    /// One table: a JSON object whose values are all strings, each key once.
+    private static func table(at url: URL) throws(LoadError) -> [String: String] {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parseFile(Array(Data(contentsOf: url)))
+        } catch {
+            throw .malformed(path: url.path, reason: "\(error)")
+        }
+        guard let object = value.objectValue else { throw .malformed(path: url.path, reason: "the top level is not an object") }
+        var table: [String: String] = [:]
+        for (key, text) in object {
+            guard let text = text.stringValue else { throw .malformed(path: url.path, reason: "\"\(key)\" is not a string") }
+            table[key] = text
+        }
+        return table
     }
 
     /// Whether the texts are written right to left (Arabic).

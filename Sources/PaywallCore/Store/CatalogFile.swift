@@ -32,17 +32,19 @@ import Foundation
 ///   how many; `price` (default 0) the price of one period, which must be 0 for a free trial.
 /// - `family_shareable` (default `false`), `entitlements` (default `[]`): what buying it unlocks.
 ///
-/// At the top level, `products` is required; `groups` (group id -> display name) and `settings`
+/// At the top level, `products` is required and must not be empty; `groups` (group id -> display name) and `settings`
 /// are optional. Settings default to `StoreSettings()`: `grace_period_days` (0),
 /// `billing_retry_days` (60), `ask_to_buy` (false).
 ///
-/// Keys this format does not define are ignored, so files can carry notes or tool-specific data.
+/// Keys this format does not define are ignored, so files can carry notes or tool-specific data;
+/// a key written twice in one object is an error.
 /// Errors name the product (by index and id) and the field, e.g.
 /// `products[2] ("lumen.x"): "period" must be an ISO 8601 period like P1M, got "monthly"`.
 public enum CatalogFile {
     /// Parses and validates a catalog file.
     public static func parse(_ data: Data) throws(CatalogError) -> Catalog {
         let root = try CatalogJSON.parseObject(data)
+        try refuseStoreKitShape(root)
         let entries = try root.required("products", root.array("products"))
         var products: [Product] = []
         var indexByID: [String: Int] = [:]
@@ -54,7 +56,29 @@ public enum CatalogFile {
             indexByID[product.id] = index
             products.append(product)
         }
-        return Catalog(products: products, groupNames: try parseGroups(root), settings: try parseSettings(root))
+        let groupNames = try parseGroups(root)
+        let settings = try parseSettings(root)
+        // An empty catalog would load and then sell nothing, which is never what was meant.
+        guard !products.isEmpty else {
+            throw root.error("products", "is empty; list at least one product, for example "
+                + #"{"id": "pro.monthly", "display_name": "Pro", "price": "4.99", "currency": "USD", "kind": "consumable"}"#)
+        }
+        return Catalog(products: products, groupNames: groupNames, settings: settings)
+    }
+
+    /// A `.storekit` file saved as `.json` would otherwise fail on its first product's missing
+    /// `id`, which does not say what is wrong.
+    private static func refuseStoreKitShape(_ root: CatalogObject) throws(CatalogError) {
+        let storeKitKeys = ["subscriptionGroups", "nonRenewingSubscriptions"]
+        let productsUseProductID = (try? root.array("products"))??.contains { item in
+            guard case .object(let fields) = item else { return false }
+            return fields["productID"] != nil && fields["id"] == nil
+        } ?? false
+        guard productsUseProductID || (root.fields["products"] == nil && storeKitKeys.contains { root.fields[$0] != nil })
+        else { return }
+        throw CatalogError(
+            "looks like an Xcode .storekit file (it has \"productID\" or \"subscriptionGroups\"), not a catalog in "
+                + "this JSON format; rename it to end in .storekit so it is read as one, or rewrite it in this format")
     }
 
     private static func parseProduct(_ entry: CatalogJSON, index: Int) throws(CatalogError) -> Product {

@@ -53,7 +53,7 @@ public struct CatalogError: Error, Equatable, CustomStringConvertible {
 
 /// A JSON value as the catalog parsers read it. Unlike `JSONValue`, numbers stay exact `Decimal`s:
 /// a price written as a JSON number (`4.99`) must never pass through `Double`.
-enum CatalogJSON: Sendable {
+enum CatalogJSON: Sendable, JSONTree {
     case null
     case bool(Bool)
     case number(Decimal)
@@ -61,13 +61,14 @@ enum CatalogJSON: Sendable {
     case array([CatalogJSON])
     case object([String: CatalogJSON])
 
-    /// Parses `data`, which must hold a JSON object, into a reader for that object.
+    /// Parses `data`, which must hold a JSON object, into a reader for that object. Duplicate keys
+    /// are refused: `{"products": [...], "products": 5}` has no right answer to guess.
     static func parseObject(_ data: Data) throws(CatalogError) -> CatalogObject {
         let value: CatalogJSON
         do {
-            value = try JSONDecoder().decode(CatalogJSON.self, from: data)
+            value = try JSONParser.parseFile(Array(data), as: CatalogJSON.self)
         } catch {
-            throw CatalogError("is not valid JSON (\(syntaxProblem(in: data)))")
+            throw CatalogError("is not valid JSON (\(error))")
         }
         guard case .object(let fields) = value else {
             throw CatalogError("must hold a JSON object at the top level, got \(value.summary)")
@@ -75,14 +76,9 @@ enum CatalogJSON: Sendable {
         return CatalogObject(fields: fields, location: "")
     }
 
-    /// `JSONDecoder` only says "not valid JSON"; `JSONSerialization` says where.
-    private static func syntaxProblem(in data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch let error as NSError {
-            if let detail = error.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        } catch {}
-        return "the text could not be parsed"
+    /// Built from the number's digits, so 0.1 stays exactly 0.1.
+    static func number(text: String, value _: Double) -> CatalogJSON? {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(CatalogJSON.number)
     }
 
     /// The value as an error message shows what was found: strings quoted, numbers and
@@ -95,26 +91,6 @@ enum CatalogJSON: Sendable {
         case .string(let value): "\"\(value)\""
         case .array: "an array"
         case .object: "an object"
-        }
-    }
-}
-
-extension CatalogJSON: Decodable {
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode(Decimal.self) {
-            // JSONDecoder builds a Decimal from the number's digits, so 0.1 stays exactly 0.1.
-            self = .number(value)
-        } else if let value = try? container.decode([CatalogJSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: CatalogJSON].self))
         }
     }
 }

@@ -70,6 +70,10 @@ public enum StoreKitConfiguration {
             try builder.addNonRenewingSubscription(entry, at: "nonRenewingSubscriptions[\(index)]")
         }
 
+        guard !builder.products.isEmpty else {
+            throw CatalogError("has no products; add some in Xcode's StoreKit configuration editor (subscription "
+                + "groups, consumables, non-consumables or non-renewing subscriptions) and save it again")
+        }
         return Catalog(
             products: builder.products,
             groupNames: builder.groupNames,
