@@ -9,6 +9,25 @@
   "use strict";
   if (window.Paywall) return;
 
+  // <html lang dir> from the user's resolved locale, set as soon as the root element exists,
+  // so the page is laid out in its direction from its first frame.
+  const documentLanguage = window.__PAYWALL_DOCUMENT__;
+  if (documentLanguage) {
+    const apply = root => {
+      root.lang = documentLanguage.lang;
+      root.dir = documentLanguage.dir;
+    };
+    if (document.documentElement) {
+      apply(document.documentElement);
+    } else {
+      new MutationObserver((_, observer) => {
+        if (!document.documentElement) return;
+        observer.disconnect();
+        apply(document.documentElement);
+      }).observe(document, { childList: true });
+    }
+  }
+
   const VERSION = "paywall-runtime/0.1";
   const listeners = new Map(); // event name ("*" for all) -> Set of functions
   // products: slot -> id (host's "products" event); variables/prefix: for {{ }} templates.

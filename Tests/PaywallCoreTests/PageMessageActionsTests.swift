@@ -128,6 +128,7 @@ final class PageMessageActionsTests: XCTestCase {
 
     func testOpenURLExternalHandsMailtoToTheSystem() async throws {
         let h = loadedHarness()
+        h.session.userInput()  // right after the user's click (PageActionLimits)
         send(h, #"{"event_name": "open_url_external", "url": "mailto:support@lumen.app"}"#)
         XCTAssertEqual(h.names, ["url_openExternal"])
         XCTAssertEqual(h.events[0].params, [

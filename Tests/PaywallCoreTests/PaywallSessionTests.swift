@@ -151,6 +151,7 @@ final class PaywallSessionTests: XCTestCase {
 
     func testOpenURLExternalOpensHTTPS() async {
         let h = Harness()
+        h.session.userInput()  // right after the user's click (PageActionLimits)
         h.session.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/terms"}"#]))
         XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/terms")!])
         XCTAssertEqual(h.names, ["url_openExternal"])
@@ -305,6 +306,8 @@ final class PaywallSessionTests: XCTestCase {
 
     func testNavigationToHTTPSOpensExternally() async {
         let h = Harness()
+        h.session.userInput()  // right after the user's click (PageActionLimits)
+        h.session.limits.systemOpenInterval = 0
         XCTAssertFalse(h.session.shouldAllowNavigation(to: "https://example.com/", bundleHost: "b", newWindow: false))
         XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/")!])
         XCTAssertEqual(h.names, ["url_openExternal"])

@@ -11,6 +11,14 @@
     return node;
   }
 
+  // Data inside a right-to-left page (a product name, a price, a user id, an email) keeps its own
+  // direction in a <bdi>: "$anonymous", "100 AI Credits" and "US$" stay as written.
+  function isolated(tag, className, text) {
+    const node = element(tag, className);
+    node.append(element("bdi", "", text));
+    return node;
+  }
+
   // Rows the user can act on are buttons, so keyboard and screen readers reach them too.
   function row(item) {
     const actionable = ["purchase", "path", "option", "plan"].includes(item.kind);
@@ -24,13 +32,13 @@
       if (item[key] != null) node.dataset[attribute] = item[key];
     }
     const text = element("span", "text");
-    const heading = element("span", "title", item.title);
+    const heading = isolated("span", "title", item.title);
     if (item.badge) heading.append(" ", element("span", "badge", item.badge));
     text.append(heading);
     if (item.subtitle) text.append(element("span", "subtitle", item.subtitle));
     node.append(text);
     if (item.detail) {
-      const detail = element("span", "detail", item.detail);
+      const detail = isolated("span", "detail", item.detail);
       if (item.selectable) detail.classList.add("selectable");
       node.append(detail);
     }
@@ -61,7 +69,7 @@
       root.style.removeProperty("--accent-dark");
     }
     document.title = model.title;
-    $("title").textContent = model.title;
+    $("title").replaceChildren(element("bdi", "", model.title));
     $("start").replaceChildren(...(model.back ? [button("back", model.back, "back")] : []));
     $("end").replaceChildren(...(model.close ? [button("close", model.close, "suggested")] : []));
 
@@ -92,7 +100,7 @@
       const dialog = element("div", "dialog");
       dialog.setAttribute("role", "alertdialog");
       dialog.append(element("h2", "", model.dialog.title), element("p", "", model.dialog.message));
-      if (model.dialog.copy) dialog.append(element("div", "copyable selectable", model.dialog.copy));
+      if (model.dialog.copy) dialog.append(isolated("div", "copyable selectable", model.dialog.copy));
       const buttons = element("div", "buttons");
       for (const b of model.dialog.buttons) {
         buttons.append(button(b.action, b.label, (b.primary ? "primary " : "") + (b.destructive ? "destructive" : "")));

@@ -12,8 +12,11 @@
       button.dataset.paywallPurchase = slot;
       const name = document.createElement("strong");
       name.textContent = product.periodly ? product.periodly[0].toUpperCase() + product.periodly.slice(1) : oneTime;
+      // The price is data: isolated, so a right-to-left page keeps "US$9.99" as written.
       const price = document.createElement("span");
-      price.textContent = product.price + (product.period ? " / " + product.period : "");
+      const amount = document.createElement("bdi");
+      amount.textContent = product.price;
+      price.append(amount, product.period ? " / " + product.period : "");
       button.append(name, price);
       list.append(button);
     }

@@ -65,27 +65,35 @@ public struct StringTable: Sendable {
         return table
     }
 
-    /// Whether the texts are written right to left (Arabic).
+    /// Whether the texts are written right to left (Arabic, Hebrew).
     public var isRightToLeft: Bool {
         Locale.Language(identifier: textLanguage).characterDirection == .rightToLeft
     }
 
+    /// The BCP 47 tag of the texts' table, for `<html lang>` (`pt-BR`, `zh-Hant`, `es-419`).
+    public var languageTag: String { resolution.resolved.replacingOccurrences(of: "_", with: "-") }
+
     /// The text for `count` of something: `key.<category>` for the language's plural category
-    /// (`key.one`, `key.few`, ...), else `key.other`; `{count}` is filled in.
+    /// (`key.one`, `key.few`, ...), else `key.other`; `{count}` is filled in (a number keeps its
+    /// place in either direction, so it is not isolated).
     public func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
         let category = PluralRule.category(of: count, locale: language)
         let specific = "\(key).\(category.rawValue)"
-        var arguments = arguments
-        arguments["count"] = count.formatted(.number.grouping(.never).locale(numberLocale))
         let hasSpecific = layers.contains { $0[specific] != nil }
-        return text(hasSpecific ? specific : "\(key).other", arguments)
+        let template = text(hasSpecific ? specific : "\(key).other", arguments)
+        return template.replacingOccurrences(of: "{count}", with: count.formatted(.number.grouping(.never).locale(numberLocale)))
     }
 
     /// The text for `key` with `{name}` placeholders filled from `arguments`; the key itself
-    /// when no table has it (visible, so a missing string is noticed).
+    /// when no table has it (visible, so a missing string is noticed). In a right-to-left text
+    /// each argument is a Unicode isolate (FSI ... PDI), so left-to-right data inside it (a
+    /// price, a product name, an email) keeps its own order: "$anonymous", not "anonymous$".
     public func text(_ key: String, _ arguments: [String: String] = [:]) -> String {
         guard var text = layers.lazy.compactMap({ $0[key] }).first else { return key }
-        for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        let isolate = isRightToLeft
+        for (name, value) in arguments {
+            text = text.replacingOccurrences(of: "{\(name)}", with: isolate ? "\u{2068}\(value)\u{2069}" : value)
+        }
         return text
     }
 }

@@ -89,6 +89,8 @@ public struct TemplateVariables {
             "deviceModel": .string(device.deviceModel),
             "platform": "Linux",
             "interfaceStyle": .string(device.interfaceStyle),
+            "isRTL": .bool(strings.isRightToLeft),
+            "layoutDirection": .string(strings.isRightToLeft ? "rtl" : "ltr"),
             "timezoneOffset": .number(Double(TimeZone.current.secondsFromGMT(for: now))),
             "isSandbox": .bool(purchases?.transactionSource is FakeStore),
             "activeEntitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),

@@ -85,7 +85,7 @@ extension PaywallPresenter {
         let session = CustomerCenterSession(
             configuration: customerCenter, presentation: .sheet, purchases: purchases, strings: strings, locale: locale,
             events: events, environment: environment)
-        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: newHost("customer-center"))
+        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: newHost("customer-center"), strings: strings)
         let view = CustomerCenterView(session: session, webView: webView, strings: strings)
         session.onProcessTerminated = { [weak webView] in webView?.reload() }
         return view

@@ -157,7 +157,7 @@ public final class PaywallPresenter {
             self.templateVariables(options, slots: session.productSlots)
         }
         session.onUserAttributes = { [weak self] attributes in try self?.setUserAttributes(attributes) }
-        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host)
+        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host, strings: strings)
         let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
         let runtime = self.runtime
         let window = PaywallWindow(webView: webView, session: session, title: title, size: options.size, strings: strings,

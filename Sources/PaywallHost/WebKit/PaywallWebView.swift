@@ -24,14 +24,17 @@ public final class PaywallWebView {
     /// The handler name pages post to (`window.webkit.messageHandlers.paywallMessageHandler`).
     static let messageHandler = "paywallMessageHandler"
 
-    public init(runtime: WebRuntime, session: any PageSession, bundleHost: String) {
+    /// - Parameter strings: the table whose language and direction the page is shown in
+    ///   (`<html lang dir>`, set before the page's own markup is laid out).
+    public init(runtime: WebRuntime, session: any PageSession, bundleHost: String, strings: StringTable) {
         widgetRef = GObjectReference(runtime.makeWebView())
         view = gcast(widgetRef.pointer)!
         self.session = session
         self.runtime = runtime
         self.bundleHost = bundleHost
         configureSettings()
-        installBridge(script: runtime.bridgeScript)
+        let document: JSONValue = ["lang": .string(strings.languageTag), "dir": .string(strings.isRightToLeft ? "rtl" : "ltr")]
+        installBridge(script: "window.__PAYWALL_DOCUMENT__ = \(document.jsonText);\n" + runtime.bridgeScript)
         connectSignals()
     }
 
