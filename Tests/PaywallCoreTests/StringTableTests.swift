@@ -84,4 +84,15 @@ final class StringTableTests: XCTestCase {
         XCTAssertEqual(SystemLocale.identifier(environment: ["LANG": "fr_FR.UTF-8", "LC_ALL": ""]), "fr_FR.UTF-8")
         XCTAssertEqual(SystemLocale.identifier(environment: [:]), "en")
     }
+
+    /// Arguments of a right-to-left text are isolates; left-to-right texts and counts are left alone.
+    func testRightToLeftArgumentsAreIsolated() throws {
+        try write("ar", ["title": "إلغاء {product}؟", "n.other": "{count} {what}"])
+        let arabic = try StringTable(directory: dir, locale: "ar")
+        XCTAssertEqual(arabic.text("title", ["product": "100 AI Credits"]), "إلغاء \u{2068}100 AI Credits\u{2069}؟")
+        XCTAssertEqual(arabic.plural("n", count: 3, ["what": "US$"]), "٣ \u{2068}US$\u{2069}")
+        XCTAssertEqual(arabic.languageTag, "ar")
+        XCTAssertEqual(try StringTable(directory: dir, locale: "pt_BR").text("greeting", ["name": "Ana"]), "Oi Ana")
+        XCTAssertEqual(try StringTable(directory: dir, locale: "pt_BR").languageTag, "pt-BR")
+    }
 }
