@@ -88,7 +88,7 @@ final class StringTableTests: XCTestCase {
     /// Arguments of a right-to-left text are isolates; left-to-right texts and counts are left alone.
     func testRightToLeftArgumentsAreIsolated() throws {
         try write("ar", ["title": "إلغاء {product}؟", "n.other": "{count} {what}"])
-        let arabic = try StringTable(directory: dir, locale: "ar")
+        let arabic = try StringTable(directory: dir, locale: "ar_EG")
         XCTAssertEqual(arabic.text("title", ["product": "100 AI Credits"]), "إلغاء \u{2068}100 AI Credits\u{2069}؟")
         XCTAssertEqual(arabic.plural("n", count: 3, ["what": "US$"]), "٣ \u{2068}US$\u{2069}")
         XCTAssertEqual(arabic.languageTag, "ar")
