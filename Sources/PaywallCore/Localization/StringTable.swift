@@ -70,6 +70,12 @@ public struct StringTable: Sendable {
         Locale.Language(identifier: textLanguage).characterDirection == .rightToLeft
     }
 
+    /// Every key with its text from the most specific table that has it (plural forms as their
+    /// own keys: `KEY.one`, `KEY.other`, ...).
+    public var allTexts: [String: String] {
+        layers.reversed().reduce(into: [:]) { merged, layer in merged.merge(layer) { _, specific in specific } }
+    }
+
     /// The BCP 47 tag of the texts' table, for `<html lang>` (`pt-BR`, `zh-Hant`, `es-419`).
     public var languageTag: String { resolution.resolved.replacingOccurrences(of: "_", with: "-") }
 

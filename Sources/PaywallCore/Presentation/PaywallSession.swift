@@ -88,12 +88,12 @@ public final class PaywallSession {
         page?.showFallback()
     }
 
-    /// The ping grace period after the load has run out.
     /// The user clicked or pressed a key in the page's view (the host watches its input).
     public func userInput() {
         limits.userInput(at: Date())
     }
 
+    /// The ping grace period after the load has run out.
     public func pingGraceElapsed() {
         if readiness.graceDidElapse() { becameReady() }
     }

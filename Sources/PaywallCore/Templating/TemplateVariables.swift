@@ -9,7 +9,10 @@ public struct TemplateVariables {
     public var purchases: Purchases?
     public var device: DeviceInfo
     public var locale: Locale
+    /// The runtime's strings in the page's language (its period and trial texts).
     public var strings: StringTable
+    /// The bundle's own tables: the page's `t` variable.
+    public var bundleStrings: BundleStrings?
     public var userId: String
     public var userAttributes: [String: JSONValue]
     public var params: [String: JSONValue]
@@ -18,7 +21,7 @@ public struct TemplateVariables {
     public var now: Date
 
     public init(slots: ProductSlots, catalog: Catalog?, purchases: Purchases?, device: DeviceInfo, locale: Locale,
-                strings: StringTable, userId: String, userAttributes: [String: JSONValue] = [:],
+                strings: StringTable, bundleStrings: BundleStrings? = nil, userId: String, userAttributes: [String: JSONValue] = [:],
                 params: [String: JSONValue] = [:], totalPaywallViews: Int = 0, installedAt: Date = Date(), now: Date = Date()) {
         self.slots = slots
         self.catalog = catalog
@@ -26,6 +29,7 @@ public struct TemplateVariables {
         self.device = device
         self.locale = locale
         self.strings = strings
+        self.bundleStrings = bundleStrings
         self.userId = userId
         self.userAttributes = userAttributes
         self.params = params
@@ -53,6 +57,7 @@ public struct TemplateVariables {
             "products": .array(productList),
         ]
         for (slot, value) in slotValues { variables[slot] = value }
+        if let bundleStrings { variables["t"] = .object(bundleStrings.variables) }
         return [
             slots.productsEvent,
             .object(["event_name": "template_variables", "variables": .object(variables)]),

@@ -148,25 +148,39 @@ public final class PaywallPresenter {
         let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
         let session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
+        // A bundle with its own tables is shown in the language they resolve to, runtime texts included.
+        let bundleStrings: BundleStrings?
+        var brokenStrings: String?
+        do { bundleStrings = try BundleStrings(bundleRoot: bundle.root, locale: strings.resolution.requested) } catch {
+            (bundleStrings, brokenStrings) = (nil, "the bundle's string tables: \(error)")
+        }
+        let pageStrings = bundleStrings.flatMap { try? StringTable(directory: resources.locales, locale: $0.table.resolution.resolved) }
+            ?? strings
         session.productSlots = options.slots.entries.isEmpty ? manifest.slots : options.slots
-        if let purchases { session.enablePurchases(purchases, strings: strings) }
+        if let purchases { session.enablePurchases(purchases, strings: pageStrings) }
         session.delegate = delegate
-        session.strings = strings
+        session.strings = pageStrings
         session.notificationsAvailable = DesktopNotifier.command != nil
         session.templateVariables = { [unowned self, unowned session] in
-            self.templateVariables(options, slots: session.productSlots)
+            self.templateVariables(options, slots: session.productSlots, strings: pageStrings, bundleStrings: bundleStrings)
         }
         session.onUserAttributes = { [weak self] attributes in try self?.setUserAttributes(attributes) }
-        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host, strings: strings)
-        let title = strings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
+        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host,
+                                     strings: bundleStrings?.table ?? pageStrings)
+        let title = pageStrings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
         let runtime = self.runtime
-        let window = PaywallWindow(webView: webView, session: session, title: title, size: options.size, strings: strings,
+        let window = PaywallWindow(webView: webView, session: session, title: title, size: options.size, strings: pageStrings,
                                    offscreen: options.offscreen, fallback: { [weak webView] in
             // Same host, other files: the page keeps its origin, session and navigation policy.
             guard let webView, let fallback = runtime.fallbackBundle else { return }
             webView.load(runtime.mount(fallback, host: host))
         })
-        let entry = runtime.mount(bundle, host: host, policy: ContentSecurityPolicy(allowedOrigins: manifest.allowedOrigins))
+        var entry = runtime.mount(bundle, host: host, policy: ContentSecurityPolicy(allowedOrigins: manifest.allowedOrigins))
+        if let brokenStrings, let fallback = runtime.fallbackBundle {
+            // Never a page of raw {{ t.KEY }}: the fallback paywall sells the same products.
+            session.useFallback(reason: brokenStrings)
+            entry = runtime.mount(fallback, host: host)
+        }
         let presentation = PaywallPresentation(session: session, webView: webView, window: window)
         session.onProcessTerminated = { [weak presentation] in presentation?.webProcessDied() }
         return (presentation, entry)
@@ -207,11 +221,12 @@ public final class PaywallPresenter {
         }
     }
 
-    private func templateVariables(_ options: Options, slots: ProductSlots) -> TemplateVariables {
+    private func templateVariables(_ options: Options, slots: ProductSlots, strings: StringTable,
+                                   bundleStrings: BundleStrings?) -> TemplateVariables {
         TemplateVariables(
             slots: slots, catalog: purchases?.catalog ?? catalog, purchases: purchases,
             device: DeviceInfo.current(interfaceStyle: Toolkit.interfaceStyle, appVersion: appVersion),
-            locale: locale, strings: strings, userId: currentUser,
+            locale: locale, strings: strings, bundleStrings: bundleStrings, userId: currentUser,
             userAttributes: (try? state?.userAttributes(user: currentUser)) ?? [:], params: options.params,
             totalPaywallViews: state?.totalPaywallViews ?? 0, installedAt: state?.installedAt ?? Date())
     }
