@@ -92,7 +92,7 @@ final class BundleCacheTests: XCTestCase {
             try await cache.install(.directory(try bundle("promo", "1", "changed")))
             XCTFail("must refuse")
         } catch {
-            XCTAssertTrue("\(error)".contains("give the new bundle a new version"), "\(error)")
+            XCTAssertTrue("\(error)".contains("promo 1 is already cached with different content; bump the version"), "\(error)")
         }
     }
 
