@@ -1,8 +1,8 @@
 import Foundation
 
-/// Where a download's bytes go as they arrive: counted and hashed piece by piece, written to a
-/// staging file (or kept in memory, for manifests and configs), and refused once they would
-/// pass `limit`, so no server or local file can make the runtime hold or store more.
+/// Where a download's bytes go as they arrive: counted, written to a staging file (or kept in
+/// memory, for manifests and configs), and refused once they would pass `limit`, so no server
+/// or local file can make the runtime hold or store more; then hashed.
 final class DownloadSink: @unchecked Sendable {
     /// Bytes it accepts at most.
     let limit: Int
@@ -65,15 +65,16 @@ final class DownloadSink: @unchecked Sendable {
         guard data.count <= limit - received else { return false }
         switch storage {
         case .file(let url, let handle):
+            // Not hashed here: URLSession queues what arrives for this callback without bound, so
+            // it must keep up with the network. `finish` hashes the staged file.
             try FileError.wrap("write", url.path) { try handle.write(contentsOf: data) }
         case .memory(var kept):
             storage = .discard  // not two copies while appending
             kept.append(data)
             storage = .memory(kept)
         case .discard:
-            break
+            hasher.update(data)
         }
-        hasher.update(data)
         received += data.count
         return true
     }
@@ -89,11 +90,15 @@ final class DownloadSink: @unchecked Sendable {
         }
     }
 
-    /// Closes the staging file and returns the SHA-256 (lowercase hex) of everything accepted.
-    func finish() -> String {
+    /// Closes the staging file and returns the SHA-256 (lowercase hex) of everything accepted
+    /// (nil if the staged file can no longer be read). Kept documents are not hashed.
+    func finish() -> String? {
         lock.withLock {
-            if case .file(_, let handle) = storage { try? handle.close() }
-            return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            guard case .file(let url, let handle) = storage else {
+                return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            }
+            try? handle.close()
+            return Self.digest(of: url, limit: received)?.sha256
         }
     }
 
@@ -109,7 +114,7 @@ final class DownloadSink: @unchecked Sendable {
     /// or is longer than `limit`.
     static func digest(of url: URL, limit: Int) -> (count: Int, sha256: String)? {
         let sink = DownloadSink(limit: limit, kind: .declared, keep: false)
-        guard (try? sink.fill(from: url)) == true else { return nil }
-        return (sink.count, sink.finish())
+        guard (try? sink.fill(from: url)) == true, let sha256 = sink.finish() else { return nil }
+        return (sink.count, sha256)
     }
 }
