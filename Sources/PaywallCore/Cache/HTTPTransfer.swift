@@ -39,7 +39,9 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.lock.withLock { transfer.continuation = continuation }
-                let remaining = max(0, deadline.timeIntervalSinceNow)
+                // A year at most: an infinite or NaN deadline from the API must not trap.
+                let left = deadline.timeIntervalSinceNow
+                let remaining = left.isNaN ? 0 : min(max(0, left), 365 * 86_400)
                 DispatchQueue.global().asyncAfter(deadline: .now() + remaining) { [weak transfer] in
                     transfer?.stop(.stopped(url.absoluteString,
                                             "timed out after \(DownloadLimits.seconds(budget)), the limit for downloading a whole bundle; raise it with --deadline"),
