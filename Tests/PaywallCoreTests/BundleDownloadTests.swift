@@ -154,6 +154,16 @@ final class BundleDownloadTests: XCTestCase {
                                      contains: "index.html stopped: timed out after 0.5 s, the limit for downloading a whole bundle; raise it with --deadline")
     }
 
+    /// A server that goes quiet fails after the idle timeout, in words.
+    @MainActor
+    func testAQuietServerTimesOutInWords() async throws {
+        let url = try publish(["index.html": "xxx"])
+        try server.route("b/index.html", ["trickle": 5, "bytes": 3])
+        // Under a second counts as one: URLSession on Linux would make it 0 and fail at once.
+        try await assertInstallFails(try cache(DownloadLimits(idleTimeout: 0.3)), url,
+                                     contains: "cannot fetch \(server.url("b/index.html")): timed out: nothing arrived for 1 s")
+    }
+
     /// No server: words, not `NSURLErrorDomain error -1004`.
     @MainActor
     func testNetworkErrorsAreInWords() async throws {

@@ -12,8 +12,6 @@ import Foundation
 public final class BundleCache {
     public let directory: URL
     let index: SQLiteDatabase
-    /// Downloads in progress by content hash: the same file is fetched once.
-    private var inFlight: [String: Task<Void, Error>] = [:]
     /// How big and how long downloads may be.
     public var limits = DownloadLimits()
     /// How long a request may go without receiving anything, in seconds (`limits.idleTimeout`).

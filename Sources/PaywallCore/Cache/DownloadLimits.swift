@@ -13,7 +13,7 @@ public struct DownloadLimits: Equatable, Sendable {
     public var maxDocumentBytes: Int
     /// Seconds a whole bundle, its manifest and every file, may take to download (120).
     public var deadline: Double
-    /// Seconds a request may go without receiving anything (30).
+    /// Seconds a request may go without receiving anything (30; whole seconds, at least 1).
     public var idleTimeout: Double
 
     public init(maxFileBytes: Int = 100 * megabyte, maxBundleBytes: Int = 200 * megabyte,

@@ -27,6 +27,9 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     /// how long the deadline allowed in all, for the message.
     static func get(_ url: URL, headers: [String: String] = [:], into sink: DownloadSink, idleTimeout: Double,
                     deadline: Date, budget: Double) async throws -> HTTPURLResponse {
+        // Whole seconds from 1 to a day: URLSession on Linux truncates the interval to whole
+        // seconds, and 0 would fail every request at once.
+        let idleTimeout = idleTimeout.isNaN ? 30 : min(max(1, idleTimeout.rounded(.up)), 86_400)
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let configuration = URLSessionConfiguration.ephemeral
