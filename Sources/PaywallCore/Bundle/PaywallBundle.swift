@@ -45,10 +45,8 @@ public struct PaywallBundle: Equatable, Sendable {
         let manifest: BundleManifest
         do { manifest = try BundleManifest(root: root) } catch { throw .badManifest(error.description) }
         let entry = entry ?? manifest.entry
-        // Served as paywall://host/ENTRY: a path inside the bundle that needs no escaping.
-        guard BundleCache.isSafePath(entry), entry.addingPercentEncoding(withAllowedCharacters: Self.plainPath) == entry else {
-            throw .badManifest(
-                "\(root.appendingPathComponent(BundleManifest.fileName).path): \"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \"\(entry)\"")
+        if let problem = Self.entryProblem(entry) {
+            throw .badManifest("\(root.appendingPathComponent(BundleManifest.fileName).path): \(problem)")
         }
         guard fm.isReadableFile(atPath: root.appendingPathComponent(entry).path) else {
             throw .noEntry(path: path, entry: entry)
@@ -56,6 +54,15 @@ public struct PaywallBundle: Equatable, Sendable {
         self.root = root
         self.entry = entry
         identifier = manifest.id.flatMap { $0.isEmpty ? nil : $0 } ?? root.lastPathComponent
+    }
+
+    /// Why `entry` cannot be an entry page, or nil. It is served as paywall://host/ENTRY: it must
+    /// be a path inside the bundle that needs no escaping.
+    static func entryProblem(_ entry: String) -> String? {
+        guard BundleCache.isSafePath(entry), entry.addingPercentEncoding(withAllowedCharacters: plainPath) == entry else {
+            return "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \"\(entry)\""
+        }
+        return nil
     }
 
     private static let plainPath = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "%;"))
