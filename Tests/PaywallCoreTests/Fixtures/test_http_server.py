@@ -8,9 +8,19 @@ zeros; {"trickle": S} sends a byte every S seconds. Every stream stops after "by
 serves the file at the path with that Last-Modified and Date (the same unless given), and
 answers 304 to If-Modified-Since.
 Usage: test_http_server.py ROOT ROUTES PORTFILE"""
-import http.server, json, os, sys, time
+import http.server, json, os, sys, threading, time
 
 root, routes_path, port_path = sys.argv[1:4]
+
+
+def exit_with_parent(parent=os.getppid()):
+    """A test process that crashes cannot stop the server: it stops itself."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
