@@ -92,7 +92,7 @@ final class BundleCacheTests: XCTestCase {
             try await cache.install(.directory(try bundle("promo", "1", "changed")))
             XCTFail("must refuse")
         } catch {
-            XCTAssertTrue("\(error)".contains("give the new bundle a new version"), "\(error)")
+            XCTAssertTrue("\(error)".contains("promo 1 is already cached with different content; bump the version"), "\(error)")
         }
     }
 
@@ -246,5 +246,54 @@ func XCTAssertThrowsErrorAsync<T>(_ expression: @autoclosure () async throws -> 
         XCTFail("expected an error containing \(text)", file: file, line: line)
     } catch {
         XCTAssertTrue("\(error)".contains(text), "\(error)", file: file, line: line)
+    }
+}
+
+/// Failures to write the cache, in words.
+final class BundleCacheFileErrorTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory("BundleCacheFileErrorTests").resolvingSymlinksInPath() }
+    override func tearDown() { removeTemporaryDirectory(dir) }
+
+    private func bundle(id: String, body: String = "<p>x</p>") throws -> URL {
+        let root = dir.appendingPathComponent("src")
+        try writeFile(body, to: "index.html", in: root)
+        try writeFile(#"{"id": "\#(id)", "version": "1"}"#, to: "manifest.json", in: root)
+        try BundleInspector.pack(root)
+        return root
+    }
+
+    @MainActor
+    func testA300CharacterBundleIdIsAFileNameTooLong() async throws {
+        let cache = try BundleCache(directory: dir.appendingPathComponent("cache"))
+        let id = String(repeating: "a", count: 300)
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(try bundle(id: id))),
+                                        contains: "cache/versions/\(id): file name too long")
+        XCTAssertEqual(try cache.list(), [])
+    }
+
+    /// A full disk: a 64 kB tmpfs (mounting needs root; elsewhere the test is skipped).
+    @MainActor
+    func testAFullDiskIsNoSpaceLeftOnDevice() async throws {
+        let mount = dir.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mount.path]) == 0 else {
+            throw XCTSkip("cannot mount a tmpfs here (not root)")
+        }
+        defer { _ = run("/bin/umount", [mount.path]) }
+        let cache = try BundleCache(directory: mount.appendingPathComponent("cache"))
+        let source = try bundle(id: "big", body: String(repeating: "x", count: 200_000))
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(source)), contains: ": no space left on device")
+        XCTAssertEqual(try cache.list(), [])
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }

@@ -69,6 +69,16 @@ final class BundleInspectorTests: XCTestCase {
         XCTAssertEqual(problems.prefix(2), ["index.html", "manifest.json"])
     }
 
+    /// The entry `present` could not serve: one that leaves the bundle or needs escaping.
+    func testAnEntryThatIsNotAPlainPathIsAProblem() throws {
+        try writeFile("<p>x</p>", to: "a page.html", in: root)
+        for entry in ["../index.html", "a page.html"] {
+            try writeFile(#"{"entry": "\#(entry)"}"#, to: "manifest.json", in: root)
+            XCTAssertEqual(BundleInspector.validate(root).first, BundleProblem(
+                file: "manifest.json", message: "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \"\(entry)\""))
+        }
+    }
+
     func testBrokenManifestIsTheOnlyProblemReported() throws {
         _ = try writeFile("{", to: "manifest.json", in: root)
         XCTAssertEqual(BundleInspector.validate(root).map(\.file), ["manifest.json"])

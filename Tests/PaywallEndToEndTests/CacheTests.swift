@@ -21,8 +21,8 @@ final class CacheTests: EndToEndTestCase {
                 open(sys.argv[2], "w").write(str(server.server_address[1]))
                 server.serve_forever()
                 """
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, root.path, portFile.path]
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", script, root.path, portFile.path]
             process.standardError = FileHandle.nullDevice
             try process.run()
             let deadline = Date().addingTimeInterval(10)
@@ -41,14 +41,20 @@ final class CacheTests: EndToEndTestCase {
     }
 
     /// The kitchen-sink fixture packed as `id` at `version`, with a marker text on the page.
-    private func packed(_ folder: String, version: String, marker: String) throws -> URL {
+    /// `manifest` adds fields to the manifest (JSON text starting with a comma); with an
+    /// `"entry"`, index.html is renamed to it.
+    private func packed(_ folder: String, version: String, marker: String, manifest: String = "", entry: String = "index.html",
+                        id: String = "promo") throws -> URL {
         let site = workDir.appendingPathComponent("site/\(folder)")
+        try? FileManager.default.removeItem(at: site)
         try FileManager.default.createDirectory(at: site.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("kitchen-sink"), to: site)
-        let page = site.appendingPathComponent("index.html")
-        let html = try String(contentsOf: page, encoding: .utf8).replacingOccurrences(of: "FIXTURE", with: marker)
+        let page = site.appendingPathComponent(entry)
+        let html = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8).replacingOccurrences(of: "FIXTURE", with: marker)
+        try FileManager.default.removeItem(at: site.appendingPathComponent("index.html"))
         try html.write(to: page, atomically: true, encoding: .utf8)
-        try #"{"id": "promo", "version": "\#(version)"}"#.write(to: site.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
+        try #"{"id": "\#(id)", "version": "\#(version)", "entry": "\#(entry)"\#(manifest)}"#
+            .write(to: site.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try PaywallProcess.run(["bundle", "pack", site.path], in: workDir).status, 0)
         return site
     }
@@ -148,6 +154,67 @@ final class CacheTests: EndToEndTestCase {
         XCTAssertTrue(missing.stderr.contains("no bundle folder or cached paywall named promo"), missing.stderr)
         XCTAssertEqual(try PaywallProcess.run(["cache", "remove", "promo", "--data-dir", dataDir], in: workDir).status, 1)
         XCTAssertEqual(try PaywallProcess.run(["cache", "frob", "--data-dir", dataDir], in: workDir).status, 2)
+    }
+
+    /// A bundle whose manifest names another entry page is presented from it.
+    func testACachedBundleIsPresentedFromItsManifestsEntry() throws {
+        let site = try packed("main", version: "1", marker: "MAIN", entry: "main.html")
+        XCTAssertEqual(try PaywallProcess.run(["cache", "add", site.path, "--data-dir", dataDir], in: workDir).status, 0)
+        let result = try presentCached()
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "MAIN")
+    }
+
+    /// `cache add` and `config load` stop at the download limits their options set, in words.
+    func testDownloadLimitsOnTheCommandLine() throws {
+        let site = try packed("big", version: "1", marker: "BIG")
+        try Data(count: 1_500_000).write(to: site.appendingPathComponent("data.bin"))
+        XCTAssertEqual(try PaywallProcess.run(["bundle", "pack", site.path], in: workDir).status, 0)
+        let server = try HTTPServer(root: workDir.appendingPathComponent("site"), in: workDir)
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/big/manifest.json"
+        let file = try PaywallProcess.run(["cache", "add", url, "--max-file-mb", "1", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(file.status, 1)
+        XCTAssertEqual(file.stderr, "paywall: \(url): data.bin is 1500000 bytes by its manifest, larger than the 1 MB limit per file; raise it with --max-file-mb\n")
+        let bundle = try PaywallProcess.run(["cache", "add", url, "--max-bundle-mb", "1.5", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(bundle.status, 1)
+        XCTAssertTrue(bundle.stderr.contains("larger than the 1500000 bytes limit per bundle; raise it with --max-bundle-mb"), bundle.stderr)
+        let usage = try PaywallProcess.run(["cache", "add", url, "--deadline", "0", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertTrue(usage.stderr.contains("--deadline must be a number more than 0"), usage.stderr)
+
+        let config = workDir.appendingPathComponent("paywalls.json")
+        try #"{"paywalls": [{"id": "big", "manifest_url": "\#(url)"}]}"#.write(to: config, atomically: true, encoding: .utf8)
+        let load = try PaywallProcess.run(["config", "load", config.path, "--max-file-mb", "1", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(load.status, 1)
+        XCTAssertTrue(load.stdout.hasPrefix("big\tnot cached: \(url): data.bin is 1500000 bytes"), load.stdout)
+        XCTAssertEqual(try PaywallProcess.run(["cache", "list", "--data-dir", dataDir], in: workDir).stdout, "")
+        let fits = try PaywallProcess.run(["config", "load", config.path, "--max-file-mb", "2", "--data-dir", dataDir], in: workDir)
+        XCTAssertEqual(fits.stdout, "big\tpromo 1\n", fits.stderr)
+    }
+
+    /// A version cached once keeps its files: other content under the same version is refused.
+    func testSameVersionWithOtherContentIsRefusedKeepingTheOldFiles() throws {
+        let add = { (site: URL) in try PaywallProcess.run(["cache", "add", site.path, "--data-dir", self.dataDir], in: self.workDir) }
+        XCTAssertEqual(try add(try packed("v1", version: "1", marker: "ONE")).status, 0)
+        let cached = URL(fileURLWithPath: dataDir).appendingPathComponent("cache/versions/promo/1/manifest.json")
+        let before = try Data(contentsOf: cached)
+        XCTAssertEqual(try add(try packed("v1", version: "1", marker: "ONE")).stdout.hasPrefix("cached promo 1"), true, "the same again")
+        let changed = try add(try packed("v1", version: "1", marker: "ONE", manifest: #", "products": {"primary": "pro.yearly"}"#))
+        XCTAssertEqual(changed.status, 1)
+        XCTAssertEqual(changed.stdout, "")
+        XCTAssertEqual(changed.stderr, "paywall: promo 1 is already cached with different content; bump the version in the new bundle's manifest, or run `paywall cache remove promo` first\n")
+        XCTAssertEqual(try Data(contentsOf: cached), before)
+    }
+
+    /// A name too long for the file system is said in words, not as an NSError dump.
+    func testA300CharacterBundleIdIsAClearError() throws {
+        let id = String(repeating: "a", count: 300)
+        let add = try PaywallProcess.run(["cache", "add", try packed("long", version: "1", marker: "X", id: id).path, "--data-dir", dataDir],
+                                         in: workDir)
+        XCTAssertEqual(add.status, 1)
+        XCTAssertTrue(add.stderr.hasSuffix("cache/versions/\(id): file name too long\n"), add.stderr)
+        XCTAssertFalse(add.stderr.contains("NSCocoaErrorDomain"), add.stderr)
     }
 
     private func sizeOf(_ bundle: URL) throws -> Int {

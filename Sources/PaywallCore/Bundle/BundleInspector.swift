@@ -64,7 +64,9 @@ public enum BundleInspector {
         }
         var problems: [BundleProblem] = []
         let present = contentFiles(of: root)
-        if !present.contains(manifest.entry) {
+        if let problem = PaywallBundle.entryProblem(manifest.entry) {
+            problems.append(BundleProblem(file: BundleManifest.fileName, message: problem))
+        } else if !present.contains(manifest.entry) {
             problems.append(BundleProblem(file: manifest.entry, message: "the entry page is missing"))
         }
         if manifest.files.isEmpty {

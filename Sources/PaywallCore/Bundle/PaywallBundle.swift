@@ -1,40 +1,69 @@
 import Foundation
 
-/// A paywall bundle on disk: a directory whose entry page is `index.html`.
+/// A paywall bundle on disk: a directory whose entry page is its manifest's `entry`
+/// (`index.html` without one).
 public struct PaywallBundle: Equatable, Sendable {
     /// The bundle directory, with symlinks resolved.
     public let root: URL
     /// The entry page, relative to `root`.
     public let entry: String
+    /// The bundle's name in events (`paywall_identifier`): its manifest's `id`, else the
+    /// folder's name (a cached version's folder is named for its version, not the bundle).
+    public let identifier: String
 
     public enum LoadError: Error, Equatable, CustomStringConvertible {
         case missing(path: String)
         case notADirectory(path: String)
         case unreadable(path: String)
         case noEntry(path: String, entry: String)
+        case badManifest(String)
 
         public var description: String {
             switch self {
             case .missing(let p): "bundle not found: \(p) does not exist"
             case .notADirectory(let p): "bundle \(p) is not a directory; pass the folder that holds index.html"
             case .unreadable(let p): "bundle \(p) is not readable; check its permissions"
-            case .noEntry(let p, let entry): "bundle \(p) has no \(entry); a bundle's entry page is \(entry)"
+            case .noEntry(let p, let entry) where entry == PaywallBundle.defaultEntry:
+                "bundle \(p) has no \(entry); a bundle's entry page is \(entry) unless its manifest.json names another \"entry\""
+            case .noEntry(let p, let entry): "bundle \(p) has no \(entry), the entry page its manifest.json names"
+            case .badManifest(let why): why
             }
         }
     }
 
-    /// Opens the bundle at `path`, checking that it is a readable directory with an entry page.
-    public init(path: String, entry: String = "index.html") throws(LoadError) {
+    public static let defaultEntry = "index.html"
+
+    /// Opens the bundle at `path`, checking that it is a readable directory with an entry page:
+    /// `entry` if given, else the one its manifest names.
+    public init(path: String, entry: String? = nil) throws(LoadError) {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path: path) }
         guard isDirectory.boolValue else { throw .notADirectory(path: path) }
         guard fm.isReadableFile(atPath: path), fm.isExecutableFile(atPath: path) else { throw .unreadable(path: path) }
         let root = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        let manifest: BundleManifest
+        do { manifest = try BundleManifest(root: root) } catch { throw .badManifest(error.description) }
+        let entry = entry ?? manifest.entry
+        if let problem = Self.entryProblem(entry) {
+            throw .badManifest("\(root.appendingPathComponent(BundleManifest.fileName).path): \(problem)")
+        }
         guard fm.isReadableFile(atPath: root.appendingPathComponent(entry).path) else {
             throw .noEntry(path: path, entry: entry)
         }
         self.root = root
         self.entry = entry
+        identifier = manifest.id.flatMap { $0.isEmpty ? nil : $0 } ?? root.lastPathComponent
     }
+
+    /// Why `entry` cannot be an entry page, or nil. It is served as paywall://host/ENTRY: it must
+    /// be a path inside the bundle that needs no escaping.
+    static func entryProblem(_ entry: String) -> String? {
+        guard BundleCache.isSafePath(entry), entry.addingPercentEncoding(withAllowedCharacters: plainPath) == entry else {
+            return "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \"\(entry)\""
+        }
+        return nil
+    }
+
+    private static let plainPath = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "%;"))
 }

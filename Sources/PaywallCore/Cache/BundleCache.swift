@@ -12,10 +12,15 @@ import Foundation
 public final class BundleCache {
     public let directory: URL
     let index: SQLiteDatabase
-    /// Downloads in progress by content hash: the same file is fetched once.
-    private var inFlight: [String: Task<Data, Error>] = [:]
-    /// How long one request may take, in seconds.
-    public var requestTimeout = 30.0
+    /// How big and how long downloads may be.
+    public var limits = DownloadLimits()
+    /// How long a request may go without receiving anything, in seconds (`limits.idleTimeout`).
+    public var requestTimeout: Double {
+        get { limits.idleTimeout }
+        set { limits.idleTimeout = newValue }
+    }
+    /// Files of one bundle downloaded at the same time.
+    static let parallelDownloads = 6
 
     /// "PWBC": marks the file as a bundle cache index.
     static let applicationId: Int32 = 0x5057_4243
@@ -39,6 +44,8 @@ public final class BundleCache {
         case noGoodVersion(String)
         case versionConflict(id: String, version: String)
         case inUse(String)
+        case notModifiedButNotCached(String)
+        case tooLarge(String)
 
         public var description: String {
             switch self {
@@ -47,7 +54,10 @@ public final class BundleCache {
             case .notCached(let id): "no bundle \(id) in the cache; add it with `paywall cache add URL|DIR`"
             case .noGoodVersion(let id): "every cached version of \(id) failed verification; add it again"
             case .versionConflict(let id, let version):
-                "\(id) \(version) is cached with other content; give the new bundle a new version in its manifest"
+                "\(id) \(version) is already cached with different content; bump the version in the new bundle's manifest, or run `paywall cache remove \(id)` first"
+            case .notModifiedButNotCached(let source):
+                "\(source) answered 304 Not Modified, but nothing from it is cached: the server must send the manifest to a request without If-None-Match or If-Modified-Since; fix its caching, then add the bundle again"
+            case .tooLarge(let why): why
             case .inUse(let id): "\(id) is on screen in a running paywall; close it, then remove the bundle"
             }
         }
@@ -56,7 +66,7 @@ public final class BundleCache {
     public init(directory: URL) throws {
         self.directory = directory
         for folder in ["objects", "versions", "tmp", "locks"] {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try Self.createFolder(directory.appendingPathComponent(folder))
         }
         (index, _) = try RecoveringDatabase.open(
             path: directory.appendingPathComponent("index.sqlite").path, applicationId: Self.applicationId,
@@ -66,20 +76,25 @@ public final class BundleCache {
     // MARK: Installing
 
     /// Installs the bundle at `source` (checking every file against the manifest) and returns
-    /// its version. A manifest URL that has not changed since the last install is not fetched again.
+    /// its version. A manifest URL that has not changed since the last install is not fetched
+    /// again. Downloads stop at `limits`: sizes and the deadline for the whole bundle.
     @discardableResult
     public func install(_ source: BundleSource) async throws -> InstalledBundle {
         // Held until the install is recorded: garbage collection elsewhere waits for it.
         let lock = try FileLock(path: lockPath, mode: .shared)
         defer { withExtendedLifetime(lock) {} }
-        let known = try index.query(
-            "SELECT * FROM versions WHERE source = ? AND refused = 0 ORDER BY installed_at DESC LIMIT 1",
-            [.text(source.description)]).first.flatMap(installed)
-        let validators = try index.query("SELECT etag, last_modified FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
-                                         [.text(source.description)]).first
-            .map { BundleSource.Validators(etag: $0["etag"]?.string, lastModified: $0["last_modified"]?.string) }
-        guard let (data, newValidators) = try await source.manifest(known: known == nil ? nil : validators, timeout: requestTimeout)
-        else { return known! }  // 304: what we have is current
+        let deadline = Date().addingTimeInterval(limits.deadline)
+        let latest = try index.query("SELECT * FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
+                                     [.text(source.description)]).first
+        // Only a good copy makes "not modified" useful: without one the manifest is asked for whole.
+        let known = latest.flatMap(installed).flatMap { !$0.refused && verify($0).isEmpty ? $0 : nil }
+        let validators = known == nil ? nil
+            : latest.map { BundleSource.Validators(etag: $0["etag"]?.string, lastModified: $0["last_modified"]?.string) }
+        guard let (data, newValidators) = try await source.manifest(known: validators, limits: limits, deadline: deadline) else {
+            // 304: what we have is current; to a request that named no copy, the server is wrong.
+            guard let known else { throw CacheError.notModifiedButNotCached(source.description) }
+            return known
+        }
         let manifest: BundleManifest
         do {
             manifest = try BundleManifest(data: data, root: directory, path: "\(source.description) manifest.json", checkPreviewStore: false)
@@ -93,56 +108,91 @@ public final class BundleCache {
             throw CacheError.invalidManifest("\(source.description): id, version or a file path is not a plain relative name")
         }
         do { try manifest.checkRuntimeVersion() } catch { throw CacheError.invalidManifest(error.description) }
+        try checkSizes(manifest, source: source)
         let final = versionDirectory(id: id, version: version)
         if FileManager.default.fileExists(atPath: final.path) {
-            let existing = try BundleManifest(root: final)
-            guard existing.files == manifest.files else { throw CacheError.versionConflict(id: id, version: version) }
-            if let current = try installedVersion(id: id, version: version), verify(current).isEmpty {
+            // Unreadable, the old copy is damaged and rebuilt; readable, it must be the same bundle.
+            let existing = (try? Data(contentsOf: final.appendingPathComponent(BundleManifest.fileName))).flatMap {
+                try? BundleManifest(data: $0, root: directory, path: "", checkPreviewStore: false)
+            }
+            if let existing, existing != manifest { throw CacheError.versionConflict(id: id, version: version) }
+            if existing != nil, let current = try installedVersion(id: id, version: version), verify(current).isEmpty {
                 try record(id: id, version: version, source: source, validators: newValidators, size: manifest.totalSize)
                 return current
             }
-            // Damaged on disk: build it again from the source.
-            try FileManager.default.removeItem(at: final)
+            try FileError.wrap("remove", final.path) { try FileManager.default.removeItem(at: final) }
         }
-        // Fetch and check every file before anything becomes visible.
-        let downloads = manifest.files.map { path, entry in
-            Task { @MainActor in try await self.storeObject(path: path, entry: entry, from: source) }
-        }
-        for download in downloads { try await download.value }
+        try await storeObjects(manifest, from: source, deadline: deadline)
+        // Every file is fetched and checked before anything becomes visible.
         let staging = directory.appendingPathComponent("tmp/\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
         for (path, entry) in manifest.files {
             let target = staging.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: objectURL(entry.sha256), to: target)
+            try Self.createFolder(target.deletingLastPathComponent())
+            try FileError.wrap("copy to", target.path) { try FileManager.default.copyItem(at: objectURL(entry.sha256), to: target) }
         }
-        try data.write(to: staging.appendingPathComponent(BundleManifest.fileName))
-        try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.moveItem(at: staging, to: final)  // rename: the version appears whole
+        let manifestCopy = staging.appendingPathComponent(BundleManifest.fileName)
+        try FileError.wrap("write", manifestCopy.path) { try data.write(to: manifestCopy) }
+        try Self.createFolder(final.deletingLastPathComponent())
+        // rename: the version appears whole
+        try FileError.wrap("move to", final.path) { try FileManager.default.moveItem(at: staging, to: final) }
         try record(id: id, version: version, source: source, validators: newValidators, size: manifest.totalSize)
-        return try installedVersion(id: id, version: version)!
+        guard let installed = try installedVersion(id: id, version: version) else { throw CacheError.notCached(id) }
+        return installed
     }
 
-    private func storeObject(path: String, entry: BundleManifest.FileEntry, from source: BundleSource) async throws {
-        let object = objectURL(entry.sha256)
-        if FileManager.default.fileExists(atPath: object.path), entry.mismatch(try Data(contentsOf: object)) == nil { return }
-        let task = inFlight[entry.sha256] ?? Task { @MainActor in try await source.file(path, timeout: requestTimeout) }
-        inFlight[entry.sha256] = task
-        defer { inFlight[entry.sha256] = nil }
-        let data = try await task.value
-        switch entry.mismatch(data) {
-        case .size(let actual):
-            throw CacheError.fileMismatch(file: path, reason: "\(actual) bytes, the manifest says \(entry.size)")
-        case .content:
-            throw CacheError.fileMismatch(file: path, reason: "content does not match its sha256")
-        case nil:
-            break
+    /// Refuses, before any download, a manifest giving a file or the bundle more than `limits` allow.
+    private func checkSizes(_ manifest: BundleManifest, source: BundleSource) throws {
+        let words = DownloadLimits.words
+        if let (path, entry) = manifest.files.sorted(by: { $0.key < $1.key }).first(where: { $0.value.size > limits.maxFileBytes }) {
+            throw CacheError.tooLarge(
+                "\(source.description): \(path) is \(words(entry.size)) by its manifest, larger than the \(words(limits.maxFileBytes)) limit per file; raise it with --max-file-mb")
         }
-        try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if manifest.totalSize > limits.maxBundleBytes {
+            throw CacheError.tooLarge(
+                "\(source.description): the bundle is \(words(manifest.totalSize)) by its manifest, larger than the \(words(limits.maxBundleBytes)) limit per bundle; raise it with --max-bundle-mb")
+        }
+    }
+
+    /// Fetches every file the object store lacks, each content once, a few at a time; the first
+    /// failure cancels the rest.
+    private func storeObjects(_ manifest: BundleManifest, from source: BundleSource, deadline: Date) async throws {
+        var byContent: [String: (String, BundleManifest.FileEntry)] = [:]
+        for (path, entry) in manifest.files.sorted(by: { $0.key < $1.key }) where byContent[entry.sha256] == nil {
+            byContent[entry.sha256] = (path, entry)
+        }
+        let pending = byContent.values.sorted { $0.0 < $1.0 }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, file) in pending.enumerated() {
+                if index >= Self.parallelDownloads { try await group.next() }
+                let path = file.0, entry = file.1
+                group.addTask { try await self.storeObject(path: path, entry: entry, from: source, deadline: deadline) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private func storeObject(path: String, entry: BundleManifest.FileEntry, from source: BundleSource, deadline: Date) async throws {
+        let object = objectURL(entry.sha256)
+        if let stored = DownloadSink.digest(of: object, limit: entry.size), stored == (entry.size, entry.sha256) { return }
         let partial = directory.appendingPathComponent("tmp/\(UUID().uuidString).part")
-        try data.write(to: partial)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let sink = try DownloadSink(file: partial, limit: entry.size, kind: .declared)
+        try await source.file(path, into: sink, limits: limits, deadline: deadline)
+        let sha256 = sink.finish()
+        guard sink.count == entry.size else {
+            throw CacheError.fileMismatch(file: path, reason: "\(sink.count) bytes, the manifest says \(entry.size)")
+        }
+        guard sha256 == entry.sha256 else { throw CacheError.fileMismatch(file: path, reason: "content does not match its sha256") }
+        try Self.createFolder(object.deletingLastPathComponent())
         _ = try? FileManager.default.removeItem(at: object)
-        try FileManager.default.moveItem(at: partial, to: object)
+        try FileError.wrap("move to", object.path) { try FileManager.default.moveItem(at: partial, to: object) }
+    }
+
+    static func createFolder(_ url: URL) throws(FileError) {
+        try FileError.wrap("create the folder", url.path) {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
     }
 
     private func record(id: String, version: String, source: BundleSource, validators: BundleSource.Validators, size: Int) throws {

@@ -40,46 +40,50 @@ public enum BundleSource: Equatable, Sendable {
         case unreadable(String, String)
         case http(URL, Int)
         case transport(URL, String)
+        /// A download cut short: by a size limit or the deadline.
+        case stopped(String, String)
 
         public var description: String {
             switch self {
             case .unreadable(let path, let why): "cannot read \(path): \(why)"
             case .http(let url, let status): "\(url.absoluteString) answered HTTP \(status)"
             case .transport(let url, let why): "cannot fetch \(url.absoluteString): \(why)"
+            case .stopped(let source, let why): "download of \(source) stopped: \(why)"
             }
         }
     }
 
     /// The manifest's bytes, or nil when the server says it has not changed since `known`.
-    func manifest(known: Validators?, timeout: Double) async throws -> (Data, Validators)? {
+    func manifest(known: Validators?, limits: DownloadLimits, deadline: Date) async throws -> (Data, Validators)? {
+        let sink = DownloadSink(limit: limits.maxDocumentBytes, kind: .document)
         switch self {
         case .directory(let root):
-            let path = root.appendingPathComponent(BundleManifest.fileName).path
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw FetchError.unreadable(path, "no manifest.json; run `paywall bundle pack` on the bundle first")
+            let url = root.appendingPathComponent(BundleManifest.fileName)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw FetchError.unreadable(url.path, "no manifest.json; run `paywall bundle pack` on the bundle first")
             }
-            return (data, Validators())
+            try Self.copy(url, into: sink)
+            return (sink.data, Validators())
         case .manifestURL(let url):
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-            if let etag = known?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let modified = known?.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
-            let (data, response) = try await Self.fetch(request)
+            var headers: [String: String] = [:]
+            if let etag = known?.etag { headers["If-None-Match"] = etag }
+            if let modified = known?.lastModified { headers["If-Modified-Since"] = modified }
+            let response = try await HTTPTransfer.get(url, headers: headers, into: sink, idleTimeout: limits.idleTimeout,
+                                                      deadline: deadline, budget: limits.deadline)
             if response.statusCode == 304 { return nil }
             guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
-            return (data, Validators(etag: response.value(forHTTPHeaderField: "ETag"),
-                                     lastModified: response.value(forHTTPHeaderField: "Last-Modified")))
+            let modified = response.value(forHTTPHeaderField: "Last-Modified")
+            return (sink.data, Validators(etag: response.value(forHTTPHeaderField: "ETag"),
+                                          lastModified: Self.isStrong(lastModified: modified, date: response.value(forHTTPHeaderField: "Date"))
+                                            ? modified : nil))
         }
     }
 
-    /// One file of the bundle, by its path in the manifest.
-    func file(_ path: String, timeout: Double) async throws -> Data {
+    /// Streams one file of the bundle, by its path in the manifest, into `sink`.
+    func file(_ path: String, into sink: DownloadSink, limits: DownloadLimits, deadline: Date) async throws {
         switch self {
         case .directory(let root):
-            let url = root.appendingPathComponent(path)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw FetchError.unreadable(url.path, "missing or unreadable")
-            }
-            return data
+            try Self.copy(root.appendingPathComponent(path), into: sink)
         case .manifestURL(let manifest):
             let encoded = path.split(separator: "/").map {
                 String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0)
@@ -87,26 +91,46 @@ public enum BundleSource: Equatable, Sendable {
             guard let url = URL(string: encoded, relativeTo: manifest)?.absoluteURL else {
                 throw FetchError.unreadable(path, "not a relative URL")
             }
-            return try await Self.download(url, timeout: timeout)
+            let response = try await HTTPTransfer.get(url, into: sink, idleTimeout: limits.idleTimeout, deadline: deadline,
+                                                      budget: limits.deadline)
+            guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
         }
     }
 
-    /// GETs `url`; anything but HTTP 200 is an error naming the URL and the status.
-    static func download(_ url: URL, timeout: Double) async throws -> Data {
-        let (data, response) = try await fetch(URLRequest(url: url, timeoutInterval: timeout))
+    /// GETs `url` (a config or update feed, read into memory): anything but HTTP 200 is an error
+    /// naming the URL and the status; more than `limits.maxDocumentBytes` or taking longer than
+    /// `limits.deadline` stops it.
+    static func download(_ url: URL, timeout: Double, limits: DownloadLimits = DownloadLimits()) async throws -> Data {
+        let sink = DownloadSink(limit: limits.maxDocumentBytes, kind: .document)
+        let response = try await HTTPTransfer.get(url, into: sink, idleTimeout: timeout,
+                                                  deadline: Date().addingTimeInterval(limits.deadline), budget: limits.deadline)
         guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
-        return data
+        return sink.data
     }
 
-    private static func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    /// A local file into `sink`, never more than its limit (a file may be a link to /dev/zero).
+    private static func copy(_ url: URL, into sink: DownloadSink) throws {
         do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            guard let http = response as? HTTPURLResponse else { throw FetchError.transport(request.url!, "not an HTTP response") }
-            return (data, http)
-        } catch let error as FetchError {
-            throw error
-        } catch {
-            throw FetchError.transport(request.url!, error.localizedDescription)
+            guard try sink.fill(from: url) else { throw FetchError.stopped(url.path, sink.kind.exceeded(sink.limit)) }
+        } catch let error as FileError {
+            throw FetchError.unreadable(url.path, error.reason)
         }
+    }
+
+    /// Whether a `Last-Modified` can tell versions apart: one less than a second before the
+    /// answer's `Date` is weak (RFC 9110, 8.8.2.2), as a file changed again within the same
+    /// second keeps it, and the server would answer 304 for content it never sent.
+    static func isStrong(lastModified: String?, date: String?) -> Bool {
+        guard let lastModified, let modified = httpDate(lastModified) else { return false }
+        guard let date, let sent = httpDate(date) else { return true }
+        return sent.timeIntervalSince(modified) >= 1
+    }
+
+    private static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
     }
 }

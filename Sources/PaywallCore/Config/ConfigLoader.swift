@@ -21,16 +21,24 @@ public final class ConfigLoader {
         self.timeout = timeout
     }
 
-    /// Reads a config file, or fetches a config URL.
-    public static func fetcher(for location: String) -> @Sendable () async throws -> Data {
+    /// Reads a config file, or fetches a config URL, within `limits` (its size and deadline).
+    public static func fetcher(for location: String, limits: DownloadLimits = DownloadLimits())
+        -> @Sendable () async throws -> Data
+    {
         if let url = URL(string: location), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
-            return { try await BundleSource.download(url, timeout: 30) }
+            return { try await BundleSource.download(url, timeout: limits.idleTimeout, limits: limits) }
         }
         return {
-            guard let data = FileManager.default.contents(atPath: location) else {
-                throw PaywallConfig.ParseError(description: "cannot read config \(location); check the path")
+            // Bounded like a download: the path may name a device or a huge file.
+            let sink = DownloadSink(limit: limits.maxDocumentBytes, kind: .document)
+            do {
+                guard try sink.fill(from: URL(fileURLWithPath: location)) else {
+                    throw PaywallConfig.ParseError(description: "config \(location) is \(sink.kind.exceeded(sink.limit))")
+                }
+            } catch let error as FileError {
+                throw PaywallConfig.ParseError(description: "cannot read config \(location): \(error.reason); check the path")
             }
-            return data
+            return sink.data
         }
     }
 

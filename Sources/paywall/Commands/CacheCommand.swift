@@ -4,6 +4,12 @@ import PaywallCore
 /// `paywall cache <action>`: the local, integrity-checked bundle cache.
 enum CacheCommand {
     static let budgetOption = OptionSpec(name: "--budget", valueName: "MB", help: "Size budget in megabytes (default 100).")
+    /// What every command that downloads bundles takes: `cache add` and `config load`.
+    static let downloadOptions = [
+        OptionSpec(name: "--max-file-mb", valueName: "MB", help: "Largest file a bundle may have (default 100)."),
+        OptionSpec(name: "--max-bundle-mb", valueName: "MB", help: "Largest a bundle's files may be together (default 200)."),
+        OptionSpec(name: "--deadline", valueName: "SECONDS", help: "Longest a bundle's download may take (default 120)."),
+    ]
 
     private static func spec(_ action: String, _ summary: String, _ positionals: [String] = [],
                              _ extra: [OptionSpec] = []) -> CommandSpec {
@@ -13,7 +19,7 @@ enum CacheCommand {
 
     static let actions: [CommandSpec] = [
         spec("add", "Install a bundle from a directory or the URL of its manifest.json.", ["URL|DIR"],
-             [OptionSpec(name: "--pin", valueName: nil, help: "Never evict it.")]),
+             [OptionSpec(name: "--pin", valueName: nil, help: "Never evict it.")] + downloadOptions),
         spec("list", "List cached bundle versions.", [], [OptionSpec(name: "--json", valueName: nil, help: "Print JSON.")]),
         spec("verify", "Check every cached file against its hash; exit 1 naming each bad file."),
         spec("remove", "Remove every version of a bundle.", ["ID"]),
@@ -32,10 +38,16 @@ enum CacheCommand {
         do {
             cache = try BundleCache(directory: try DataDirectory(explicit: parsed.value("--data-dir")).bundleCache)
         } catch {
-            throw .failure("bundle cache: \(error)")
+            throw .failure("bundle cache: \(FileError.describe(error))")
         }
         return try Subcommands.runAsync { () async throws -> Int32 in
-            try await perform(command.name.dropFirst("cache ".count), parsed, cache: cache, command: command)
+            do {
+                return try await perform(command.name.dropFirst("cache ".count), parsed, cache: cache, command: command)
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                throw CLIError.failure(FileError.describe(error))
+            }
         }
     }
 
@@ -44,6 +56,7 @@ enum CacheCommand {
                                 command: CommandSpec) async throws -> Int32 {
         switch action {
         case "add":
+            cache.limits = try downloadLimits(arguments, command)
             let installed = try await cache.install(BundleSource(arguments.positionals[0]))
             if arguments.has("--pin") { try cache.pin(installed.id) }
             print("cached \(installed.id) \(installed.version) (\(installed.size) bytes)")
@@ -82,5 +95,21 @@ enum CacheCommand {
             print(removed.isEmpty ? "nothing to prune" : "removed \(removed.joined(separator: ", "))")
         }
         return 0
+    }
+
+    /// The download limits `--max-file-mb`, `--max-bundle-mb` and `--deadline` set.
+    static func downloadLimits(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> DownloadLimits {
+        var limits = DownloadLimits()
+        func number(_ option: String, most: Double) throws(CLIError) -> Double? {
+            guard let text = arguments.value(option) else { return nil }
+            guard let value = Double(text), value > 0, value <= most else {
+                throw .usage("\(option) must be a number more than 0 and at most \(Int(most)), got '\(text)'", command)
+            }
+            return value
+        }
+        if let mb = try number("--max-file-mb", most: 1_000_000) { limits.maxFileBytes = Int(mb * Double(DownloadLimits.megabyte)) }
+        if let mb = try number("--max-bundle-mb", most: 1_000_000) { limits.maxBundleBytes = Int(mb * Double(DownloadLimits.megabyte)) }
+        if let seconds = try number("--deadline", most: 86_400) { limits.deadline = seconds }
+        return limits
     }
 }

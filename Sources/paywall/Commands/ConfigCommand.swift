@@ -7,7 +7,8 @@ enum ConfigCommand {
     static let load = CommandSpec(
         name: "config load", summary: "Load a paywall config and cache every paywall's bundle.", positionals: ["FILE|URL"],
         options: [Commands.dataDirOption,
-                  OptionSpec(name: "--timeout-ms", valueName: "MS", help: "How long the source may take before the cached copy is used (default 300).")],
+                  OptionSpec(name: "--timeout-ms", valueName: "MS", help: "How long the source may take before the cached copy is used (default 300).")]
+            + CacheCommand.downloadOptions,
         discussion: "")
 
     static let spec = Subcommands.parent(
@@ -27,18 +28,20 @@ enum ConfigCommand {
             }
             timeout = ms / 1000
         }
+        let limits = try CacheCommand.downloadLimits(parsed, load)
         let data: DataDirectory
         let cache: BundleCache
         do {
             data = try DataDirectory(explicit: parsed.value("--data-dir"))
             cache = try BundleCache(directory: data.bundleCache)
         } catch {
-            throw .failure("\(error)")
+            throw .failure(FileError.describe(error))
         }
+        cache.limits = limits
         let location = parsed.positionals[0]
         let loader = ConfigLoader(cachePath: cachePath(data), timeout: timeout)
         return try Subcommands.runAsync {
-            let (config, origin) = try await loader.load(origin: location, fetch: ConfigLoader.fetcher(for: location))
+            let (config, origin) = try await loader.load(origin: location, fetch: ConfigLoader.fetcher(for: location, limits: limits))
             if origin == .cache {
                 print("using the cached config: \(location) failed or did not answer within \(Int(timeout * 1000)) ms")
             }
@@ -50,7 +53,7 @@ enum ConfigCommand {
                     print("\(paywall.id)\t\(installed.id) \(installed.version)\(paywall.preload ? "\tpinned" : "")")
                 } catch {
                     failures += 1
-                    print("\(paywall.id)\tnot cached: \(error)")
+                    print("\(paywall.id)\tnot cached: \(FileError.describe(error))")
                 }
             }
             // The background refresh updates the cached config for the next start.

@@ -27,7 +27,7 @@ final class PresentationHost {
         } catch let error as CLIError {
             throw error
         } catch {
-            throw .failure("\(error)")
+            throw .failure(FileError.describe(error))
         }
         let manifest: BundleManifest
         do {

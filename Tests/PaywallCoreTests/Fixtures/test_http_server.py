@@ -1,0 +1,96 @@
+"""An HTTP server on 127.0.0.1 for the bundle cache's tests: serves ROOT, except the paths
+that ROUTES (a JSON file, read on every request) makes misbehave. Writes its port to PORTFILE.
+
+A route is an object: {"status": 304} answers that status with no body; {"forever": true}
+streams zeros without a Content-Length; {"declare": N} sends Content-Length N and streams
+zeros; {"trickle": S} sends a byte every S seconds. Every stream stops after "bytes" bytes
+(64 MB unless given) so a test that fails still ends. {"last_modified": "...", "date": "..."}
+serves the file at the path with that Last-Modified and Date (the same unless given), and
+answers 304 to If-Modified-Since.
+Usage: test_http_server.py ROOT ROUTES PORTFILE"""
+import http.server, json, os, sys, threading, time
+
+root, routes_path, port_path = sys.argv[1:4]
+
+
+def exit_with_parent(parent=os.getppid()):
+    """A test process that crashes cannot stop the server: it stops itself."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=root, **kwargs)
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        try:
+            with open(routes_path) as f:
+                route = json.load(f).get(self.path.split("?")[0])
+        except (OSError, ValueError):
+            route = None
+        if route is None:
+            return super().do_GET()
+        try:
+            self.misbehave(route)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def misbehave(self, route):
+        total = route.get("bytes", 64 * 1000 * 1000)
+        if "status" in route:
+            self.send_response(route["status"])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if "last_modified" in route:
+            stamp = route["last_modified"]
+            date = route.get("date", stamp)
+            self.date_time_string = lambda *args: date
+            if self.headers.get("If-Modified-Since"):
+                self.send_response(304)
+                self.end_headers()
+                return
+            with open(os.path.join(root, self.path.lstrip("/")), "rb") as f:
+                body = f.read()
+            self.send_response(200)
+            self.send_header("Last-Modified", stamp)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        self.send_response(200)
+        if "declare" in route:
+            self.send_header("Content-Length", str(route["declare"]))
+        elif "trickle" in route:
+            self.send_header("Content-Length", str(total))
+        else:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        if "trickle" in route:
+            for _ in range(total):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(route["trickle"])
+            return
+        chunk = b"\0" * 65536
+        sent = 0
+        while sent < total:
+            self.wfile.write(chunk[: total - sent])
+            sent += min(len(chunk), total - sent)
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+with open(port_path + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+os.rename(port_path + ".tmp", port_path)
+server.serve_forever()
