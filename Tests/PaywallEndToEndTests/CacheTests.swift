@@ -78,6 +78,8 @@ final class CacheTests: EndToEndTestCase {
         let offline = try presentCached()
         XCTAssertEqual(offline.stdout, "{\"result\":\"declined\"}\n", offline.stderr)
         XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "VERSION1")
+        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["paywall_identifier"], "promo",
+                       "a cached bundle is named by its manifest's id, not its version folder")
 
         // A second version from a directory; then a byte of it flipped on disk.
         XCTAssertEqual(try PaywallProcess.run(["cache", "add", try packed("v2", version: "2", marker: "VERSION2").path,

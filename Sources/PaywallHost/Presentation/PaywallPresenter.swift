@@ -147,7 +147,7 @@ public final class PaywallPresenter {
         reportLocaleFallbackOnce()
         let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
-        let session = PaywallSession(paywallId: bundle.root.lastPathComponent, events: events)
+        let session = PaywallSession(paywallId: bundle.identifier, events: events)
         // A bundle with its own tables is shown in the language they resolve to, runtime texts included.
         let bundleStrings: BundleStrings?
         var brokenStrings: String?
@@ -167,7 +167,7 @@ public final class PaywallPresenter {
         session.onUserAttributes = { [weak self] attributes in try self?.setUserAttributes(attributes) }
         let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host,
                                      strings: bundleStrings?.table ?? pageStrings)
-        let title = pageStrings.text(options.titleKey, ["bundle": bundle.root.lastPathComponent])
+        let title = pageStrings.text(options.titleKey, ["bundle": bundle.identifier])
         let runtime = self.runtime
         let window = PaywallWindow(webView: webView, session: session, title: title, size: options.size, strings: pageStrings,
                                    offscreen: options.offscreen, fallback: { [weak webView] in

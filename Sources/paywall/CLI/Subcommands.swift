@@ -1,3 +1,4 @@
+import PaywallCore
 import Foundation
 
 /// Commands with actions (`paywall store refund TXN`, `paywall cache add URL`): picks the
@@ -46,7 +47,7 @@ enum Subcommands {
         switch outcome! {
         case .success(let code): return code
         case .failure(let error as CLIError): throw error
-        case .failure(let error): throw .failure("\(error)")
+        case .failure(let error): throw .failure(FileError.describe(error))
         }
     }
 }
