@@ -49,12 +49,17 @@ final class BundleManifestValidationTests: XCTestCase {
         let hash = String(repeating: "a", count: 64)
         for json in [
             #"{"preview_store": "../../../../etc/passwd"}"#, #"{"preview_store": "/etc/passwd"}"#,
-            #"{"preview_store": "a/./b.json"}"#, #"{"preview_store": "a\\b.json"}"#, #"{"entry": "../index.html"}"#,
-            #"{"entry": ""}"#, #"{"entry": "pages//index.html"}"#, #"{"entry": "index.html\u0000"}"#,
+            #"{"preview_store": "a/./b.json"}"#, #"{"preview_store": "a\\b.json"}"#,
             #"{"files": {"../x.css": {"sha256": "\#(hash)", "size": 1}}}"#, #"{"files": {"/x.css": {"sha256": "\#(hash)", "size": 1}}}"#,
         ] {
             try assertRefused(json, "must be a relative path inside the bundle like \"store.json\"")
         }
+        // The entry is served as paywall://host/ENTRY, so it also must need no escaping.
+        for json in [#"{"entry": "../index.html"}"#, #"{"entry": ""}"#, #"{"entry": "pages//index.html"}"#,
+                     #"{"entry": "index.html\u0000"}"#, #"{"entry": "a page.html"}"#] {
+            try assertRefused(json, "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %")
+        }
+        XCTAssertTrue(try XCTUnwrap(errors(#"{"entry": "index.html\u0000"}"#).first).hasSuffix(#"got "index.html\u0000""#))
         let message = try XCTUnwrap(errors(#"{"preview_store": "../../../../etc/passwd"}"#).first)
         XCTAssertEqual(message, #"src manifest.json: "preview_store" must be a relative path inside the bundle like "store.json" or "css/app.css" (no ".." or "." segments, no leading "/", no backslashes or control characters); got "../../../../etc/passwd""#)
     }

@@ -209,14 +209,17 @@ final class CacheTests: EndToEndTestCase {
         XCTAssertEqual(try Data(contentsOf: cached), before)
     }
 
-    /// A name too long for the file system is said in words, not as an NSError dump.
+    /// A name too long for the file system is refused in words, naming the limit, not as an NSError dump.
     func testA300CharacterBundleIdIsAClearError() throws {
         let id = String(repeating: "a", count: 300)
-        let add = try PaywallProcess.run(["cache", "add", try packed("long", version: "1", marker: "X", id: id).path, "--data-dir", dataDir],
-                                         in: workDir)
-        XCTAssertEqual(add.status, 1)
-        XCTAssertTrue(add.stderr.hasSuffix("cache/versions/\(id): file name too long\n"), add.stderr)
-        XCTAssertFalse(add.stderr.contains("NSCocoaErrorDomain"), add.stderr)
+        let site = try inlineBundle("long", body: "<p>x</p>")
+        try #"{"id": "\#(id)", "version": "1"}"#.write(to: site.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
+        for command in [["bundle", "pack", site.path], ["cache", "add", site.path, "--data-dir", dataDir]] {
+            let result = try PaywallProcess.run(command, in: workDir)
+            XCTAssertEqual(result.status, 1, "\(command[0])")
+            XCTAssertTrue(result.stderr.contains("\"id\" is 300 bytes long; it may be at most 128"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("NSCocoaErrorDomain"), result.stderr)
+        }
     }
 
     private func sizeOf(_ bundle: URL) throws -> Int {

@@ -106,6 +106,9 @@ public struct BundleManifest: Equatable, Sendable {
         /// The cache files the bundle under its id and version, and `paywall cache list` prints them one per line.
         func name(_ key: String) throws(ParseError) -> String? {
             guard let text = try string(key) else { return nil }
+            guard text.utf8.count <= Self.maxNameBytes else {
+                throw fail("\"\(key)\" is \(text.utf8.count) bytes long; it may be at most \(Self.maxNameBytes) (the cache names a folder after it)")
+            }
             guard Self.isPlainName(text) else {
                 throw fail("\"\(key)\" may contain only ASCII letters, digits, \".\", \"-\", \"_\" and \"+\", "
                     + "and must not start with \".\"; got \(JSONWriter.text(.string(text)))")
@@ -123,7 +126,10 @@ public struct BundleManifest: Equatable, Sendable {
         self.init()
         id = try name("id")
         version = try name("version")
-        entry = try string("entry").map { (text) throws(ParseError) in try relativePath("\"entry\"", text) } ?? "index.html"
+        entry = try string("entry").map { (text) throws(ParseError) in
+            if let problem = Self.entryProblem(text) { throw fail(problem) }
+            return text
+        } ?? "index.html"
         minRuntimeVersion = try string("min_runtime_version")
         if let files = object["files"] {
             guard let map = files.objectValue else { throw fail("\"files\" must be an object of path -> {sha256, size}") }
@@ -179,10 +185,25 @@ public struct BundleManifest: Equatable, Sendable {
     }
 
     /// An id or version: it names a cache directory and is printed on one line by `paywall cache list`.
+    /// The longest id or version: the cache's folder for a version, `ID/VERSION`-like, stays
+    /// far under the file system's 255-byte name limit.
+    static let maxNameBytes = 128
+
     static func isPlainName(_ text: String) -> Bool {
-        !text.isEmpty && !text.hasPrefix(".") && text.utf8.count <= 128
+        !text.isEmpty && !text.hasPrefix(".") && text.utf8.count <= maxNameBytes
             && text.unicodeScalars.allSatisfy { $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "._+-".unicodeScalars.contains($0)) }
     }
+
+    /// Why `entry` cannot be an entry page, or nil. It is served as paywall://host/ENTRY: it must
+    /// be a path inside the bundle that needs no escaping.
+    static func entryProblem(_ entry: String) -> String? {
+        guard isBundlePath(entry), entry.addingPercentEncoding(withAllowedCharacters: plainURLPath) == entry else {
+            return "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \(JSONWriter.text(.string(entry)))"
+        }
+        return nil
+    }
+
+    private static let plainURLPath = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "%;"))
 
     /// A path that stays inside the bundle whatever directory it is joined to.
     static func isBundlePath(_ text: String) -> Bool {

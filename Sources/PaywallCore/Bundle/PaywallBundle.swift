@@ -45,7 +45,7 @@ public struct PaywallBundle: Equatable, Sendable {
         let manifest: BundleManifest
         do { manifest = try BundleManifest(root: root) } catch { throw .badManifest(error.description) }
         let entry = entry ?? manifest.entry
-        if let problem = Self.entryProblem(entry) {
+        if let problem = BundleManifest.entryProblem(entry) {
             throw .badManifest("\(root.appendingPathComponent(BundleManifest.fileName).path): \(problem)")
         }
         guard fm.isReadableFile(atPath: root.appendingPathComponent(entry).path) else {
@@ -55,15 +55,4 @@ public struct PaywallBundle: Equatable, Sendable {
         self.entry = entry
         identifier = manifest.id.flatMap { $0.isEmpty ? nil : $0 } ?? root.lastPathComponent
     }
-
-    /// Why `entry` cannot be an entry page, or nil. It is served as paywall://host/ENTRY: it must
-    /// be a path inside the bundle that needs no escaping.
-    static func entryProblem(_ entry: String) -> String? {
-        guard BundleCache.isSafePath(entry), entry.addingPercentEncoding(withAllowedCharacters: plainPath) == entry else {
-            return "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \"\(entry)\""
-        }
-        return nil
-    }
-
-    private static let plainPath = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "%;"))
 }

@@ -104,7 +104,7 @@ public final class BundleCache {
         guard let id = manifest.id, let version = manifest.version, !manifest.files.isEmpty else {
             throw CacheError.invalidManifest("\(source.description): manifest.json needs id, version and files; run `paywall bundle pack`")
         }
-        guard Self.isSafeName(id), Self.isSafeName(version), manifest.files.keys.allSatisfy(Self.isSafePath) else {
+        guard BundleManifest.isPlainName(id), BundleManifest.isPlainName(version), manifest.files.keys.allSatisfy(BundleManifest.isBundlePath) else {
             throw CacheError.invalidManifest("\(source.description): id, version or a file path is not a plain relative name")
         }
         do { try manifest.checkRuntimeVersion() } catch { throw CacheError.invalidManifest(error.description) }
@@ -300,17 +300,6 @@ public final class BundleCache {
             source: row["source"]?.string ?? "", size: Int(row["size"]?.int ?? 0),
             installedAt: row["installed_at"]?.date ?? .distantPast, lastUsedAt: row["last_used_at"]?.date ?? .distantPast,
             pinned: pinned, refused: row["refused"]?.bool ?? false)
-    }
-
-    /// A bundle id or version usable as one directory name.
-    nonisolated static func isSafeName(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
-    }
-
-    /// A manifest file path that stays inside the version directory.
-    nonisolated static func isSafePath(_ path: String) -> Bool {
-        !path.hasPrefix("/") && !path.contains("\\") && !path.contains("\0")
-            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { $0 != ".." && $0 != "." && !$0.isEmpty }
     }
 }
 
