@@ -140,11 +140,13 @@
 
   // Plain HTML templating: text and attributes containing {{ products.primary.price }},
   // {{ primary.trialPeriodText }}, {{ device.interfaceStyle }}, ... are filled from the host's
-  // template variables. With a substitution prefix (e.g. "freeTrial"), an element carrying
+  // template variables. {{ t.KEY }} is the bundle's own text for KEY in the user's language
+  // (its string tables, locales/<locale>.json); {{ t.KEY count=VARIABLE }} picks KEY's plural
+  // form for that number. With a substitution prefix (e.g. "freeTrial"), an element carrying
   // data-paywall-free-trial="..." shows that template instead of its own text. An unknown
   // variable stays visible and is reported to the host once.
   const Templates = (() => {
-    const pattern = /\{\{\s*([\w.$-]+)\s*\}\}/g;
+    const pattern = /\{\{\s*([\w.$-]+)(?:\s+count=([\w.$-]+))?\s*\}\}/g;
     const texts = new Map();      // text node -> its original template
     const attributes = new Map(); // element -> {attribute: original template}
     const reported = new Set();
@@ -165,9 +167,25 @@
       return value;
     }
 
-    function fill(template) {
-      return template.replace(pattern, (whole, path) => {
-        const value = lookup(path);
+    // A bundle text: keys hold dots ("plan.yearly.note"), so the rest of the path is one key.
+    function bundleText(key, countPath) {
+      const table = state.variables && state.variables.t;
+      if (!table || typeof table !== "object") return undefined;
+      if (countPath === undefined) return table[key];
+      const count = Number(lookup(countPath));
+      if (!Number.isFinite(count)) return undefined;
+      // The page's lang is the language the bundle's tables resolved to (the runtime sets it).
+      const lang = document.documentElement.lang || "en";
+      const form = table[key + "." + new Intl.PluralRules(lang).select(count)] ?? table[key + ".other"];
+      return typeof form === "string" ? form.replace(/\{count\}/g, new Intl.NumberFormat(lang).format(count)) : undefined;
+    }
+
+    // A bundle text may hold {{ variables }} of its own (a price, a period), filled in turn.
+    function fill(template, insideText) {
+      return template.replace(pattern, (whole, path, countPath) => {
+        const isText = path.startsWith("t.") && !insideText;
+        let value = isText ? bundleText(path.slice(2), countPath) : countPath === undefined ? lookup(path) : undefined;
+        if (isText && typeof value === "string") value = fill(value, true);
         if (value === undefined || value === null || typeof value === "object") {
           if (!reported.has(path)) {
             reported.add(path);

@@ -8,23 +8,23 @@
   "use strict";
 
   // The primary plan's button offers the trial only while the user may still take it
-  // (the runtime's "freeTrial" substitution prefix).
-  var LABELS = {
-    primary: "Continue",
-    secondary: "Continue",
-    tertiary: "Continue"
-  };
-  var TRIAL_LABEL = "Start free trial";
+  // (the runtime's "freeTrial" substitution prefix). Its texts come from the bundle's string
+  // tables (the runtime's `t` variable), English until they arrive.
+  var SLOTS = ["primary", "secondary", "tertiary"];
+  function label(key, english) {
+    var t = window.Paywall && window.Paywall.variables && window.Paywall.variables.t;
+    return (t && t[key]) || english;
+  }
 
   var cta = document.getElementById("purchase");
   var inputs = document.querySelectorAll('input[name="plan"]');
   var notes = document.querySelectorAll("[data-note-for]");
 
   function select(slot) {
-    if (!cta || !LABELS[slot]) return;
+    if (!cta || SLOTS.indexOf(slot) < 0) return;
     cta.setAttribute("data-paywall-purchase", slot);
     var trial = slot === "primary" && window.Paywall && window.Paywall.prefix === "freeTrial";
-    cta.textContent = trial ? TRIAL_LABEL : LABELS[slot];
+    cta.textContent = trial ? label("cta.trial", "Start free trial") : label("cta.continue", "Continue");
     notes.forEach(function (note) {
       note.hidden = note.getAttribute("data-note-for") !== slot;
     });

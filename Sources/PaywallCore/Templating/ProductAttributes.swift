@@ -58,8 +58,15 @@ public struct ProductAttributes {
 
     // MARK: Prices
 
+    /// A price as the locale writes it. In a right-to-left page it is a Unicode isolate (FSI ...
+    /// PDI), as a page fills it into running text, and a Latin currency symbol inside it is a
+    /// left-to-right isolate of its own: otherwise its "$" takes the right-to-left side and
+    /// "US$" reads "$US".
     private func money(_ amount: Decimal) -> String {
-        amount.formatted(.currency(code: product.currencyCode).locale(locale))
+        let text = amount.formatted(.currency(code: product.currencyCode).locale(locale))
+        guard strings.isRightToLeft else { return text }
+        let symbol = text.replacing(/[A-Za-z]+\p{Sc}?|\p{Sc}[A-Za-z]+/) { "\u{2066}\($0.output)\u{2069}" }
+        return "\u{2068}\(symbol)\u{2069}"
     }
 
     private func raw(_ amount: Decimal) -> String {
