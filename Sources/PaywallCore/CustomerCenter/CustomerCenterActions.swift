@@ -230,7 +230,7 @@ extension CustomerCenterSession {
             self.events.emit("restore_start")
             self.perform({ await purchases.restore() }) { outcome in
                 self.events.emit(outcome.event.name, outcome.event.params)
-                guard let failure = outcome.failureDialog else { return self.notice("cc.restore.done") }
+                guard let failure = outcome.failureDialog(strings: self.strings) else { return self.notice("cc.restore.done") }
                 return self.notice(failure.key, failure.arguments)
             }
         }

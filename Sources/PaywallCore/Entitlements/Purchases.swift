@@ -103,24 +103,25 @@ public final class Purchases {
         case restored
         /// The store answered, but the user has no active purchase.
         case nothingToRestore
-        case failed(reason: String)
+        /// `reason` is for the event log; `cause` says it in the user's language.
+        case failed(reason: String, cause: StoreErrorText.Cause)
 
         /// The event reporting it (`restore_complete` or `restore_fail` with its `message`).
         public var event: (name: String, params: [String: JSONValue]) {
             switch self {
             case .restored: ("restore_complete", [:])
             case .nothingToRestore: ("restore_fail", ["message": "no active purchases to restore"])
-            case .failed(let reason): ("restore_fail", ["message": .string(reason)])
+            case .failed(let reason, _): ("restore_fail", ["message": .string(reason)])
             }
         }
 
         /// The string-table key (`KEY.title`, `KEY.message`) and arguments of the dialog that
-        /// tells the user a restore found nothing or failed; nil when it restored.
-        public var failureDialog: (key: String, arguments: [String: String])? {
+        /// tells the user a restore found nothing or failed, in `strings`' language; nil when it restored.
+        public func failureDialog(strings: StringTable) -> (key: String, arguments: [String: String])? {
             switch self {
             case .restored: nil
             case .nothingToRestore: ("restore.nothing", [:])
-            case .failed(let reason): ("restore.failed", ["reason": reason])
+            case .failed(_, let cause): ("restore.failed", ["reason": StoreErrorText.reason(for: cause, strings: strings)])
             }
         }
     }
@@ -132,11 +133,11 @@ public final class Purchases {
             do {
                 try refresh()
             } catch {
-                return .failed(reason: "\(error)")
+                return .failed(reason: "\(error)", cause: StoreErrorText.Cause(error))
             }
             return subscriptionStatus.activeEntitlements.isEmpty ? .nothingToRestore : .restored
         case .failed(let error):
-            return .failed(reason: error.map { "\($0)" } ?? "the store did not say why")
+            return .failed(reason: error.map { "\($0)" } ?? "the store did not say why", cause: StoreErrorText.Cause(error))
         }
     }
 

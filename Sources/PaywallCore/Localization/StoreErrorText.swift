@@ -21,6 +21,19 @@ extension FakeStoreError: StoreCodedError {
 }
 
 public enum StoreErrorText {
+    /// What a dialog needs of an error, as plain values (outcomes that carry it stay
+    /// `Equatable` and `Sendable`).
+    public struct Cause: Equatable, Sendable {
+        public var storeCode: String?
+        /// An app's own `LocalizedError` text.
+        public var appText: String?
+
+        public init(_ error: (any Error)?) {
+            storeCode = (error as? StoreCodedError)?.storeCode
+            appText = storeCode == nil ? (error as? LocalizedError)?.errorDescription : nil
+        }
+    }
+
     /// Codes with a text of their own (`store.error.<code>` in the string tables).
     static let knownCodes: Set<String> = [
         "card_declined", "insufficient_funds", "payment_invalid", "network", "not_allowed", "product_unavailable",
@@ -30,10 +43,11 @@ public enum StoreErrorText {
     /// an app's `LocalizedError` speaks for itself; any other error is an unknown error (its
     /// details go to the event log, never in English into a translated dialog).
     public static func reason(for error: (any Error)?, strings: StringTable) -> String {
-        guard let coded = error as? StoreCodedError else {
-            return (error as? LocalizedError)?.errorDescription ?? strings.text("store.error.unknown")
-        }
-        let code = coded.storeCode
+        reason(for: Cause(error), strings: strings)
+    }
+
+    public static func reason(for cause: Cause, strings: StringTable) -> String {
+        guard let code = cause.storeCode else { return cause.appText ?? strings.text("store.error.unknown") }
         let text = knownCodes.contains(code) ? strings.text("store.error.\(code)") : strings.text("store.error.declined")
         return code.isEmpty ? text : "\(text) (\(code))"
     }

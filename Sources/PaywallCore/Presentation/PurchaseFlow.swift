@@ -69,7 +69,7 @@ final class PurchaseFlow {
             let outcome = await purchases.restore()
             end()
             session.report(outcome.event.name, outcome.event.params)
-            if let failure = outcome.failureDialog {
+            if let failure = outcome.failureDialog(strings: strings) {
                 alert(failure.key, failure.arguments)
             } else {
                 session.finish(.restored)

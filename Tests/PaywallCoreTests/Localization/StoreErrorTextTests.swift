@@ -35,4 +35,15 @@ final class StoreErrorTextTests: XCTestCase {
         let english = try StringTable(directory: locales, locale: "en")
         XCTAssertEqual(StoreErrorText.reason(for: Translated(), strings: english), "la tarjeta fue rechazada")
     }
+
+    /// A failed restore's dialog speaks the user's language too; the event keeps the store's words.
+    func testAFailedRestoreExplainsItselfInTheUsersLanguage() throws {
+        let german = try StringTable(directory: locales, locale: "de_DE")
+        let outcome = Purchases.RestoreOutcome.failed(
+            reason: "the store declined the purchase (network)", cause: .init(FakeStoreError.purchaseFailed(reason: "network")))
+        let dialog = try XCTUnwrap(outcome.failureDialog(strings: german))
+        XCTAssertEqual(dialog.key, "restore.failed")
+        XCTAssertEqual(dialog.arguments["reason"], german.text("store.error.network") + " (network)")
+        XCTAssertEqual(outcome.event.params["message"], "the store declined the purchase (network)")
+    }
 }
