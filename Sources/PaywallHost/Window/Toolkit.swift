@@ -55,6 +55,12 @@ public enum Toolkit {
         g_value_unset(&value)
     }
 
+    /// Lays out GTK's own widgets (dialogs, the progress overlay) right to left or left to
+    /// right: GTK takes the direction from its own locale, which `--locale` does not change.
+    static func setTextDirection(rightToLeft: Bool) {
+        gtk_widget_set_default_direction(rightToLeft ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR)
+    }
+
     /// A new top-level window, or one that renders without appearing on the desktop
     /// (snapshots). An off-screen window has no decorations: on Wayland, GTK otherwise adds
     /// client-side ones and the view grows by their height (a 400x720 snapshot came out 400x772).
