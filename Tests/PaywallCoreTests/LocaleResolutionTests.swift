@@ -43,6 +43,8 @@ final class LocaleResolutionTests: XCTestCase {
             ("iw_IL", ["he", "en"]),
             ("sr@latin", ["en"]),
             ("xx_YY", ["en"]),
+            ("CS_CZ", ["cs", "en"]),
+            ("PT-br", ["pt_BR", "pt", "en"]),
         ]
         for (requested, chain) in cases {
             XCTAssertEqual(resolve(requested).chain, chain, requested)

@@ -55,8 +55,8 @@ public struct LocaleResolution: Equatable, Sendable {
 
     /// Language, script and region of a well-formed, non-POSIX request; nil otherwise.
     private static func parts(_ text: String) -> Parts? {
-        guard isWellFormed(text), !text.hasPrefix("C"), !text.hasPrefix("POSIX") else { return nil }
         let base = text.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(String.init) ?? ""
+        guard isWellFormed(text), base != "C", base != "POSIX" else { return nil }
         let fields = base.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
         var parts = Parts(language: fields[0].lowercased())
         for field in fields.dropFirst() {

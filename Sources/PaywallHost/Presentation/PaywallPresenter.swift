@@ -58,7 +58,6 @@ public final class PaywallPresenter {
         self.events = events
         strings = try StringTable(directory: resources.locales, locale: locale)
         self.locale = Locale(identifier: strings.resolution.formattingIdentifier)
-        Toolkit.setTextDirection(rightToLeft: strings.isRightToLeft)
         self.resources = resources
         runtime = try WebRuntime(resources: resources, languages: [self.locale.identifier])
     }

@@ -4,7 +4,7 @@ import CGtk
 /// loop (no `gtk_dialog_run`), so the page and automation keep working while it is up.
 @MainActor
 enum AlertDialog {
-    static func show(title: String, message: String, button: String, parent: UnsafeMutablePointer<GtkWidget>) {
+    static func show(title: String, message: String, button: String, parent: UnsafeMutablePointer<GtkWidget>, rightToLeft: Bool) {
         let dialog = gtk_dialog_new()!
         gtk_window_set_title(gcast(dialog), title)
         gtk_window_set_transient_for(gcast(dialog), gcast(parent))
@@ -25,6 +25,7 @@ enum AlertDialog {
         gtk_container_add(gcast(gtk_dialog_get_content_area(gcast(dialog))), label)
         gtk_dialog_add_button(gcast(dialog), button, GTK_RESPONSE_OK.rawValue)
         Signal.connect(UnsafeMutableRawPointer(dialog), "response", enumValue: { _ in gtk_widget_destroy(dialog) })
+        Toolkit.setTextDirection(of: dialog, rightToLeft: rightToLeft)
         gtk_widget_show_all(dialog)
     }
 }

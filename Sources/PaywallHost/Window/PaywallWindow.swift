@@ -43,6 +43,7 @@ public final class PaywallWindow: PaywallPage {
         gtk_container_add(gcast(overlay), webView.widget)
         gtk_overlay_add_overlay(gcast(overlay), status.widget)
         gtk_container_add(gcast(window), overlay)
+        Toolkit.setTextDirection(of: window, rightToLeft: strings.isRightToLeft)
         session.page = self
         // Closing with the window manager declines; the session then calls dismiss().
         Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { [weak self] _ in
@@ -87,7 +88,8 @@ public final class PaywallWindow: PaywallPage {
 
     public func showAlert(title: String, message: String) {
         guard !isDestroyed else { return }
-        AlertDialog.show(title: title, message: message, button: strings.text("dialog.ok"), parent: window)
+        AlertDialog.show(title: title, message: message, button: strings.text("dialog.ok"), parent: window,
+                         rightToLeft: strings.isRightToLeft)
     }
 
     public func openInAppBrowser(_ url: URL) {

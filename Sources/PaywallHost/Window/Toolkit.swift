@@ -55,10 +55,24 @@ public enum Toolkit {
         g_value_unset(&value)
     }
 
-    /// Lays out GTK's own widgets (dialogs, the progress overlay) right to left or left to
-    /// right: GTK takes the direction from its own locale, which `--locale` does not change.
-    static func setTextDirection(rightToLeft: Bool) {
-        gtk_widget_set_default_direction(rightToLeft ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR)
+    /// Lays out `widget` and everything in it right to left or left to right. GTK takes its
+    /// default direction from the process's locale, which a presenter's locale may override;
+    /// setting it per window leaves an embedding app's own widgets alone.
+    static func setTextDirection(of widget: UnsafeMutablePointer<GtkWidget>, rightToLeft: Bool) {
+        var direction = rightToLeft ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR
+        withUnsafeMutablePointer(to: &direction) { pointer in
+            setDirection(widget, pointer)
+        }
+    }
+
+    /// Runs on the GTK thread only (called from `setTextDirection` and GTK's own forall).
+    nonisolated private static func setDirection(_ widget: UnsafeMutablePointer<GtkWidget>?, _ direction: UnsafeMutablePointer<GtkTextDirection>) {
+        gtk_widget_set_direction(widget, direction.pointee)
+        guard let widget, g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_container_get_type()) != 0 else { return }
+        // forall, not foreach: internal children too (a dialog's action area, a button's label).
+        gtk_container_forall(gcast(widget), { child, data in
+            Toolkit.setDirection(child, data!.assumingMemoryBound(to: GtkTextDirection.self))
+        }, UnsafeMutableRawPointer(direction))
     }
 
     /// A new top-level window, or one that renders without appearing on the desktop
