@@ -102,7 +102,7 @@ extension FakeStore {
     }
 
     /// The lifecycle operations that lead a new buyer of `product` to `state`, or why none do.
-    public static func seedSteps(_ state: SeedState, for product: Product, settings: StoreSettings) throws(SeedUnreachable)
+    public nonisolated static func seedSteps(_ state: SeedState, for product: Product, settings: StoreSettings) throws(SeedUnreachable)
         -> [SeedStep]
     {
         if let reason = unreachableReason(state, for: product, settings: settings) {
@@ -133,7 +133,7 @@ extension FakeStore {
     }
 
     /// Why `product` can never be in `state`, or nil when it can.
-    private static func unreachableReason(_ state: SeedState, for product: Product, settings: StoreSettings) -> String? {
+    private nonisolated static func unreachableReason(_ state: SeedState, for product: Product, settings: StoreSettings) -> String? {
         if state == .pending { return nil }
         switch product.kind {
         case .consumable:
@@ -167,7 +167,7 @@ extension FakeStore {
     }
 
     /// "a, b or c".
-    private static func list(_ items: [String]) -> String {
+    private nonisolated static func list(_ items: [String]) -> String {
         items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
     }
 
