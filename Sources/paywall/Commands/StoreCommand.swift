@@ -7,9 +7,9 @@ enum StoreCommand {
     private static let json = OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text.")
 
     private static func spec(_ action: String, _ summary: String, _ positionals: [String] = [],
-                             _ extra: [OptionSpec] = []) -> CommandSpec {
+                             _ extra: [OptionSpec] = [], discussion: String = "") -> CommandSpec {
         CommandSpec(name: "store \(action)", summary: summary, positionals: positionals, options: common + extra,
-                    discussion: "")
+                    discussion: discussion)
     }
 
     static let actions: [CommandSpec] = [
@@ -18,7 +18,12 @@ enum StoreCommand {
         spec("entitlements", "Show the subscription status and entitlements.", [], [json, Commands.userOption]),
         spec("buy", "Buy a product without a paywall, as the next outcome says.", ["PRODUCT_ID"], [Commands.userOption]),
         spec("seed", "Put the user in a purchase state through the real lifecycle; prints the entitlements as JSON.",
-             ["PRODUCT_ID", "STATE"], [Commands.userOption]),
+             ["PRODUCT_ID", "STATE"], [Commands.userOption], discussion: """
+             STATE: \(SeedState.allCases.map(\.rawValue).joined(separator: ", ")). The steps are the ones `buy`, \
+             `cancel`, `refund`, `billing-issue` and `advance` take, on the store's clock; the user must have no \
+             purchase of the product (or its subscription group) yet. A state the product or catalog cannot reach \
+             is a usage error (exit 2) that says why and which states would work.
+             """),
         spec("set-outcome", "Set what the next purchase does: success, cancelled, pending or failed:<reason>.",
              ["OUTCOME"], [OptionSpec(name: "--delay", valueName: "SECONDS", help: "Wait this long before answering.")]),
         spec("approve", "Approve a pending (Ask to Buy) purchase.", ["TXN"]),
