@@ -80,6 +80,12 @@ public final class EntitlementCache {
         try write(user: user, status: status, source: .app, clockOffset: 0)
     }
 
+    /// The users whose cached status `source` decided.
+    package func userIds(source: Source) throws -> [String] {
+        try database.query("SELECT user_id FROM status WHERE source = ? ORDER BY user_id", [.text(source.rawValue)])
+            .compactMap { $0["user_id"]?.string }
+    }
+
     public func cachedStatus(user: String) throws -> CachedStatus? {
         guard let row = try database.query("SELECT * FROM status WHERE user_id = ?", [.text(user)]).first,
             let source = row["source"]?.string.flatMap(Source.init(rawValue:))

@@ -7,9 +7,9 @@ enum StoreCommand {
     private static let json = OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text.")
 
     private static func spec(_ action: String, _ summary: String, _ positionals: [String] = [],
-                             _ extra: [OptionSpec] = []) -> CommandSpec {
+                             _ extra: [OptionSpec] = [], discussion: String = "") -> CommandSpec {
         CommandSpec(name: "store \(action)", summary: summary, positionals: positionals, options: common + extra,
-                    discussion: "")
+                    discussion: discussion)
     }
 
     static let actions: [CommandSpec] = [
@@ -17,6 +17,13 @@ enum StoreCommand {
         spec("transactions", "List every transaction of every user, pending ones included.", [], [json]),
         spec("entitlements", "Show the subscription status and entitlements.", [], [json, Commands.userOption]),
         spec("buy", "Buy a product without a paywall, as the next outcome says.", ["PRODUCT_ID"], [Commands.userOption]),
+        spec("seed", "Put the user in a purchase state through the real lifecycle; prints the entitlements as JSON.",
+             ["PRODUCT_ID", "STATE"], [Commands.userOption], discussion: """
+             STATE: \(SeedState.allCases.map(\.rawValue).joined(separator: ", ")). The steps are the ones `buy`, \
+             `cancel`, `refund`, `billing-issue` and `advance` take, on the store's clock; the user must have no \
+             purchase of the product (or its subscription group) yet. A state the product or catalog cannot reach \
+             is a usage error (exit 2) that says why and which states would work.
+             """),
         spec("set-outcome", "Set what the next purchase does: success, cancelled, pending or failed:<reason>.",
              ["OUTCOME"], [OptionSpec(name: "--delay", valueName: "SECONDS", help: "Wait this long before answering.")]),
         spec("approve", "Approve a pending (Ask to Buy) purchase.", ["TXN"]),
@@ -42,9 +49,11 @@ enum StoreCommand {
         let action = String(command.name.dropFirst("store ".count))
         return try Subcommands.runAsync {
             let bought = try await perform(action, parsed, store: store, purchases: purchases, command: command)
-            // Keeps the entitlement cache in step with the store. A cache it cannot write is
-            // a warning (see `StoreContext`), never a failed purchase: the store charged.
-            try purchases.refresh(purchased: bought)
+            // Keeps every user's entitlement cache in step with the store, so `paywall status`
+            // is right at once. A cache it cannot write is a warning (see `StoreContext`), never
+            // a failed purchase: the store charged.
+            try purchases.refreshEveryUser(of: store, purchased: bought)
+            if action == "seed" { printJSON(entitlementsReport(purchases)) }
             return 0
         }
     }
@@ -76,12 +85,24 @@ enum StoreCommand {
         case "entitlements":
             let info = purchases.customerInfo
             if arguments.has("--json") {
-                printJSON(StoreReport.entitlements(info, status: purchases.subscriptionStatus, userId: purchases.userId))
+                printJSON(entitlementsReport(purchases))
                 return nil
             }
             print("subscription status: \(purchases.subscriptionStatus.name)")
             for e in info.entitlements {
                 print("\(e.id)\t\(e.isActive ? "active" : "inactive")\t\(e.state?.rawValue ?? "-")\texpires \(StoreReport.date(e.expiresAt).stringValue ?? "never")")
+            }
+        case "seed":
+            guard let product = store.catalog.product(id: argument) else { throw unknownProduct(argument) }
+            let name = arguments.positionals.last ?? ""
+            guard let state = SeedState(rawValue: name) else {
+                let states = SeedState.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CLIError.usage("STATE must be one of \(states); got '\(name)'", command)
+            }
+            do {
+                try store.seed(product, state)
+            } catch let error as SeedUnreachable {
+                throw CLIError.usage(error.description, command)
             }
         case "set-outcome":
             guard let outcome = PurchaseOutcome(parsing: argument) else {
@@ -103,9 +124,7 @@ enum StoreCommand {
             try store.advance(amount)
             print("store clock: \(StoreReport.date(try store.now()).stringValue ?? "")")
         case "buy":
-            guard let product = store.catalog.product(id: argument) else {
-                throw CLIError.failure("unknown product id '\(argument)'; see `paywall store products`")
-            }
+            guard let product = store.catalog.product(id: argument) else { throw unknownProduct(argument) }
             let before = Set(try store.allRecords().map(\.transaction.id))
             let result = await store.purchase(product)
             let new = try store.allRecords().map(\.transaction.id).filter { !before.contains($0) }
@@ -129,6 +148,16 @@ enum StoreCommand {
             print("\(action): \(argument)")
         }
         return nil
+    }
+
+    private static func unknownProduct(_ id: String) -> CLIError {
+        .failure("unknown product id '\(id)'; see `paywall store products`")
+    }
+
+    /// What `entitlements --json` and `seed` print.
+    @MainActor
+    private static func entitlementsReport(_ purchases: Purchases) -> JSONValue {
+        StoreReport.entitlements(purchases.customerInfo, status: purchases.subscriptionStatus, userId: purchases.userId)
     }
 
     static func printJSON(_ value: JSONValue) {
