@@ -62,6 +62,21 @@ final class DialogsTests: EndToEndTestCase {
         assertDialog(title: "No Purchases Found", messageContains: "no active purchases")
     }
 
+    /// `preview` has no scripts: the page itself restores, and closes once the dialog was answered.
+    func testPreviewAnswersDialogsToo() throws {
+        let bundle = try inlineBundle("restore", body: """
+            <script>
+            Paywall.on('dialog_shown', dialog => { if (dialog.answer === 'ok') Paywall.close(); });
+            window.addEventListener('load', () => Paywall.restore());
+            </script>
+            """)
+        let result = try PaywallProcess.run(
+            ["preview", bundle.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--dialogs", "auto"],
+            in: workDir, timeout: 90)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        assertDialog(title: "No Purchases Found", messageContains: "no active purchases")
+    }
+
     func testUnknownDialogPolicyIsAUsageError() throws {
         let result = try PaywallProcess.run(["present", template, "--dialogs", "yes"], in: workDir)
         XCTAssertEqual(result.status, 2, result.stderr)
