@@ -25,7 +25,7 @@ enum CustomerCenterCommand {
             --presentation pushed, the stand-in app's back button closes it),
             {"result":"timeout"} after --timeout (exit 3), or {"path":"...","result":"snapshot"} once --snapshot is
             written ({"message":"...","result":"error"}, exit 1, if it cannot be). With --strict, an --eval script that
-            throws or does not settle ends the run with {"result":"script_error","message":"..."} (exit 4), and
+            throws or does not settle ends the run with {"message":"...","result":"script_error"} (exit 4), and
             --snapshot then writes nothing. With --store, its paths act on the fake store's purchases of --user.
             """)
 

@@ -12,7 +12,7 @@ enum PresentCommand {
         let host = try PresentationHost(arguments, command: Commands.present, countsAsView: true)
         return host.run(onPresented: { presentation in
             let session = presentation.session
-            presentation.session.onReady = {
+            session.onReady = {
                 scripts.run(in: presentation.webView, onFailure: { session.finish(.scriptError(message: $0)) })
             }
             if let timeout {
