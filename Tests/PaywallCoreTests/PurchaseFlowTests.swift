@@ -87,6 +87,71 @@ final class PurchaseFlowTests: XCTestCase {
         XCTAssertEqual(rig.finished, [])
     }
 
+    /// The user bought something and then closed the paywall: they did not decline.
+    @MainActor
+    func testPurchaseThatKeptThePaywallOpenIsTheResultOfALaterClose() async throws {
+        let rig = try Rig(dir: dir)
+        rig.send(#"{"event_name": "purchase", "product_identifier": "credits", "should_dismiss": false}"#)
+        await rig.settle()
+        rig.send(#"{"event_name": "close"}"#)
+        XCTAssertEqual(rig.finished, [.purchased(productId: "credits")])
+        XCTAssertFalse(rig.names.contains(EventName.paywallDecline), "\(rig.names)")
+        XCTAssertEqual(rig.events.last { $0.name == EventName.paywallClose }?.params["result"], "purchased")
+    }
+
+    @MainActor
+    func testOwnedProductThatKeptThePaywallOpenIsRestoredOnClose() async throws {
+        let rig = try Rig(dir: dir)
+        try rig.purchases.setSubscriptionStatus(.active(["pro"]))
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly", "should_dismiss": false}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.finished, [])
+        rig.session.windowClosedByUser()
+        XCTAssertEqual(rig.finished, [.restored])
+    }
+
+    /// A purchase outranks a later restore of something already owned; a timeout is still a timeout.
+    @MainActor
+    func testPurchaseOutranksALaterRestoreAndATimeoutStaysATimeout() async throws {
+        let rig = try Rig(dir: dir)
+        try rig.purchases.setSubscriptionStatus(.active(["pro"]))
+        rig.send(#"{"event_name": "purchase", "product_identifier": "credits", "should_dismiss": false}"#)
+        await rig.settle()
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly", "should_dismiss": false}"#)
+        await rig.settle()
+        rig.send(#"{"event_name": "close"}"#)
+        XCTAssertEqual(rig.finished, [.purchased(productId: "credits")])
+
+        let otherDir = dir.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: otherDir, withIntermediateDirectories: true)
+        let other = try Rig(dir: otherDir)
+        other.send(#"{"event_name": "purchase", "product_identifier": "credits", "should_dismiss": false}"#)
+        await other.settle()
+        other.session.finish(.timeout)
+        XCTAssertEqual(other.finished, [.timeout])
+    }
+
+    /// `auto` answers every runtime dialog at once: nothing is put on screen, each is reported
+    /// (to the page too, so a script can wait for it), and the paywall stays open.
+    @MainActor
+    func testAutoDialogsAreAnsweredAtOnceAndReported() async throws {
+        let rig = try Rig(dir: dir)
+        rig.session.dialogs = .auto
+        rig.controller.purchaseResults = [.failed(FakeStoreError.purchaseFailed(reason: "card_declined"))]
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+        await rig.settle()
+        rig.send(#"{"event_name": "purchase", "product_identifier": "nope"}"#)
+        try rig.purchases.setSubscriptionStatus(.inactive)
+        rig.send(#"{"event_name": "restore"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.page.alerts.count, 0, "nothing waits on screen")
+        let dialogs = rig.events.filter { $0.name == EventName.dialogShown }
+        XCTAssertEqual(dialogs.map { $0.params["title"] }, ["Purchase Failed", "Product Unavailable", "No Purchases Found"])
+        XCTAssertEqual(Set(dialogs.map { $0.params["answer"] }), ["ok"])
+        XCTAssertEqual(rig.page.deliveredEvents.filter { $0["event_name"] == "dialog_shown" }.count, 3)
+        XCTAssertEqual(rig.finished, [])
+    }
+
     @MainActor
     func testSecondTapWhileInFlightStartsNothing() async throws {
         let rig = try Rig(dir: dir)
@@ -107,7 +172,7 @@ final class PurchaseFlowTests: XCTestCase {
         let rig = try Rig(dir: dir)
         rig.send(#"{"event_name": "purchase", "product_identifier": "nope"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_fail"])
+        XCTAssertEqual(rig.names, ["transaction_fail", "dialog_shown"])
         let message = rig.events[0].params["message"]?.stringValue ?? ""
         XCTAssertTrue(message.contains("unknown product id \"nope\""), message)
         XCTAssertTrue(message.contains("pro.monthly"), "names what the catalog has: \(message)")
@@ -149,7 +214,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.purchaseResults = [.failed(CardDeclined())]
         rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_start", "transaction_fail"])
+        XCTAssertEqual(rig.names, ["transaction_start", "transaction_fail", "dialog_shown"])
         XCTAssertEqual(rig.events[1].params["message"], "card declined")
         XCTAssertEqual(rig.page.alerts.first?.title, "Purchase Failed")
         XCTAssertEqual(rig.page.alerts.first?.message,
@@ -162,8 +227,13 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.purchaseResults = [.pending]
         rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_start", "transaction_pending"])
-        XCTAssertEqual(rig.page.alerts.first?.title, "Waiting for Approval")
+        XCTAssertEqual(rig.names, ["transaction_start", "transaction_pending", "dialog_shown"])
+        XCTAssertEqual(rig.page.alerts.map(\.title), ["Waiting for Approval"])
+        // Shown to the user, whose answer is not known yet.
+        let dialog = try XCTUnwrap(rig.events.first { $0.name == EventName.dialogShown })
+        XCTAssertEqual(dialog.params["title"], "Waiting for Approval")
+        XCTAssertEqual(dialog.params["message"], .string(rig.page.alerts[0].message))
+        XCTAssertEqual(dialog.params["answer"], .null)
         XCTAssertEqual(rig.finished, [])
     }
 
@@ -174,7 +244,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.events = []
         rig.send(#"{"event_name": "restore"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["restore_start", "restore_fail"])
+        XCTAssertEqual(rig.names, ["restore_start", "restore_fail", "dialog_shown"])
         XCTAssertEqual(rig.events[1].params["message"], "no active purchases to restore")
         XCTAssertEqual(rig.page.alerts.first?.title, "No Purchases Found")
         XCTAssertEqual(rig.page.progress, [true, false])
@@ -197,7 +267,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.restoreResult = .failed(nil)
         rig.send(#"{"event_name": "restore"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["restore_start", "restore_fail"])
+        XCTAssertEqual(rig.names, ["restore_start", "restore_fail", "dialog_shown"])
         XCTAssertEqual(rig.page.alerts.first?.title, "Restore Failed")
     }
 

@@ -11,10 +11,20 @@ final class CLITests: EndToEndTestCase {
         }
     }
 
+    func testHelpListsEveryExitCode() throws {
+        let result = try PaywallProcess.run(["--help"], in: workDir)
+        XCTAssertEqual(result.status, 0)
+        let codes = try XCTUnwrap(result.stdout.components(separatedBy: "EXIT CODES:").last, result.stdout)
+        for line in ["0    done", "1    failure", "2    usage error", "3    --timeout", "4    a --strict check failed",
+                     "5    a --compare found differences", "128+N  ended by signal N"] {
+            XCTAssertTrue(codes.contains(line), "help lacks exit code line '\(line)': \(result.stdout)")
+        }
+    }
+
     func testCommandHelpListsItsOptions() throws {
         let result = try PaywallProcess.run(["present", "--help"], in: workDir)
         XCTAssertEqual(result.status, 0)
-        for option in ["--events", "--eval", "--timeout", "--size"] {
+        for option in ["--events", "--eval", "--timeout", "--size", "--strict", "--script-timeout", "--dialogs"] {
             XCTAssertTrue(result.stdout.contains(option), "present --help lacks \(option)")
         }
     }

@@ -104,6 +104,17 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertTrue(eventNames().contains("restore_complete"), "\(eventNames())")
     }
 
+    /// A purchase that keeps the paywall open is what the user did, whatever closes it later.
+    func testPurchaseThatKeepsThePaywallOpenIsReportedWhenItCloses() throws {
+        let result = try present(template, [
+            "const done = new Promise(d => Paywall.on('transaction_complete', d)); Paywall.purchase('secondary', {shouldDismiss: false}); await done",
+            "Paywall.close()"])
+        XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.monthly\"}\n", result.stderr)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertFalse(eventNames().contains("paywall_decline"), "\(eventNames())")
+        XCTAssertEqual(loggedEvents().last { $0.name == "paywall_close" }?.params["result"], "purchased")
+    }
+
     func testRefundEndsAccessForTheNextColdStart() throws {
         let bought = try store(["buy", "lumen.pro.monthly"])
         XCTAssertEqual(bought.status, 0, bought.stderr)

@@ -55,4 +55,9 @@ public enum EventName {
     /// that can write brings the cache up to date. `params.message`, and for a purchase
     /// `params.product_identifier` and `params.transaction_id`.
     public static let entitlementCacheWriteFail = "entitlementCache_writeFail"
+    /// Ours: the runtime showed one of its own dialogs (purchase pending, failed or
+    /// unavailable; restore found nothing or failed). `params.title`, `params.message`, and
+    /// `params.answer`: `"ok"` when `DialogPolicy.auto` answered it at once, null when it waits
+    /// for the user.
+    public static let dialogShown = "dialog_shown"
 }

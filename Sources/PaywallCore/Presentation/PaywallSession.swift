@@ -24,6 +24,8 @@ public final class PaywallSession {
     public var strings: StringTable?
     /// Whether the host can show desktop notifications (answers notification permission requests).
     public var notificationsAvailable = false
+    /// Whether the runtime's own dialogs wait for the user or are answered at once.
+    public var dialogs = DialogPolicy.show
 
     /// Called once when the page becomes ready (after each load).
     public var onReady: (() -> Void)?
@@ -37,6 +39,9 @@ public final class PaywallSession {
     private var purchaseFlow: PurchaseFlow?
     /// Events for the page that arrived before it was ready to receive them.
     private var pendingPageEvents: [JSONValue] = []
+    /// A purchase (or restore) that succeeded without closing the paywall: what a later
+    /// close reports, since the user did not decline.
+    private var keptOpenSuccess: PresentationResult?
 
     public init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
         self.paywallId = paywallId
@@ -116,9 +121,11 @@ public final class PaywallSession {
         decline(source: "window")
     }
 
-    /// Ends the presentation with `result` (e.g. a timeout) unless it has ended already.
+    /// Ends the presentation with `result` (e.g. a timeout) unless it has ended already. A
+    /// close (`.declined`) after a purchase that kept the paywall open reports that purchase.
     public func finish(_ result: PresentationResult) {
         guard self.result == nil else { return }
+        let result = result == .declined ? keptOpenSuccess ?? result : result
         self.result = result
         report(EventName.paywallClose, ["result": .string(result.name)])
         page?.dismiss()
@@ -240,7 +247,7 @@ public final class PaywallSession {
 
     private func decline(source: String) {
         guard result == nil else { return }
-        report(EventName.paywallDecline, ["source": .string(source)])
+        if keptOpenSuccess == nil { report(EventName.paywallDecline, ["source": .string(source)]) }
         finish(.declined)
     }
 
@@ -256,6 +263,26 @@ public final class PaywallSession {
         }
         events.emit(EventName.urlOpenExternal, params(["url": .string(url.absoluteString), "source": .string(source)]))
         page?.openExternally(url)
+    }
+
+    /// A purchase or restore succeeded: it ends the presentation, or with `dismiss` false is
+    /// what a later close reports (a purchase outranks a restore).
+    func succeeded(_ outcome: PresentationResult, dismiss: Bool) {
+        if dismiss { return finish(outcome) }
+        if case .purchased = keptOpenSuccess, outcome == .restored { return }
+        keptOpenSuccess = outcome
+    }
+
+    /// Tells the user something in a dialog of the host's, or under `DialogPolicy.auto`
+    /// answers it at once without showing it; reported as `dialog_shown` either way (the page
+    /// hears it too, so a script can wait for it).
+    func showDialog(title: String, message: String) {
+        let answered = dialogs == .auto
+        report(EventName.dialogShown, [
+            "title": .string(title), "message": .string(message),
+            "answer": answered ? .string(DialogPolicy.defaultAnswer) : .null,
+        ])
+        if !answered { page?.showAlert(title: title, message: message) }
     }
 
     /// Reports a page's request that its limits do not allow.

@@ -10,6 +10,8 @@ public enum PresentationResult: Equatable, Sendable {
     case skipped(reason: String)
     /// `--timeout` elapsed before the paywall closed.
     case timeout
+    /// Under `--strict`, an `--eval` script threw or did not settle; `message` says which and why.
+    case scriptError(message: String)
 
     /// The result's name, as in the JSON line.
     public var name: String {
@@ -19,6 +21,7 @@ public enum PresentationResult: Equatable, Sendable {
         case .restored: "restored"
         case .skipped: "skipped"
         case .timeout: "timeout"
+        case .scriptError: "script_error"
         }
     }
 
@@ -28,12 +31,22 @@ public enum PresentationResult: Equatable, Sendable {
         var fields = [("result", name)]
         if case .purchased(let productId) = self { fields.append(("product_id", productId)) }
         if case .skipped(let reason) = self { fields.append(("reason", reason)) }
+        if case .scriptError(let message) = self { fields.append(("message", message)) }
         let members = fields.map { "\(JSONValue.string($0.0).jsonText):\(JSONValue.string($0.1).jsonText)" }
         return "{" + members.joined(separator: ",") + "}"
     }
 
     /// The process exit status for this result.
     public var exitCode: Int32 {
-        self == .timeout ? 3 : 0
+        switch self {
+        case .timeout: Self.timeoutExitCode
+        case .scriptError: Self.strictCheckExitCode
+        default: 0
+        }
     }
+
+    /// A run that `--timeout` ended.
+    package static let timeoutExitCode: Int32 = 3
+    /// A run that a `--strict` check ended.
+    package static let strictCheckExitCode: Int32 = 4
 }

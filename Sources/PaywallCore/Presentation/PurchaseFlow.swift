@@ -31,7 +31,7 @@ final class PurchaseFlow {
         if purchases.alreadyOwns(product) {
             // Nothing is charged twice: owning it already counts as a restore.
             session.report("transaction_restore", ["product_identifier": .string(productId)])
-            if shouldDismiss { session.finish(.restored) }
+            session.succeeded(.restored, dismiss: shouldDismiss)
             return
         }
         let trialExpected = product.introductoryOffer?.mode == .freeTrial && purchases.isEligibleForIntroOffer(product)
@@ -89,7 +89,7 @@ final class PurchaseFlow {
         case .nonRenewing, .consumable, .nonConsumable:
             session.report("nonRecurringProduct_purchase", params)
         }
-        if shouldDismiss { session.finish(.purchased(productId: product.id)) }
+        session.succeeded(.purchased(productId: product.id), dismiss: shouldDismiss)
     }
 
     private func begin() {
@@ -103,6 +103,6 @@ final class PurchaseFlow {
     }
 
     private func alert(_ key: String, _ arguments: [String: String] = [:]) {
-        session.page?.showAlert(title: strings.text("\(key).title", arguments), message: strings.text("\(key).message", arguments))
+        session.showDialog(title: strings.text("\(key).title", arguments), message: strings.text("\(key).message", arguments))
     }
 }

@@ -5,23 +5,9 @@ import Foundation
 public struct DataDirectory: Equatable, Sendable {
     public let url: URL
 
+    /// The directory the arguments and environment name, created when missing.
     public init(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        if let explicit, !explicit.isEmpty {
-            url = URL(fileURLWithPath: explicit)
-            bundleCacheURL = url.appendingPathComponent("cache")
-        } else {
-            if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-                url = URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
-            } else {
-                url = URL(fileURLWithPath: home).appendingPathComponent(".local/share/paywall")
-            }
-            if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-                bundleCacheURL = URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
-            } else {
-                bundleCacheURL = URL(fileURLWithPath: home).appendingPathComponent(".cache/paywall")
-            }
-        }
+        self = Self.locate(explicit: explicit, environment: environment)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
@@ -29,10 +15,44 @@ public struct DataDirectory: Equatable, Sendable {
         }
     }
 
+    /// The directory the arguments and environment name, whether or not it exists; creates
+    /// nothing (for commands that only read).
+    package static func locate(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> DataDirectory
+    {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        if let explicit, !explicit.isEmpty {
+            let url = URL(fileURLWithPath: explicit)
+            return DataDirectory(url: url, bundleCacheURL: url.appendingPathComponent("cache"))
+        }
+        let url = if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
+        } else {
+            URL(fileURLWithPath: home).appendingPathComponent(".local/share/paywall")
+        }
+        let cache = if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
+        } else {
+            URL(fileURLWithPath: home).appendingPathComponent(".cache/paywall")
+        }
+        return DataDirectory(url: url, bundleCacheURL: cache)
+    }
+
+    private init(url: URL, bundleCacheURL: URL) {
+        self.url = url
+        self.bundleCacheURL = bundleCacheURL
+    }
+
+    /// Whether the directory is there (a folder).
+    package var exists: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
     /// The bundle cache: `DIR/cache` with `--data-dir DIR`, else `$XDG_CACHE_HOME/paywall`,
     /// else `~/.cache/paywall` (caches are what XDG_CACHE_HOME is for).
     public var bundleCache: URL { bundleCacheURL }
-    private var bundleCacheURL: URL
+    private let bundleCacheURL: URL
 
     /// Whether files can be created and written here: false on a read-only mount, even for
     /// root (whom permissions do not stop).

@@ -40,6 +40,8 @@ public final class PaywallPresenter {
     private var active: [ObjectIdentifier: PaywallPresentation] = [:]
     /// The user when there is no `purchases` (which has its own).
     public var userId = Purchases.anonymousUser
+    /// Whether the runtime's own dialogs wait for the user or are answered at once (scripted runs).
+    public var dialogs = DialogPolicy.show
 
     /// The customer center's configuration when a presentation passes none.
     public var customerCenter = CustomerCenterConfiguration.default
@@ -161,6 +163,7 @@ public final class PaywallPresenter {
         session.delegate = delegate
         session.strings = pageStrings
         session.notificationsAvailable = DesktopNotifier.command != nil
+        session.dialogs = dialogs
         session.templateVariables = { [unowned self, unowned session] in
             self.templateVariables(options, slots: session.productSlots, strings: pageStrings, bundleStrings: bundleStrings)
         }

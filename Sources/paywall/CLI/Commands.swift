@@ -25,6 +25,16 @@ enum Commands {
     static let timeoutOption = OptionSpec(
         name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3.")
 
+    static let strictOption = OptionSpec(
+        name: "--strict", valueName: nil,
+        help: "Fail loudly: an --eval script that throws or does not settle ends the run with {\"result\":\"script_error\",\"message\":\"...\"}, exit 4.")
+    static let scriptTimeoutOption = OptionSpec(
+        name: "--script-timeout", valueName: "SECONDS",
+        help: "How long each --eval script's promise may take to settle (default 30); one that does not counts as failed.")
+    static let dialogsOption = OptionSpec(
+        name: "--dialogs", valueName: "show|auto",
+        help: "The runtime's own dialogs (purchase pending/failed, restore found nothing): show them (default) or answer them at once with OK (auto). Logged as dialog_shown.")
+
     /// Options every presenting command takes.
     static var presentationOptions: [OptionSpec] {
         [sizeOption, eventsOption, localeOption, themeOption, productsOption, storeOption, dataDirOption, userOption]
@@ -32,7 +42,7 @@ enum Commands {
 
     static let preview = CommandSpec(
         name: "preview", summary: "Open a bundle in a window and reload it whenever one of its files changes.",
-        positionals: ["BUNDLE"], options: presentationOptions,
+        positionals: ["BUNDLE"], options: presentationOptions + [dialogsOption],
         discussion: """
             The window closes when the page sends `close` or the window is closed. Without --store, prices come
             from the bundle manifest's preview_store catalog.
@@ -43,7 +53,9 @@ enum Commands {
         positionals: ["BUNDLE"],
         options: [
             OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (required)."),
-        ] + presentationOptions,
+        ] + presentationOptions + [
+            OptionSpec(name: strictOption.name, valueName: nil, help: "Strict checks; accepted so present and snapshot share flags. Snapshot runs no --eval scripts, so none applies to it yet."),
+        ],
         discussion: """
             Ready means: the page's ping and its load event, then images and web fonts loaded and two
             frames painted. When no ping comes within 2 s of the load, the load alone counts.
@@ -55,11 +67,14 @@ enum Commands {
         options: presentationOptions + [
             evalOption, timeoutOption,
             OptionSpec(name: "--load-timeout", valueName: "SECONDS", help: "Offer Retry and Close when the page is not ready by then (default 5)."),
+            strictOption, scriptTimeoutOption, dialogsOption,
         ],
         discussion: """
-            Prints exactly one line on stdout and exits 0 (3 on timeout): {"result":"declined"},
-            {"result":"purchased","product_id":"..."}, {"result":"restored"}, {"result":"timeout"}, or
-            {"result":"skipped","reason":"subscribed"} when the user already has access (nothing is shown).
+            Prints exactly one line on stdout and exits 0: {"result":"declined"},
+            {"result":"purchased","product_id":"..."} (also when a purchase kept the paywall open and it closed later),
+            {"result":"restored"}, or {"result":"skipped","reason":"subscribed"} when the user already has access
+            (nothing is shown); {"result":"timeout"} after --timeout (exit 3); with --strict,
+            {"result":"script_error","message":"..."} when an --eval script throws or does not settle (exit 4).
             With --store, purchases and restores go to the fake store.
             """)
 
@@ -81,6 +96,15 @@ enum Commands {
         \(all.map { "  " + $0.name.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
         Run 'paywall <command> --help' for a command's options.
+
+        EXIT CODES:
+          0    done
+          1    failure (the message on stderr says what and how to fix it)
+          2    usage error
+          3    --timeout ended the run
+          4    a --strict check failed (e.g. an --eval script threw or did not settle)
+          5    a --compare found differences
+          128+N  ended by signal N (143 for SIGTERM)
         """
 
     /// `--timeout SECONDS`, if given.
@@ -90,6 +114,15 @@ enum Commands {
             throw .usage("--timeout must be a positive number of seconds; got '\(text)'", command)
         }
         return seconds
+    }
+
+    /// `--dialogs show|auto` (default show).
+    static func dialogs(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> DialogPolicy {
+        guard let text = arguments.value(dialogsOption.name) else { return .show }
+        guard let policy = DialogPolicy(rawValue: text) else {
+            throw .usage("--dialogs must be auto or show; got '\(text)'", command)
+        }
+        return policy
     }
 
     static func size(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> ViewSize {

@@ -34,9 +34,12 @@ enum CacheCommand {
     static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
         let (command, parsed) = try Subcommands.parse(arguments, parent: spec, actions: actions)
         guard let command, let parsed else { return 0 }
-        let cache: BundleCache
+        let directory = DataDirectory.locate(explicit: parsed.value("--data-dir")).bundleCache
+        // Listing and verifying only read: a cache that is not there yet is empty, and stays uncreated.
+        let readsOnly = ["cache list", "cache verify"].contains(command.name)
+        let cache: BundleCache?
         do {
-            cache = try BundleCache(directory: try DataDirectory(explicit: parsed.value("--data-dir")).bundleCache)
+            cache = readsOnly && !FileManager.default.fileExists(atPath: directory.path) ? nil : try BundleCache(directory: directory)
         } catch {
             throw .failure("bundle cache: \(FileError.describe(error))")
         }
@@ -51,17 +54,41 @@ enum CacheCommand {
         }
     }
 
+    /// `cache` is nil only for a reading action on a cache that does not exist yet (nothing in it).
     @MainActor
-    private static func perform(_ action: Substring, _ arguments: ParsedArguments, cache: BundleCache,
+    private static func perform(_ action: Substring, _ arguments: ParsedArguments, cache: BundleCache?,
                                 command: CommandSpec) async throws -> Int32 {
+        guard let cache else { return report(action, arguments, versions: [], verify: { _ in [] }) }
         switch action {
         case "add":
             cache.limits = try downloadLimits(arguments, command)
             let installed = try await cache.install(BundleSource(arguments.positionals[0]))
             if arguments.has("--pin") { try cache.pin(installed.id) }
             print("cached \(installed.id) \(installed.version) (\(installed.size) bytes)")
+        case "list", "verify":
+            return report(action, arguments, versions: try cache.list(), verify: cache.verify)
+        case "remove":
+            try cache.remove(id: arguments.positionals[0])
+            print("removed \(arguments.positionals[0])")
+        default:
+            var budget = 100.0
+            if let text = arguments.value("--budget") {
+                guard let mb = Double(text), mb >= 0, mb <= 1_000_000 else {
+                    throw CLIError.usage("--budget must be megabytes from 0 to 1000000, got '\(text)'", command)
+                }
+                budget = mb
+            }
+            let removed = try cache.prune(budgetBytes: Int(budget * 1_000_000))
+            print(removed.isEmpty ? "nothing to prune" : "removed \(removed.joined(separator: ", "))")
+        }
+        return 0
+    }
+
+    /// What `cache list` and `cache verify` print about `versions`.
+    private static func report(_ action: Substring, _ arguments: ParsedArguments, versions: [InstalledBundle],
+                               verify: (InstalledBundle) -> [BundleProblem]) -> Int32 {
+        switch action {
         case "list":
-            let versions = try cache.list()
             if arguments.has("--json") {
                 print(JSONValue.array(versions.map { v in
                     .object([
@@ -76,23 +103,12 @@ enum CacheCommand {
                 }
             }
         case "verify":
-            let problems = try cache.list().flatMap { cache.verify($0) }
+            let problems = versions.flatMap(verify)
             for problem in problems { print(problem.description) }
             if problems.isEmpty { print("ok: every cached file matches its hash") }
             return problems.isEmpty ? 0 : 1
-        case "remove":
-            try cache.remove(id: arguments.positionals[0])
-            print("removed \(arguments.positionals[0])")
         default:
-            var budget = 100.0
-            if let text = arguments.value("--budget") {
-                guard let mb = Double(text), mb >= 0, mb <= 1_000_000 else {
-                    throw CLIError.usage("--budget must be megabytes from 0 to 1000000, got '\(text)'", command)
-                }
-                budget = mb
-            }
-            let removed = try cache.prune(budgetBytes: Int(budget * 1_000_000))
-            print(removed.isEmpty ? "nothing to prune" : "removed \(removed.joined(separator: ", "))")
+            break
         }
         return 0
     }

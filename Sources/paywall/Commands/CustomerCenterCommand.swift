@@ -18,12 +18,15 @@ enum CustomerCenterCommand {
             OptionSpec(name: "--presentation", valueName: "sheet|embedded|pushed",
                        help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it)."),
             Commands.sizeOption,
+            Commands.strictOption, Commands.scriptTimeoutOption, Commands.dialogsOption,
         ],
         discussion: """
             Prints exactly one line on stdout: {"result":"closed"} when the user closes it (exit 0; with
             --presentation pushed, the stand-in app's back button closes it),
             {"result":"timeout"} after --timeout (exit 3), or {"path":"...","result":"snapshot"} once --snapshot is
-            written ({"message":"...","result":"error"}, exit 1, if it cannot be). With --store, its paths act on the fake store's purchases of --user.
+            written ({"message":"...","result":"error"}, exit 1, if it cannot be). With --strict, an --eval script that
+            throws or does not settle ends the run with {"message":"...","result":"script_error"} (exit 4), and
+            --snapshot then writes nothing. With --store, its paths act on the fake store's purchases of --user.
             """)
 
     /// A page that has not drawn its screen by then is reported as broken.
@@ -32,6 +35,7 @@ enum CustomerCenterCommand {
     @MainActor
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let timeout = try Commands.timeout(arguments, spec)
+        let scripts = try EvalScripts(arguments, spec)
         let size = try Commands.size(arguments, spec)
         let snapshot = try Commands.outputFile(arguments, "--snapshot")
         var configuration = CustomerCenterConfiguration.default
@@ -75,18 +79,20 @@ enum CustomerCenterCommand {
             if let shown { app.show(shown.widget) }
         }
         guard let view = shown else { throw .failure("the customer center could not be shown") }
-        let scripts = arguments.all("--eval")
         var started = false
         view.session.onRendered = {
             // The first drawn screen starts the scripts; with --snapshot, the screen drawn after them is captured.
             guard !started else { return }
             started = true
-            PresentCommand.runScripts(scripts[...], in: view.webView) {
+            scripts.run(in: view.webView, onFailure: { message in
+                let failure = PresentationResult.scriptError(message: message)
+                finish(["result": .string(failure.name), "message": .string(message)], failure.exitCode)
+            }) {
                 guard let snapshot else { return }
                 capture(view, to: snapshot, finish: finish)
             }
         }
-        if let timeout { MainLoop.after(seconds: timeout) { finish(["result": "timeout"], 3) } }
+        if let timeout { MainLoop.after(seconds: timeout) { finish(["result": "timeout"], PresentationResult.timeoutExitCode) } }
         PresentationHost.endOnSignals { signal in finish(["result": "closed"], 128 + signal) }
         if snapshot != nil {
             MainLoop.after(seconds: snapshotTimeout) {

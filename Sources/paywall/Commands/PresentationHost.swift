@@ -104,6 +104,7 @@ final class PresentationHost {
         let stores = try StoreContext(arguments, events: presenter.events, requireStore: false, command: command)
         presenter.purchases = stores.purchases
         presenter.userId = stores.userId
+        presenter.dialogs = try Commands.dialogs(arguments, command)
         do { presenter.state = try RuntimeState(path: stores.dataDirectory.runtimeState) } catch {
             throw .failure("runtime state: \(error)")
         }

@@ -1,0 +1,69 @@
+import Foundation
+import PaywallHost
+
+/// A run's `--eval` scripts and what their failures do. Each runs as the body of an async
+/// function once the previous one settled. One that throws, or whose promise does not settle
+/// within `--script-timeout`, is reported on stderr and the next one runs; under `--strict` it
+/// ends the run instead (`onFailure`), and the rest do not run.
+@MainActor
+struct EvalScripts {
+    static let defaultTimeout = 30.0
+
+    let scripts: [String]
+    /// Seconds each script's promise may take to settle.
+    let timeout: Double
+    let strict: StrictChecks
+
+    init(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) {
+        scripts = arguments.all("--eval")
+        strict = StrictChecks(arguments)
+        guard let text = arguments.value("--script-timeout") else {
+            timeout = Self.defaultTimeout
+            return
+        }
+        guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+            throw .usage("--script-timeout must be seconds (more than 0, under a day); got '\(text)'", command)
+        }
+        timeout = seconds
+    }
+
+    /// Runs the scripts in `webView`, then `done`. Under `--strict` a failing script calls
+    /// `onFailure` with what went wrong instead, and nothing after it runs.
+    func run(in webView: PaywallWebView, onFailure: @escaping @MainActor (String) -> Void,
+             done: @escaping @MainActor () -> Void = {}) {
+        run(0, in: webView, onFailure: onFailure, done: done)
+    }
+
+    private func run(_ index: Int, in webView: PaywallWebView, onFailure: @escaping @MainActor (String) -> Void,
+                     done: @escaping @MainActor () -> Void) {
+        guard index < scripts.count else { return done() }
+        // Whichever comes first, the script settling or its time running out, decides.
+        var decided = false
+        let settle = { (failure: String?) in
+            guard !decided else { return }
+            decided = true
+            if let failure {
+                PresentationHost.fail(failure)
+                if strict.enabled { return onFailure(failure) }
+            }
+            run(index + 1, in: webView, onFailure: onFailure, done: done)
+        }
+        let timer = MainLoop.after(seconds: timeout) {
+            settle("--eval #\(index + 1) did not settle within \(Self.seconds(timeout)) s")
+        }
+        webView.callAsync(scripts[index]) { result in
+            guard !decided else { return }
+            MainLoop.cancel(timer)
+            if case .failure(let error) = result {
+                settle("--eval #\(index + 1) threw: \(error.message)")
+            } else {
+                settle(nil)
+            }
+        }
+    }
+
+    /// `1` rather than `1.0`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

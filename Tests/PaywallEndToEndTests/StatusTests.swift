@@ -1,0 +1,60 @@
+import Foundation
+import PaywallCore
+import XCTest
+
+/// `paywall status` only reads: a data directory that is not there is reported, never created.
+final class StatusTests: EndToEndTestCase {
+    /// Everything under the work directory, to show a command created nothing.
+    private func workDirContents() throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: workDir.path)
+            .filter { !$0.hasPrefix("stdout-") && !$0.hasPrefix("stderr-") }.sorted()
+    }
+
+    func testMissingDataDirIsReportedAndNothingIsCreated() throws {
+        let missing = workDir.appendingPathComponent("typo/dir").path
+        let result = try PaywallProcess.run(["status", "--data-dir", missing], in: workDir)
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(result.stderr.contains("\(missing) does not exist"), result.stderr)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(try workDirContents(), [])
+    }
+
+    /// A first run: no default data directory yet. The status is unknown, as for an app's cold start.
+    func testMissingDefaultDataDirIsUnknownAndNothingIsCreated() throws {
+        let environment: [String: String?] = [
+            "XDG_DATA_HOME": workDir.appendingPathComponent("xdg-data").path,
+            "XDG_CACHE_HOME": workDir.appendingPathComponent("xdg-cache").path,
+            "HOME": workDir.appendingPathComponent("home").path,
+        ]
+        let text = try PaywallProcess.run(["status"], in: workDir, environment: environment)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertEqual(text.stdout, "subscription status: unknown\n")
+        let json = try PaywallProcess.run(["status", "--json", "--user", "alice"], in: workDir, environment: environment)
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let report = try JSONValue(parsing: json.stdout)
+        XCTAssertEqual(report["subscription_status"], "unknown")
+        XCTAssertEqual(report["user_id"], "alice")
+        XCTAssertEqual(report["entitlements"], [])
+        XCTAssertEqual(try workDirContents(), [])
+    }
+
+    /// A data directory that exists but holds no cache yet: unknown, and no database appears.
+    func testEmptyDataDirIsUnknownAndStaysEmpty() throws {
+        let data = workDir.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let result = try PaywallProcess.run(["status", "--data-dir", data.path], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "subscription status: unknown\n")
+        XCTAssertEqual(try workDirContents(), ["data"])
+    }
+
+    /// `cache list` only reads too: no cache folder appears for it.
+    func testCacheListOnAMissingCacheCreatesNothing() throws {
+        let result = try PaywallProcess.run(
+            ["cache", "list"], in: workDir,
+            environment: ["XDG_CACHE_HOME": workDir.appendingPathComponent("xdg-cache").path,
+                          "XDG_DATA_HOME": workDir.appendingPathComponent("xdg-data").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try workDirContents(), [])
+    }
+}
