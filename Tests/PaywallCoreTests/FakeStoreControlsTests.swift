@@ -261,6 +261,32 @@ final class FakeStoreUserTests: FakeStoreTestCase {
         XCTAssertEqual(try store.currentTransactions().map(\.productId), ["pro.monthly", "pro.monthly"], "renewals stay with their user")
     }
 
+    /// Restoring gives the store account's active purchases of other app users to this one
+    /// (RevenueCat's default transfer); lapsed ones stay where they were.
+    @MainActor
+    func testRestoreTransfersTheAccountsActivePurchases() async throws {
+        let store = try makeStore()
+        store.switchUser("alice")
+        await expectPurchase(F.monthly, on: store, "purchased")
+        await expectPurchase(F.lifetime, on: store, "purchased")
+        store.switchUser("old")
+        await expectPurchase(F.teamWeekly, on: store, "purchased")
+        try advance(store, 10, .day)
+        try store.cancel(try store.currentTransactions().first { $0.productId == F.teamWeekly.id }!.id)
+        try advance(store, 10, .day)  // old's weekly has lapsed
+        store.switchUser("bob")
+        XCTAssertEqual(try store.currentTransactions(), [])
+        guard case .restored = await store.restorePurchases() else { return XCTFail("restore failed") }
+        XCTAssertEqual(Set(try store.currentTransactions().map(\.productId)), [F.monthly.id, F.lifetime.id])
+        store.switchUser("alice")
+        XCTAssertEqual(try store.currentTransactions(), [], "they moved to bob")
+        store.switchUser("old")
+        XCTAssertFalse(try store.currentTransactions().isEmpty, "a lapsed purchase stays with its user")
+        try advance(store, 40, .day)
+        store.switchUser("bob")
+        XCTAssertTrue(try store.currentTransactions().filter { $0.productId == F.monthly.id }.count >= 2, "renewals follow")
+    }
+
     @MainActor
     func testApprovalCompletesForTheUserWhoBought() async throws {
         let store = try makeStore()

@@ -104,6 +104,23 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertTrue(eventNames().contains("restore_complete"), "\(eventNames())")
     }
 
+    /// A user whose cache never knew the store account's purchase (bought under another app
+    /// user id, as on another machine) restores it: the result is `restored`, and it is theirs now.
+    func testRestoringAPurchaseOfTheStoreAccountGivesItToThisUser() throws {
+        XCTAssertEqual(try store(["buy", "lumen.pro.monthly", "--user", "alice"]).status, 0)
+        let bundle = try inlineBundle("restore", body: "<button id='restore' data-paywall-restore>Restore</button>")
+        let result = try PaywallProcess.run(
+            ["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--user", "bob", "--events", eventsPath,
+             "--timeout", "30", "--eval", "document.getElementById('restore').click()"], in: workDir,
+            environment: PaywallProcess.scribbledMemory)
+        XCTAssertEqual(result.stdout, "{\"result\":\"restored\"}\n", result.stderr)
+        XCTAssertTrue(eventNames().contains("restore_complete"), "\(eventNames())")
+        for (user, expected) in [("bob", "active"), ("alice", "inactive")] {
+            let status = try PaywallProcess.run(["status", "--data-dir", dataDir, "--user", user, "--json"], in: workDir)
+            XCTAssertEqual(try JSONValue(parsing: status.stdout)["subscription_status"], .string(expected), user)
+        }
+    }
+
     /// A purchase that keeps the paywall open is what the user did, whatever closes it later.
     func testPurchaseThatKeepsThePaywallOpenIsReportedWhenItCloses() throws {
         let result = try present(template, [

@@ -131,7 +131,9 @@ public final class Purchases {
         switch await controller.restorePurchases() {
         case .restored:
             do {
-                try refresh()
+                // The fake store's restore moves the account's purchases between app users:
+                // every user's cached status follows, not only this one's.
+                if let store = transactionSource as? FakeStore { try refreshEveryUser(of: store) } else { try refresh() }
             } catch {
                 return .failed(reason: "\(error)", cause: StoreErrorText.Cause(error))
             }

@@ -74,13 +74,35 @@ public final class FakeStore: PurchaseController, TransactionSource {
         }
     }
 
-    /// Restoring re-reads the store account, which this store always has at hand.
+    /// Restoring re-reads the store account, which this store always has at hand, and moves
+    /// the account's active purchases made under another app user to this one: purchases belong
+    /// to the store account, as RevenueCat's default restore behaviour treats them ("transfer").
+    /// So a user whose cache never knew a purchase (another data directory's user, another app
+    /// user id) gets it back by restoring.
     public func restorePurchases() async -> RestorationResult {
         do {
+            try transferActivePurchases()
             _ = try currentTransactions()
             return .restored
         } catch {
             return .failed(error)
+        }
+    }
+
+    /// Gives every active purchase chain of another app user in this store account to the
+    /// current user (each record of the chain, so its renewals follow).
+    func transferActivePurchases() throws {
+        let now = try now()
+        let active = try db.records(where: "approval = 'approved' AND user_id <> ?", [.text(userId)]).filter {
+            $0.transaction.isSubscription ? false : CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now))
+        } + latestRecords().filter {
+            $0.userId != userId && CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now))
+        }
+        let chains = Set(active.map(\.transaction.originalId))
+        guard !chains.isEmpty else { return }
+        for var record in try db.records(where: "user_id <> ?", [.text(userId)]) where chains.contains(record.transaction.originalId) {
+            record.userId = userId
+            try db.save(record)
         }
     }
 
