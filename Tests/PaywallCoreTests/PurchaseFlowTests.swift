@@ -88,6 +88,45 @@ final class PurchaseFlowTests: XCTestCase {
     }
 
     /// The user bought something and then closed the paywall: they did not decline.
+    /// Closing while the store is charging waits for its answer: a charge that goes through
+    /// is the purchase it is, never a decline; one that does not is then the close it was.
+    @MainActor
+    func testACloseDuringAPurchaseWaitsForTheStore() async throws {
+        for (outcome, expected, decline) in [
+            (PurchaseResult.purchased, PresentationResult.purchased(productId: "pro.monthly"), false),
+            (.cancelled, .declined, true),
+        ] {
+            let rig = try Rig(dir: dir)
+            rig.controller.hold = true
+            rig.controller.purchaseResults = [outcome]
+            rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+            await rig.settle()
+            rig.session.windowClosedByUser()
+            rig.send(#"{"event_name": "close"}"#)
+            XCTAssertEqual(rig.finished, [], "nothing ends while the store has not answered")
+            rig.controller.release()
+            await rig.settle()
+            XCTAssertEqual(rig.finished, [expected])
+            XCTAssertEqual(rig.names.contains("paywall_decline"), decline, "\(rig.names)")
+            XCTAssertEqual(rig.names.filter { $0 == "paywall_close" }.count, 1)
+        }
+    }
+
+    /// The app (or a signal) taking the paywall down mid-purchase waits the same way.
+    @MainActor
+    func testAnAppDismissDuringAPurchaseWaitsForTheStore() async throws {
+        let rig = try Rig(dir: dir)
+        rig.controller.hold = true
+        rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+        await rig.settle()
+        rig.session.finish(.declined)
+        XCTAssertEqual(rig.finished, [])
+        rig.controller.release()
+        await rig.settle()
+        XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
+        XCTAssertFalse(rig.names.contains("paywall_decline"))
+    }
+
     @MainActor
     func testPurchaseThatKeptThePaywallOpenIsTheResultOfALaterClose() async throws {
         let rig = try Rig(dir: dir)

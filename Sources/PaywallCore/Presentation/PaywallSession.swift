@@ -125,6 +125,10 @@ public final class PaywallSession {
     /// close (`.declined`) after a purchase that kept the paywall open reports that purchase.
     public func finish(_ result: PresentationResult) {
         guard self.result == nil else { return }
+        if result == .declined, purchaseFlow?.inFlight == true {
+            closeWhenPurchaseEnds = closeWhenPurchaseEnds ?? .dismissed
+            return
+        }
         let result = result == .declined ? keptOpenSuccess ?? result : result
         self.result = result
         report(EventName.paywallClose, ["result": .string(result.name)])
@@ -245,8 +249,34 @@ public final class PaywallSession {
         onReady?()
     }
 
+    /// A close asked for while a purchase or restore runs (the window's close, the page's, the
+    /// app's, a signal), by whom: it waits for the store's answer, so a charge that goes
+    /// through is reported as the purchase it is, never as a decline.
+    private var closeWhenPurchaseEnds: PendingClose?
+
+    private enum PendingClose {
+        /// The user closed it (`paywall_decline` with this source, unless the purchase went through).
+        case declined(source: String)
+        /// The app or a signal took it down.
+        case dismissed
+    }
+
+    /// The purchase flow's store call returned and its outcome was reported.
+    func purchaseFlowEnded() {
+        guard let pending = closeWhenPurchaseEnds else { return }
+        closeWhenPurchaseEnds = nil
+        switch pending {
+        case .declined(let source): decline(source: source)
+        case .dismissed: finish(.declined)
+        }
+    }
+
     private func decline(source: String) {
         guard result == nil else { return }
+        if purchaseFlow?.inFlight == true {
+            closeWhenPurchaseEnds = .declined(source: source)
+            return
+        }
         if keptOpenSuccess == nil { report(EventName.paywallDecline, ["source": .string(source)]) }
         finish(.declined)
     }

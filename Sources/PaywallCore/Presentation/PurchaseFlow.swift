@@ -100,6 +100,7 @@ final class PurchaseFlow {
     private func end() {
         inFlight = false
         session.page?.showProgress(false)
+        session.purchaseFlowEnded()
     }
 
     private func alert(_ key: String, _ arguments: [String: String] = [:]) {
