@@ -25,7 +25,7 @@ let package = Package(
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk"]),
         .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallCore", "CGtk"],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures", "Selenium"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Buys through templates/classic with Selenium, as a tester's UI test would.
+
+WebKitWebDriver launches `paywall present ... --automation` as its browser; the script finds
+the yearly plan's price and the Buy button, takes a screenshot, runs a script in the page,
+clicks Buy, and then checks the outcome from outside: the paywall's result line (its stdout
+goes to the driver's log, `service_log_path`) and `paywall status --json` in a new process.
+
+Usage: purchase_test.py --paywall PATH --template DIR --work-dir DIR
+Exits 0 when every check passed; otherwise prints what failed and the driver's log, exits 1.
+Run it with Debian's /usr/bin/python3 (python3-selenium, webkit2gtk-driver).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.remote.remote_connection import RemoteConnection
+from selenium.webdriver.webkitgtk.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+# Generous bounds for a loaded CI machine: they only stop a broken run, nothing measures them.
+WAIT_SECONDS = 60
+
+
+def result_line(log_path):
+    """The paywall's one JSON result line, once it has printed it (None before)."""
+    with open(log_path, "rb") as log:
+        for raw in log.read().decode("utf-8", "replace").splitlines():
+            if raw.startswith('{"result"'):
+                return json.loads(raw)
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--paywall", required=True)
+    parser.add_argument("--template", required=True)
+    parser.add_argument("--work-dir", required=True)
+    arguments = parser.parse_args()
+
+    data_dir = os.path.join(arguments.work_dir, "data")
+    driver_log = os.path.join(arguments.work_dir, "webdriver.log")
+
+    options = webdriver.WebKitGTKOptions()
+    options.binary_location = arguments.paywall
+    for argument in ["present", arguments.template,
+                     "--store", os.path.join(arguments.template, "store.json"),
+                     "--data-dir", data_dir, "--locale", "en_US", "--automation"]:
+        options.add_argument(argument)
+    # The driver checks the name the browser gives its automation session.
+    options.set_capability("browserName", "paywall")
+
+    # `webdriver.WebKitGTK(options=options, service_log_path=driver_log)` is the short form; the
+    # driver is started here so it is stopped even when no session starts (a paywall that
+    # exits at once leaves the driver waiting for it), and no request waits for ever.
+    RemoteConnection.set_timeout(WAIT_SECONDS)
+    service = Service(log_path=driver_log)
+    service.start()
+    try:
+        run_session(webdriver.Remote(command_executor=service.service_url, options=options), driver_log)
+    finally:
+        service.stop()
+
+    status = subprocess.run([arguments.paywall, "status", "--data-dir", data_dir, "--json"],
+                            capture_output=True, text=True, check=True)
+    entitlements = json.loads(status.stdout)
+    assert entitlements["subscription_status"] == "active", status.stdout
+    pro = entitlements["entitlements"][0]
+    assert pro["id"] == "pro" and pro["is_active"] and pro["product_ids"] == ["lumen.pro.yearly"], status.stdout
+    print("purchase_test: ok")
+
+
+def run_session(driver, driver_log):
+    """Reads and screenshots the paywall, buys, and waits for the paywall's result line."""
+    screenshot = os.path.join(os.path.dirname(driver_log), "paywall.png")
+    try:
+        assert driver.current_url.startswith("paywall://"), f"the session's page is {driver.current_url!r}, not the paywall"
+        wait = WebDriverWait(driver, WAIT_SECONDS)
+        price = wait.until(expected_conditions.visibility_of_element_located(
+            (By.CSS_SELECTOR, "[data-product-slot=primary] .price")))
+        wait.until(lambda _: "$39.99" in price.text)
+        buy = driver.find_element(By.ID, "purchase")
+        assert buy.is_displayed() and buy.is_enabled(), "the Buy button is not clickable"
+        assert driver.execute_script("return typeof window.Paywall.purchase") == "function", "the bridge is missing"
+        assert driver.save_screenshot(screenshot), "no screenshot"
+        with open(screenshot, "rb") as png:
+            assert png.read(8) == b"\x89PNG\r\n\x1a\n", "the screenshot is not a PNG"
+
+        buy.click()
+        # The purchase closes the paywall: the process prints its result line and exits.
+        deadline = time.monotonic() + WAIT_SECONDS
+        while result_line(driver_log) is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        result = result_line(driver_log)
+        assert result == {"result": "purchased", "product_id": "lumen.pro.yearly"}, f"result line: {result}"
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as error:  # any failure: say what, and show what the driver and paywall wrote
+        print(f"purchase_test: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
+        log = os.path.join(sys.argv[sys.argv.index("--work-dir") + 1], "webdriver.log") if "--work-dir" in sys.argv else None
+        if log and os.path.exists(log):
+            with open(log, "rb") as text:
+                print("--- webdriver.log ---\n" + text.read().decode("utf-8", "replace"), file=sys.stderr)
+        sys.exit(1)
