@@ -25,6 +25,10 @@ enum Commands {
     static let timeoutOption = OptionSpec(
         name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3.")
 
+    static let automationOption = OptionSpec(
+        name: "--automation", valueName: nil,
+        help: "Let WebKit's WebDriver (WebKitWebDriver, for Selenium) drive the window; the driver launches paywall with it.")
+
     /// Options every presenting command takes.
     static var presentationOptions: [OptionSpec] {
         [sizeOption, eventsOption, localeOption, themeOption, productsOption, storeOption, dataDirOption, userOption]
@@ -32,7 +36,7 @@ enum Commands {
 
     static let preview = CommandSpec(
         name: "preview", summary: "Open a bundle in a window and reload it whenever one of its files changes.",
-        positionals: ["BUNDLE"], options: presentationOptions,
+        positionals: ["BUNDLE"], options: presentationOptions + [automationOption],
         discussion: """
             The window closes when the page sends `close` or the window is closed. Without --store, prices come
             from the bundle manifest's preview_store catalog.
@@ -55,6 +59,7 @@ enum Commands {
         options: presentationOptions + [
             evalOption, timeoutOption,
             OptionSpec(name: "--load-timeout", valueName: "SECONDS", help: "Offer Retry and Close when the page is not ready by then (default 5)."),
+            automationOption,
         ],
         discussion: """
             Prints exactly one line on stdout and exits 0 (3 on timeout): {"result":"declined"},

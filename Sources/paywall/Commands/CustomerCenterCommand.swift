@@ -17,7 +17,7 @@ enum CustomerCenterCommand {
             OptionSpec(name: "--app-version", valueName: "VERSION", help: "The app's version, for the update banner and support emails."),
             OptionSpec(name: "--presentation", valueName: "sheet|embedded|pushed",
                        help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it)."),
-            Commands.sizeOption,
+            Commands.sizeOption, Commands.automationOption,
         ],
         discussion: """
             Prints exactly one line on stdout: {"result":"closed"} when the user closes it (exit 0; with
@@ -44,6 +44,9 @@ enum CustomerCenterCommand {
         let presentation = arguments.value("--presentation").map(CustomerCenterPresentation.init(rawValue:)) ?? .sheet
         guard let presentation else {
             throw .usage("--presentation must be sheet, embedded or pushed; got '\(arguments.value("--presentation")!)'", spec)
+        }
+        if snapshot != nil, arguments.has("--automation") {
+            throw .usage("--automation drives a window on screen; --snapshot renders off screen and exits: use one of them", spec)
         }
         let (presenter, stores) = try PresentationHost.makePresenter(arguments, command: spec)
         presenter.events.observe { event in
@@ -75,6 +78,8 @@ enum CustomerCenterCommand {
             if let shown { app.show(shown.widget) }
         }
         guard let view = shown else { throw .failure("the customer center could not be shown") }
+        presenter.automation?.page = { view.webView }
+        presenter.automation?.onClose = { presenter.dismissCustomerCenter() }
         let scripts = arguments.all("--eval")
         var started = false
         view.session.onRendered = {

@@ -1,29 +1,34 @@
 #!/usr/bin/python3
-"""Buys through templates/classic with Selenium, as a tester's UI test would.
+"""Drives templates/classic with Selenium, as a tester's UI test would.
 
-WebKitWebDriver launches `paywall present ... --automation` as its browser; the script finds
-the yearly plan's price and the Buy button, takes a screenshot, runs a script in the page,
-clicks Buy, and then checks the outcome from outside: the paywall's result line (its stdout
-goes to the driver's log, `service_log_path`) and `paywall status --json` in a new process.
+WebKitWebDriver launches `paywall present ... --automation` as its browser. The `purchase`
+scenario finds the yearly plan's price and the Buy button, takes a screenshot, runs a script in
+the page, clicks Buy, and checks the outcome from outside: the paywall's result line (its
+stdout goes to the driver's log, `service_log_path`) and `paywall status --json` in a new
+process. The `quit` scenario ends the session with quit(), which closes the paywall as the
+user closing its window would.
 
-Usage: purchase_test.py --paywall PATH --template DIR --work-dir DIR
+Usage: purchase_test.py --paywall PATH --template DIR --work-dir DIR [--scenario purchase|quit]
 Exits 0 when every check passed; otherwise prints what failed and the driver's log, exits 1.
 Run it with Debian's /usr/bin/python3 (python3-selenium, webkit2gtk-driver).
 """
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import time
+import traceback
 
 from selenium import webdriver
-from selenium.webdriver.remote.remote_connection import RemoteConnection
-from selenium.webdriver.webkitgtk.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.remote_connection import RemoteConnection
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.webkitgtk.service import Service
 
 # Generous bounds for a loaded CI machine: they only stop a broken run, nothing measures them.
 WAIT_SECONDS = 60
@@ -38,11 +43,53 @@ def result_line(log_path):
     return None
 
 
+def wait_for_result(log_path):
+    deadline = time.monotonic() + WAIT_SECONDS
+    while result_line(log_path) is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return result_line(log_path)
+
+
+def show_paywall(driver, work_dir):
+    """Checks the page the session got: the real paywall, its prices, bridge and screenshot."""
+    assert driver.current_url.startswith("paywall://"), f"the session's page is {driver.current_url!r}, not the paywall"
+    wait = WebDriverWait(driver, WAIT_SECONDS)
+    price = wait.until(expected_conditions.visibility_of_element_located(
+        (By.CSS_SELECTOR, "[data-product-slot=primary] .price")))
+    wait.until(lambda _: "$39.99" in price.text)
+    buy = driver.find_element(By.ID, "purchase")
+    assert buy.is_displayed() and buy.is_enabled(), "the Buy button is not clickable"
+    assert driver.execute_script("return typeof window.Paywall.purchase") == "function", "the bridge is missing"
+    screenshot = os.path.join(work_dir, "paywall.png")
+    assert driver.save_screenshot(screenshot), "no screenshot"
+    with open(screenshot, "rb") as png:
+        assert png.read(8) == b"\x89PNG\r\n\x1a\n", "the screenshot is not a PNG"
+    return buy
+
+
+def purchase(driver, driver_log, work_dir):
+    buy = show_paywall(driver, work_dir)
+    # The purchase closes the paywall and ends the process, and with it the session: the
+    # driver may answer this click with an error, as the window it clicked in is gone.
+    with contextlib.suppress(WebDriverException):
+        buy.click()
+    result = wait_for_result(driver_log)
+    assert result == {"result": "purchased", "product_id": "lumen.pro.yearly"}, f"result line: {result}"
+
+
+def quit_session(driver, driver_log, work_dir):
+    show_paywall(driver, work_dir)
+    driver.quit()
+    result = wait_for_result(driver_log)
+    assert result == {"result": "declined"}, f"result line: {result}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--paywall", required=True)
     parser.add_argument("--template", required=True)
     parser.add_argument("--work-dir", required=True)
+    parser.add_argument("--scenario", choices=["purchase", "quit"], default="purchase")
     arguments = parser.parse_args()
 
     data_dir = os.path.join(arguments.work_dir, "data")
@@ -64,44 +111,26 @@ def main():
     service = Service(log_path=driver_log)
     service.start()
     try:
-        run_session(webdriver.Remote(command_executor=service.service_url, options=options), driver_log)
+        driver = webdriver.Remote(command_executor=service.service_url, options=options)
+        try:
+            {"purchase": purchase, "quit": quit_session}[arguments.scenario](driver, driver_log, arguments.work_dir)
+        except BaseException:
+            with contextlib.suppress(WebDriverException):
+                driver.quit()
+            raise
     finally:
         service.stop()
 
     status = subprocess.run([arguments.paywall, "status", "--data-dir", data_dir, "--json"],
                             capture_output=True, text=True, check=True)
     entitlements = json.loads(status.stdout)
-    assert entitlements["subscription_status"] == "active", status.stdout
-    pro = entitlements["entitlements"][0]
-    assert pro["id"] == "pro" and pro["is_active"] and pro["product_ids"] == ["lumen.pro.yearly"], status.stdout
-    print("purchase_test: ok")
-
-
-def run_session(driver, driver_log):
-    """Reads and screenshots the paywall, buys, and waits for the paywall's result line."""
-    screenshot = os.path.join(os.path.dirname(driver_log), "paywall.png")
-    try:
-        assert driver.current_url.startswith("paywall://"), f"the session's page is {driver.current_url!r}, not the paywall"
-        wait = WebDriverWait(driver, WAIT_SECONDS)
-        price = wait.until(expected_conditions.visibility_of_element_located(
-            (By.CSS_SELECTOR, "[data-product-slot=primary] .price")))
-        wait.until(lambda _: "$39.99" in price.text)
-        buy = driver.find_element(By.ID, "purchase")
-        assert buy.is_displayed() and buy.is_enabled(), "the Buy button is not clickable"
-        assert driver.execute_script("return typeof window.Paywall.purchase") == "function", "the bridge is missing"
-        assert driver.save_screenshot(screenshot), "no screenshot"
-        with open(screenshot, "rb") as png:
-            assert png.read(8) == b"\x89PNG\r\n\x1a\n", "the screenshot is not a PNG"
-
-        buy.click()
-        # The purchase closes the paywall: the process prints its result line and exits.
-        deadline = time.monotonic() + WAIT_SECONDS
-        while result_line(driver_log) is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        result = result_line(driver_log)
-        assert result == {"result": "purchased", "product_id": "lumen.pro.yearly"}, f"result line: {result}"
-    finally:
-        driver.quit()
+    if arguments.scenario == "purchase":
+        assert entitlements["subscription_status"] == "active", status.stdout
+        pro = entitlements["entitlements"][0]
+        assert pro["id"] == "pro" and pro["is_active"] and pro["product_ids"] == ["lumen.pro.yearly"], status.stdout
+    else:
+        assert entitlements["subscription_status"] == "inactive", status.stdout
+    print(f"purchase_test {arguments.scenario}: ok")
 
 
 if __name__ == "__main__":
@@ -109,6 +138,7 @@ if __name__ == "__main__":
         main()
     except Exception as error:  # any failure: say what, and show what the driver and paywall wrote
         print(f"purchase_test: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
+        traceback.print_exc()
         log = os.path.join(sys.argv[sys.argv.index("--work-dir") + 1], "webdriver.log") if "--work-dir" in sys.argv else None
         if log and os.path.exists(log):
             with open(log, "rb") as text:
