@@ -1,14 +1,17 @@
 #!/usr/bin/python3
-"""Drives templates/classic with Selenium, as a tester's UI test would.
+"""Drives paywall windows with Selenium, as a tester's UI tests would.
 
-WebKitWebDriver launches `paywall present ... --automation` as its browser. The `purchase`
-scenario finds the yearly plan's price and the Buy button, takes a screenshot, runs a script in
-the page, clicks Buy, and checks the outcome from outside: the paywall's result line (its
-stdout goes to the driver's log, `service_log_path`) and `paywall status --json` in a new
-process. The `quit` scenario ends the session with quit(), which closes the paywall as the
-user closing its window would.
+WebKitWebDriver launches `paywall ... --automation` as its browser; the paywall's stdout (its
+one result line) goes to the driver's log, `service_log_path`. Scenarios:
 
-Usage: purchase_test.py --paywall PATH --template DIR --work-dir DIR [--scenario purchase|quit]
+- purchase: on templates/classic, finds the yearly plan's price and the Buy button, takes a
+  screenshot, runs a script in the page, clicks Buy; then checks the result line and, in a new
+  process, `paywall status --json`.
+- quit: quit() closes the paywall as the user closing its window would (declined).
+- customer-center: reads the customer center's no-purchases screen; quit() closes it.
+- refused: without --automation, the driver gets no session.
+
+Usage: webdriver_test.py --paywall PATH --template DIR --work-dir DIR --scenario NAME
 Exits 0 when every check passed; otherwise prints what failed and the driver's log, exits 1.
 Run it with Debian's /usr/bin/python3 (python3-selenium, webkit2gtk-driver).
 """
@@ -23,7 +26,7 @@ import time
 import traceback
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import SessionNotCreatedException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.remote_connection import RemoteConnection
 from selenium.webdriver.support import expected_conditions
@@ -84,22 +87,34 @@ def quit_session(driver, driver_log, work_dir):
     assert result == {"result": "declined"}, f"result line: {result}"
 
 
+def customer_center(driver, driver_log, work_dir):
+    restore = WebDriverWait(driver, WAIT_SECONDS).until(
+        expected_conditions.visibility_of_element_located((By.XPATH, "//button[normalize-space()='Restore purchases']")))
+    assert restore.is_enabled(), "Restore purchases is not clickable"
+    assert "No Purchases Yet" in driver.find_element(By.TAG_NAME, "body").text, driver.page_source[:2000]
+    driver.quit()
+    result = wait_for_result(driver_log)
+    assert result == {"result": "closed"}, f"result line: {result}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--paywall", required=True)
     parser.add_argument("--template", required=True)
     parser.add_argument("--work-dir", required=True)
-    parser.add_argument("--scenario", choices=["purchase", "quit"], default="purchase")
+    parser.add_argument("--scenario", required=True, choices=["purchase", "quit", "customer-center", "refused"])
     arguments = parser.parse_args()
 
     data_dir = os.path.join(arguments.work_dir, "data")
     driver_log = os.path.join(arguments.work_dir, "webdriver.log")
+    store = ["--store", os.path.join(arguments.template, "store.json"), "--data-dir", data_dir, "--locale", "en_US"]
+    command = (["customer-center"] if arguments.scenario == "customer-center" else ["present", arguments.template]) + store
+    if arguments.scenario != "refused":
+        command.append("--automation")
 
     options = webdriver.WebKitGTKOptions()
     options.binary_location = arguments.paywall
-    for argument in ["present", arguments.template,
-                     "--store", os.path.join(arguments.template, "store.json"),
-                     "--data-dir", data_dir, "--locale", "en_US", "--automation"]:
+    for argument in command:
         options.add_argument(argument)
     # The driver checks the name the browser gives its automation session.
     options.set_capability("browserName", "paywall")
@@ -111,9 +126,17 @@ def main():
     service = Service(log_path=driver_log)
     service.start()
     try:
+        if arguments.scenario == "refused":
+            try:
+                webdriver.Remote(command_executor=service.service_url, options=options).quit()
+            except SessionNotCreatedException:
+                print("webdriver_test refused: ok")
+                return
+            raise AssertionError("the driver got a session without --automation")
         driver = webdriver.Remote(command_executor=service.service_url, options=options)
+        scenario = {"purchase": purchase, "quit": quit_session, "customer-center": customer_center}[arguments.scenario]
         try:
-            {"purchase": purchase, "quit": quit_session}[arguments.scenario](driver, driver_log, arguments.work_dir)
+            scenario(driver, driver_log, arguments.work_dir)
         except BaseException:
             with contextlib.suppress(WebDriverException):
                 driver.quit()
@@ -130,14 +153,14 @@ def main():
         assert pro["id"] == "pro" and pro["is_active"] and pro["product_ids"] == ["lumen.pro.yearly"], status.stdout
     else:
         assert entitlements["subscription_status"] == "inactive", status.stdout
-    print(f"purchase_test {arguments.scenario}: ok")
+    print(f"webdriver_test {arguments.scenario}: ok")
 
 
 if __name__ == "__main__":
     try:
         main()
     except Exception as error:  # any failure: say what, and show what the driver and paywall wrote
-        print(f"purchase_test: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"webdriver_test: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
         traceback.print_exc()
         log = os.path.join(sys.argv[sys.argv.index("--work-dir") + 1], "webdriver.log") if "--work-dir" in sys.argv else None
         if log and os.path.exists(log):
