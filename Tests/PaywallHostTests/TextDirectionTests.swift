@@ -9,11 +9,7 @@ import XCTest
 final class TextDirectionTests: XCTestCase {
     @MainActor
     func testAPresenterSetsGTKsDirectionFromItsLocale() async throws {
-        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
-            XCTFail("needs a display: run the suite under `xvfb-run -a`")
-            return
-        }
-        try Toolkit.initialize()
+        guard try startToolkitOnDisplay() else { return }
         let resources = RuntimeResources(root: CustomerCenterPresenterTests.packageRoot)
         _ = try PaywallPresenter(resources: resources, locale: "he_IL.UTF-8")
         XCTAssertEqual(gtk_widget_get_default_direction(), GTK_TEXT_DIR_RTL)

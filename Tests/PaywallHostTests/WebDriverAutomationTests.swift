@@ -9,20 +9,25 @@ import XCTest
 /// context and its `paywall://` scheme).
 final class WebDriverAutomationTests: XCTestCase {
     @MainActor
+    private func presentClassic(_ presenter: PaywallPresenter) throws -> PaywallPresentation {
+        let bundle = try PaywallBundle(path: CustomerCenterPresenterTests.packageRoot.appendingPathComponent("templates/classic").path)
+        return presenter.present(bundle, options: .init(offscreen: true)) { _ in }
+    }
+
+    @MainActor
+    private func makePresenter() throws -> PaywallPresenter {
+        try PaywallPresenter(resources: RuntimeResources(root: CustomerCenterPresenterTests.packageRoot), locale: "en_US")
+    }
+
+    @MainActor
     func testAutomatedViewIsControlledByAutomationAndLoadsItsBundle() async throws {
-        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
-            XCTFail("needs a display: run the suite under `xvfb-run -a`")
-            return
-        }
-        try Toolkit.initialize()
-        let root = CustomerCenterPresenterTests.packageRoot
-        let presenter = try PaywallPresenter(resources: RuntimeResources(root: root), locale: "en_US")
+        guard try startToolkitOnDisplay() else { return }
+        let presenter = try makePresenter()
         let automation = presenter.allowAutomation()
         XCTAssertTrue(presenter.allowAutomation() === automation, "one automation per process")
         var events: [PaywallEvent] = []
         presenter.events.observe { events.append($0) }
-        let bundle = try PaywallBundle(path: root.appendingPathComponent("templates/classic").path)
-        let presentation = presenter.present(bundle, options: .init(offscreen: true)) { _ in }
+        let presentation = try presentClassic(presenter)
         let ready = await runLoop { events.contains { $0.name == "page_ready" } }
         XCTAssertTrue(ready, "the page never got ready: \(events.map(\.name))")
         XCTAssertEqual(events.first { $0.name == "page_ready" }?.params["via"], "ping", "the bundle's own page answered")
@@ -33,15 +38,9 @@ final class WebDriverAutomationTests: XCTestCase {
 
     @MainActor
     func testWithoutAutomationViewsAreNotControlled() async throws {
-        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
-            XCTFail("needs a display: run the suite under `xvfb-run -a`")
-            return
-        }
-        try Toolkit.initialize()
-        let root = CustomerCenterPresenterTests.packageRoot
-        let presenter = try PaywallPresenter(resources: RuntimeResources(root: root), locale: "en_US")
-        let bundle = try PaywallBundle(path: root.appendingPathComponent("templates/classic").path)
-        let presentation = presenter.present(bundle, options: .init(offscreen: true)) { _ in }
+        guard try startToolkitOnDisplay() else { return }
+        let presenter = try makePresenter()
+        let presentation = try presentClassic(presenter)
         XCTAssertNil(presenter.automation)
         XCTAssertEqual(webkit_web_view_is_controlled_by_automation(presentation.webView.view), 0)
         presentation.dismiss()
