@@ -78,8 +78,8 @@ enum CustomerCenterCommand {
             if let shown { app.show(shown.widget) }
         }
         guard let view = shown else { throw .failure("the customer center could not be shown") }
-        presenter.automation?.page = { view.webView }
-        presenter.automation?.onClose = { presenter.dismissCustomerCenter() }
+        presenter.automation?.page = { [weak view] in view?.webView }
+        presenter.automation?.onClose = { [weak presenter] in presenter?.dismissCustomerCenter() }
         let scripts = arguments.all("--eval")
         var started = false
         view.session.onRendered = {

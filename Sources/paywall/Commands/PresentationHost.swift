@@ -159,8 +159,8 @@ final class PresentationHost {
             presentation.dismiss()
         }
         // WebDriver's session gets the paywall on screen; its quit() closes it as the user would.
-        presenter.automation?.page = { presentation.webView }
-        presenter.automation?.onClose = { presentation.session.windowClosedByUser() }
+        presenter.automation?.page = { [weak presentation] in presentation?.webView }
+        presenter.automation?.onClose = { [weak presentation] in presentation?.session.windowClosedByUser() }
         onPresented(presentation)
         Toolkit.run()
         return exitCode
