@@ -23,9 +23,9 @@ let package = Package(
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk"]),
+        .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
         .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallCore", "CGtk"],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures", "Selenium"]),
     ],
     swiftLanguageModes: [.v6]
 )

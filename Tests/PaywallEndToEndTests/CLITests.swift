@@ -61,6 +61,21 @@ final class CLITests: EndToEndTestCase {
         }
     }
 
+    func testAutomationIsAFlagOfTheWindowCommandsOnly() throws {
+        for command in ["present", "preview", "customer-center"] {
+            let help = try PaywallProcess.run([command, "--help"], in: workDir)
+            XCTAssertTrue(help.stdout.contains("--automation"), "\(command) --help lacks --automation")
+        }
+        let bundle = try inlineBundle("b", body: "")
+        let snapshot = try PaywallProcess.run(["snapshot", bundle.path, "--out", "x.png", "--automation"], in: workDir)
+        XCTAssertEqual(snapshot.status, 2)
+        XCTAssertTrue(snapshot.stderr.contains("unknown option '--automation'"), snapshot.stderr)
+        let offscreen = try PaywallProcess.run(["customer-center", "--snapshot", "x.png", "--automation"], in: workDir)
+        XCTAssertEqual(offscreen.status, 2)
+        XCTAssertTrue(offscreen.stderr.contains("--automation drives a window on screen"), offscreen.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workDir.appendingPathComponent("x.png").path))
+    }
+
     func testMissingBundleExits1NamingThePath() throws {
         for command in ["present", "preview"] {
             let result = try PaywallProcess.run([command, "/no/such/bundle"], in: workDir)

@@ -13,11 +13,7 @@ final class CustomerCenterPresenterTests: XCTestCase {
 
     @MainActor
     func testOneAtATimeDismissFromTheAppAndPreloadedPage() async throws {
-        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
-            XCTFail("needs a display: run the suite under `xvfb-run -a`")
-            return
-        }
-        try Toolkit.initialize()
+        guard try startToolkitOnDisplay() else { return }
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: Self.packageRoot), locale: "en_US")
         var names: [String] = []
         presenter.events.observe { names.append($0.name) }

@@ -1,5 +1,8 @@
 import CGtk
 import Foundation
+import XCTest
+
+@testable import PaywallHost
 
 /// Turns the GLib loop (WebKit's signals, the main queue) until `condition` holds or
 /// `timeout` seconds pass; returns whether it held.
@@ -11,4 +14,16 @@ func runLoop(timeout: Double = 15, until condition: @escaping @MainActor () -> B
         try? await Task.sleep(nanoseconds: 5_000_000)
     }
     return condition()
+}
+
+/// Starts GTK on the test's display; without one, fails the test and returns false (these
+/// tests make real WebKit views: run the suite under `xvfb-run -a`).
+@MainActor
+func startToolkitOnDisplay(file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
+    guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
+        XCTFail("needs a display: run the suite under `xvfb-run -a`", file: file, line: line)
+        return false
+    }
+    try Toolkit.initialize()
+    return true
 }

@@ -9,11 +9,7 @@ import XCTest
 final class PreloadingTests: XCTestCase {
     @MainActor
     func testPreloadsOverTheMemoryBudgetEvictTheOldest() async throws {
-        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
-            XCTFail("needs a display: run the suite under `xvfb-run -a`")
-            return
-        }
-        try Toolkit.initialize()
+        guard try startToolkitOnDisplay() else { return }
         let root = CustomerCenterPresenterTests.packageRoot
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: root), locale: "en_US")
         var events: [PaywallEvent] = []

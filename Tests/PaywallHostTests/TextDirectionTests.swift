@@ -9,11 +9,7 @@ import XCTest
 final class TextDirectionTests: XCTestCase {
     @MainActor
     func testAPaywallWindowFollowsThePresentersLocaleAndNothingElse() async throws {
-        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
-            XCTFail("needs a display: run the suite under `xvfb-run -a`")
-            return
-        }
-        try Toolkit.initialize()
+        guard try startToolkitOnDisplay() else { return }
         let root = CustomerCenterPresenterTests.packageRoot
         let before = gtk_widget_get_default_direction()
         let bundle = try PaywallBundle(path: root.appendingPathComponent("templates/classic").path)

@@ -18,6 +18,10 @@ func gcast<T>(_ pointer: OpaquePointer?) -> UnsafeMutablePointer<T>? {
     gcast(UnsafeMutableRawPointer(pointer))
 }
 
+/// Fundamental GTypes, which are macros Swift does not import (`G_TYPE_BOOLEAN` is 5 << 2).
+let booleanGType = GType(5 << 2)
+let stringGType = GType(16 << 2)
+
 /// Takes back one GObject reference.
 func gunref(_ object: UnsafeMutableRawPointer?) {
     if let object { g_object_unref(object) }

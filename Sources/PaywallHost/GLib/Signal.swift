@@ -40,6 +40,18 @@ enum Signal {
         connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
     }
 
+    /// `gpointer (instance, gpointer)`: e.g. `create-web-view` of an automation session. (Its
+    /// own name: a trailing closure would make `connect` calls ambiguous.)
+    static func connectReturningPointer(_ instance: UnsafeMutableRawPointer, _ name: String,
+                                        _ f: @escaping @MainActor () -> UnsafeMutableRawPointer?) {
+        typealias F = @MainActor () -> UnsafeMutableRawPointer?
+        let t: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _, data in
+            // A pointer is not Sendable: it leaves the isolated closure as its address.
+            UnsafeMutableRawPointer(bitPattern: MainActor.assumeIsolated { UInt(bitPattern: ClosureBox<F>.from(data).call()) })
+        }
+        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+    }
+
     /// `gboolean (instance, pointer, gpointer)`: e.g. `delete-event`. Return true to stop other handlers.
     static func connect(_ instance: UnsafeMutableRawPointer, _ name: String,
                         stopping f: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) {

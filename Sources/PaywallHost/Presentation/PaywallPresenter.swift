@@ -64,6 +64,18 @@ public final class PaywallPresenter {
         runtime = try WebRuntime(resources: resources, languages: [self.locale.identifier])
     }
 
+    /// WebDriver's access to this process's pages, once `allowAutomation()` turned it on.
+    package private(set) var automation: WebDriverAutomation?
+
+    /// Lets WebKit's WebDriver drive the page presented next (`--automation`); call it before
+    /// presenting anything.
+    @discardableResult
+    package func allowAutomation() -> WebDriverAutomation {
+        let automation = automation ?? WebDriverAutomation(runtime: runtime)
+        self.automation = automation
+        return automation
+    }
+
     /// Sets attributes of the current user (kept in `state`), for the page's `user` variables.
     public func setUserAttributes(_ attributes: [String: JSONValue]) throws {
         try state?.setUserAttributes(attributes, user: currentUser)

@@ -50,18 +50,43 @@ public final class WebRuntime {
         return view
     }()
 
-    /// A new web view in this runtime's web process. `related-view` is construct-only, so it
-    /// goes through `g_object_new_with_properties` (the variadic `g_object_new` is not callable).
+    /// Whether WebDriver may drive this process: then every view is made controlled by automation.
+    private(set) var allowsAutomation = false
+
+    /// Lets WebKit's WebDriver start an automation session in this process's one context.
+    /// Call it before the first view is made (a view's automation flag is fixed when it is made).
+    func allowAutomation() {
+        precondition(viewsMade == 0, "automation must be allowed before any view is made")
+        allowsAutomation = true
+        webkit_web_context_set_automation_allowed(context, 1)
+    }
+
+    /// A new web view in this runtime's web process, or, with automation allowed, one WebDriver
+    /// can drive (WebKit refuses that flag on a related view, so such a view gets this context
+    /// and a process of its own). The properties are construct-only, so they go through
+    /// `g_object_new_with_properties` (the variadic `g_object_new` is not callable).
     func makeWebView() -> UnsafeMutablePointer<GtkWidget> {
         viewsMade += 1
-        var value = GValue()
-        g_value_init(&value, webkit_web_view_get_type())
-        g_value_set_object(&value, UnsafeMutableRawPointer(anchor))
-        let object = "related-view".withCString { name -> UnsafeMutablePointer<GObject> in
-            var names: [UnsafePointer<CChar>?] = [name]
-            return g_object_new_with_properties(webkit_web_view_get_type(), 1, &names, &value)
+        var names: [String] = []
+        var values: [GValue] = []
+        func add(_ name: String, _ type: GType, _ set: (inout GValue) -> Void) {
+            var value = GValue()
+            g_value_init(&value, type)
+            set(&value)
+            names.append(name)
+            values.append(value)
         }
-        g_value_unset(&value)
+        if allowsAutomation {
+            add("web-context", webkit_web_context_get_type()) { g_value_set_object(&$0, UnsafeMutableRawPointer(context)) }
+            add("is-controlled-by-automation", booleanGType) { g_value_set_boolean(&$0, 1) }
+        } else {
+            add("related-view", webkit_web_view_get_type()) { g_value_set_object(&$0, UnsafeMutableRawPointer(anchor)) }
+        }
+        let owned = names.map { strdup($0) }
+        var pointers = owned.map { UnsafePointer($0) }
+        let object = g_object_new_with_properties(webkit_web_view_get_type(), guint(values.count), &pointers, &values)!
+        owned.forEach { free($0) }
+        for index in values.indices { g_value_unset(&values[index]) }
         return gcast(object)!
     }
 

@@ -29,12 +29,12 @@ public enum Toolkit {
         if let chosenStyle { return chosenStyle }
         guard let settings = gtk_settings_get_default() else { return "light" }
         var value = GValue()
-        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN: a macro Swift does not import
+        g_value_init(&value, booleanGType)
         g_object_get_property(UnsafeMutablePointer(OpaquePointer(settings)), "gtk-application-prefer-dark-theme", &value)
         let prefersDark = g_value_get_boolean(&value) != 0
         g_value_unset(&value)
         var name = GValue()
-        g_value_init(&name, GType(16 << 2))  // G_TYPE_STRING
+        g_value_init(&name, stringGType)
         g_object_get_property(UnsafeMutablePointer(OpaquePointer(settings)), "gtk-theme-name", &name)
         let theme = g_value_get_string(&name).map { String(cString: $0) } ?? ""
         g_value_unset(&name)

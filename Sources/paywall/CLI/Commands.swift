@@ -34,6 +34,9 @@ enum Commands {
     static let dialogsOption = OptionSpec(
         name: "--dialogs", valueName: "show|auto",
         help: "The runtime's own dialogs (purchase pending/failed, restore found nothing): show them (default) or answer them at once with OK (auto). Logged as dialog_shown.")
+    static let automationOption = OptionSpec(
+        name: "--automation", valueName: nil,
+        help: "Let WebKit's WebDriver (WebKitWebDriver, for Selenium) drive the window; the driver launches paywall with it.")
 
     /// Options every presenting command takes.
     static var presentationOptions: [OptionSpec] {
@@ -42,7 +45,7 @@ enum Commands {
 
     static let preview = CommandSpec(
         name: "preview", summary: "Open a bundle in a window and reload it whenever one of its files changes.",
-        positionals: ["BUNDLE"], options: presentationOptions + [dialogsOption],
+        positionals: ["BUNDLE"], options: presentationOptions + [dialogsOption, automationOption],
         discussion: """
             The window closes when the page sends `close` or the window is closed. Without --store, prices come
             from the bundle manifest's preview_store catalog.
@@ -67,7 +70,7 @@ enum Commands {
         options: presentationOptions + [
             evalOption, timeoutOption,
             OptionSpec(name: "--load-timeout", valueName: "SECONDS", help: "Offer Retry and Close when the page is not ready by then (default 5)."),
-            strictOption, scriptTimeoutOption, dialogsOption,
+            strictOption, scriptTimeoutOption, dialogsOption, automationOption,
         ],
         discussion: """
             Prints exactly one line on stdout and exits 0: {"result":"declined"},

@@ -18,7 +18,7 @@ enum CustomerCenterCommand {
             OptionSpec(name: "--presentation", valueName: "sheet|embedded|pushed",
                        help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it)."),
             Commands.sizeOption,
-            Commands.strictOption, Commands.scriptTimeoutOption, Commands.dialogsOption,
+            Commands.strictOption, Commands.scriptTimeoutOption, Commands.dialogsOption, Commands.automationOption,
         ],
         discussion: """
             Prints exactly one line on stdout: {"result":"closed"} when the user closes it (exit 0; with
@@ -48,6 +48,9 @@ enum CustomerCenterCommand {
         let presentation = arguments.value("--presentation").map(CustomerCenterPresentation.init(rawValue:)) ?? .sheet
         guard let presentation else {
             throw .usage("--presentation must be sheet, embedded or pushed; got '\(arguments.value("--presentation")!)'", spec)
+        }
+        if snapshot != nil, arguments.has("--automation") {
+            throw .usage("--automation drives a window on screen; --snapshot renders off screen and exits: use one of them", spec)
         }
         let (presenter, stores) = try PresentationHost.makePresenter(arguments, command: spec)
         presenter.events.observe { event in
@@ -79,6 +82,8 @@ enum CustomerCenterCommand {
             if let shown { app.show(shown.widget) }
         }
         guard let view = shown else { throw .failure("the customer center could not be shown") }
+        presenter.automation?.page = { [weak view] in view?.webView }
+        presenter.automation?.onClose = { [weak presenter] in presenter?.dismissCustomerCenter() }
         var started = false
         view.session.onRendered = {
             // The first drawn screen starts the scripts; with --snapshot, the screen drawn after them is captured.

@@ -101,6 +101,8 @@ final class PresentationHost {
             fail("no strings for the locale '\(resolution.requested)'; showing \(resolution.resolved) texts")
         }
         if let log { presenter.events.observe { log.append($0) } }
+        // Before any view is made: a view is driven only if it was made for automation.
+        if arguments.has("--automation") { presenter.allowAutomation() }
         let stores = try StoreContext(arguments, events: presenter.events, requireStore: false, command: command)
         presenter.purchases = stores.purchases
         presenter.userId = stores.userId
@@ -157,6 +159,9 @@ final class PresentationHost {
             self?.interruption = signal
             presentation.dismiss()
         }
+        // WebDriver's session gets the paywall on screen; its quit() closes it as the user would.
+        presenter.automation?.page = { [weak presentation] in presentation?.webView }
+        presenter.automation?.onClose = { [weak presentation] in presentation?.session.windowClosedByUser() }
         onPresented(presentation)
         Toolkit.run()
         return exitCode

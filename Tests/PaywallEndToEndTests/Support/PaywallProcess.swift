@@ -24,7 +24,8 @@ struct PaywallProcess {
     let stdoutURL: URL
     let stderrURL: URL
 
-    /// Starts `paywall ARGS` in `workDir` (`executable` to run another copy of the binary).
+    /// Starts `paywall ARGS` in `workDir` (`executable` to run another copy of the binary, or a
+    /// test script that launches `paywall` itself with this environment).
     /// `environment` entries override the test's own; a nil value removes a variable.
     init(_ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
          executable: URL = PaywallProcess.executable) throws {
