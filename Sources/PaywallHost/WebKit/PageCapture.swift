@@ -2,15 +2,21 @@ import CGtk
 import CWebKit
 import Foundation
 
-/// Writes a PNG of what a paywall view shows, once its images and web fonts have loaded and
-/// two more frames have been painted.
+/// Writes a PNG of what a paywall view shows, once its images and web fonts have loaded, its
+/// animations are frozen and two more frames have been painted.
 @MainActor
 public enum PageCapture {
-    /// Resolves when fonts and `<img>` elements are loaded (or failed) and two frames were drawn.
+    /// Resolves when fonts and `<img>` elements are loaded (or failed), CSS animations and
+    /// transitions are frozen (those that end at their end, endless ones at their start: two
+    /// snapshots of the same page then match) and two frames were drawn.
     static let settleScript = """
         await document.fonts.ready;
         await Promise.all(Array.from(document.images, img =>
             img.complete ? null : new Promise(done => { img.onload = img.onerror = done; })));
+        for (const animation of document.getAnimations()) {
+            const end = animation.effect ? animation.effect.getComputedTiming().endTime : 0;
+            if (Number.isFinite(end)) { animation.finish(); } else { animation.pause(); animation.currentTime = 0; }
+        }
         await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
         return true;
         """
