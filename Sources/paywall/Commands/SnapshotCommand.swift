@@ -27,7 +27,7 @@ enum SnapshotCommand {
         if let request {
             let matrix = try request.matrix(defaultTheme: Toolkit.interfaceStyle, command: Commands.snapshot)
             runner = SnapshotMatrixRunner(request, matrix: matrix, presenter: host.presenter, title: arguments.positionals[0])
-            runner!.run(render: render, finished: finished)
+            runner!.run(render: render) { code, _ in finished(code) }
         } else {
             runner = nil
             MainLoop.after(seconds: readyTimeout) {

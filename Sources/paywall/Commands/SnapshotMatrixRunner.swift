@@ -29,23 +29,24 @@ final class SnapshotMatrixRunner {
     }
 
     /// Renders every shot, then writes the results; `finished` gets the exit code: 0, 1 when a
-    /// shot failed (what was written stays), or 5 when `--compare` found differences.
-    func run(render: @escaping Render, finished: @escaping @MainActor (Int32) -> Void) {
+    /// shot failed (what was written stays; the message, also on stderr, comes with it), or 5
+    /// when `--compare` found differences.
+    func run(render: @escaping Render, finished: @escaping @MainActor (Int32, String?) -> Void) {
+        let fail = { @MainActor (message: String) in
+            PresentationHost.fail(message)
+            finished(1, message)
+        }
         let shots = matrix.shots
         current += 1
         let index = current
         guard index < shots.count else {
-            do { finished(try writeResults()) } catch {
-                PresentationHost.fail(error.message)
-                finished(1)
-            }
+            do { finished(try writeResults(), nil) } catch { fail(error.message) }
             return
         }
         let shot = shots[index]
         if shot.locale != presenter.strings.resolution.requested {
             do { try presenter.switchLocale(to: shot.locale) } catch {
-                PresentationHost.fail("\(shot.name): cannot switch to the locale \(shot.locale): \(error)")
-                return finished(1)
+                return fail("\(shot.name): cannot switch to the locale \(shot.locale): \(error)")
             }
             PresentationHost.warnOfFallback(presenter)
         }
@@ -53,15 +54,13 @@ final class SnapshotMatrixRunner {
         MainLoop.after(seconds: Self.shotTimeout) { [weak self] in
             guard let self, self.current == index else { return }
             self.current = shots.count  // late callbacks of this shot are ignored
-            PresentationHost.fail("\(shot.name) was not written within \(Int(Self.shotTimeout)) s")
-            finished(1)
+            fail("\(shot.name) was not written within \(Int(Self.shotTimeout)) s")
         }
         render(shot.size, request.outDir.appendingPathComponent(shot.fileName).path) { [weak self] problem in
             guard let self, self.current == index else { return }
             if let problem {
                 self.current = shots.count
-                PresentationHost.fail("\(shot.name): \(problem)")
-                return finished(1)
+                return fail("\(shot.name): \(problem)")
             }
             // On the next turn of the loop: the finished page's callbacks unwind first.
             MainLoop.after(seconds: 0) { self.run(render: render, finished: finished) }
