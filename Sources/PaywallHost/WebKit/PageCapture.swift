@@ -23,6 +23,14 @@ public enum PageCapture {
 
     public static func writePNG(of webView: PaywallWebView, to path: String,
                                 completion: @escaping @MainActor (Result<Void, CaptureError>) -> Void) {
+        capture(of: webView) { captured in
+            completion(captured.flatMap { image in Result { () throws(CaptureError) in try image.writePNG(to: path) } })
+        }
+    }
+
+    /// What the view shows once it has settled, not yet written anywhere.
+    public static func capture(of webView: PaywallWebView,
+                               completion: @escaping @MainActor (Result<CapturedImage, CaptureError>) -> Void) {
         webView.callAsync(settleScript) { settled in
             if case .failure(let error) = settled {
                 completion(.failure(CaptureError(message: "page did not settle: \(error.message)")))
@@ -36,14 +44,27 @@ public enum PageCapture {
                         completion(.failure(CaptureError(message: "snapshot failed: \(consumeError(error))")))
                         return
                     }
-                    defer { cairo_surface_destroy(surface) }
-                    let status = cairo_surface_write_to_png(surface, path)
-                    if status == CAIRO_STATUS_SUCCESS {
-                        completion(.success(()))
-                    } else {
-                        completion(.failure(CaptureError(message: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")))
-                    }
+                    completion(.success(CapturedImage(surface: surface)))
                 })
+        }
+    }
+
+    /// A snapshot's pixels (a cairo image surface of its own), which any one thread may write
+    /// as a PNG: a snapshot matrix encodes the last image while the next page loads.
+    public final class CapturedImage: @unchecked Sendable {
+        private let surface: OpaquePointer
+
+        init(surface: OpaquePointer) {
+            self.surface = surface
+        }
+
+        deinit { cairo_surface_destroy(surface) }
+
+        public func writePNG(to path: String) throws(CaptureError) {
+            let status = cairo_surface_write_to_png(surface, path)
+            guard status == CAIRO_STATUS_SUCCESS else {
+                throw CaptureError(message: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
+            }
         }
     }
 

@@ -22,19 +22,21 @@ enum SnapshotCommand {
             Toolkit.quit()
         }
         PresentationHost.endOnSignals { finished(128 + $0) }
-        let render: SnapshotMatrixRunner.Render = { size, path, done in capture(host, size: size, to: path, done: done) }
         let runner: SnapshotMatrixRunner?
         if let request {
             let matrix = try request.matrix(defaultTheme: Toolkit.interfaceStyle, command: Commands.snapshot)
-            runner = SnapshotMatrixRunner(request, matrix: matrix, presenter: host.presenter, title: arguments.positionals[0])
-            runner!.run(render: render) { code, _ in finished(code) }
+            let matrixRunner = SnapshotMatrixRunner(request, matrix: matrix, presenter: host.presenter, title: arguments.positionals[0])
+            runner = matrixRunner
+            matrixRunner.run(render: { size, path, done in
+                capture(host, size: size, store: { matrixRunner.writes.write($0, to: path) }, done: done)
+            }) { code, _ in finished(code) }
         } else {
             runner = nil
             MainLoop.after(seconds: readyTimeout) {
                 PresentationHost.fail("\(arguments.positionals[0]) was not ready after \(Int(readyTimeout)) s; nothing written")
                 finished(1)
             }
-            render(host.options.size, out!) { problem in
+            capture(host, size: host.options.size, store: { image throws(PageCapture.CaptureError) in try image.writePNG(to: out!) }) { problem in
                 if let problem { PresentationHost.fail(problem) }
                 finished(problem == nil ? 0 : 1)
             }
@@ -43,9 +45,10 @@ enum SnapshotCommand {
         return withExtendedLifetime(runner) { exitCode }
     }
 
-    /// Presents the bundle off screen at `size`, writes a PNG of it once it is ready, and takes
-    /// it down; `done` gets nil, or what went wrong.
-    private static func capture(_ host: PresentationHost, size: ViewSize, to path: String,
+    /// Presents the bundle off screen at `size`, hands what it shows once it is ready to `store`,
+    /// and takes it down; `done` gets nil, or what went wrong.
+    private static func capture(_ host: PresentationHost, size: ViewSize,
+                                store: @escaping @MainActor (PageCapture.CapturedImage) throws(PageCapture.CaptureError) -> Void,
                                 done: @escaping @MainActor (String?) -> Void) {
         var options = host.options
         options.size = size
@@ -68,8 +71,8 @@ enum SnapshotCommand {
         presentation?.session.onReady = {
             guard let shown = presentation else { return }
             if let loadError { return end("\(host.bundle.root.path) did not load: \(loadError)") }
-            PageCapture.writePNG(of: shown.webView, to: path) { result in
-                if case .failure(let error) = result { return end(error.description) }
+            PageCapture.capture(of: shown.webView) { result in
+                do throws(PageCapture.CaptureError) { try store(result.get()) } catch { return end(error.description) }
                 end(nil)
             }
         }

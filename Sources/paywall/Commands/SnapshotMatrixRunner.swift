@@ -20,6 +20,8 @@ final class SnapshotMatrixRunner {
     private let title: String
     /// The shot being rendered; a timer or callback of an earlier one finds it moved on.
     private var current = -1
+    /// Where a render may hand its image to be written while the next shot starts.
+    let writes = BackgroundPNGWrites()
 
     init(_ request: SnapshotMatrixRequest, matrix: SnapshotMatrix, presenter: PaywallPresenter, title: String) {
         self.request = request
@@ -40,6 +42,7 @@ final class SnapshotMatrixRunner {
         current += 1
         let index = current
         guard index < shots.count else {
+            if let failure = writes.finish().first { return fail(failure) }
             do { finished(try writeResults(), nil) } catch { fail(error.message) }
             return
         }
