@@ -45,9 +45,9 @@ enum Commands {
             OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (this or --out-dir is required)."),
         ] + SnapshotMatrixRequest.options + presentationOptions,
         discussion: """
-            Ready means: the page's ping and its load event, then images and web fonts loaded and two
-            frames painted. When no ping comes within 2 s of the load, the load alone counts.
-            With --out-dir, every combination renders in this one process; --compare exits 5 when an image
+            Ready means: the page's ping and its load event, then images and web fonts loaded, CSS
+            animations frozen and two frames painted. When no ping comes within 2 s of the load, the load
+            alone counts. With --out-dir, every combination renders in this one process; --compare exits 5 when an image
             changed or a baseline image is missing (see report.json in DIR).
             """)
 
