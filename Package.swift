@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
-        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallCore", "CGtk"],
+        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallCore", "PaywallHost", "CGtk"],
                     exclude: ["Fixtures", "Selenium"]),
     ],
     swiftLanguageModes: [.v6]

@@ -95,7 +95,8 @@ final class ResilienceTests: EndToEndTestCase {
         let json = try JSONValue(parsing: result.stdout)
         for key in ["cold_present_ms", "preloaded_present_ms", "bridge_rtt_ms", "raw_bridge_rtt_ms", "status_read_ms",
                     "scheme_serve_ms", "file_serve_ms", "preload_rss_mb", "customer_center_cold_ms",
-                    "customer_center_preloaded_ms", "two_frames_floor_ms"] {
+                    "customer_center_preloaded_ms", "two_frames_floor_ms", "snapshot_matrix_20_ms", "snapshot_single_ms",
+                    "snapshot_separate_20_ms"] {
             guard case .number(let value)? = json[key] else { return XCTFail("missing \(key) in \(result.stdout)") }
             XCTAssertTrue(value.isFinite && value >= 0 || key == "preload_rss_mb", "\(key) = \(value)")
         }

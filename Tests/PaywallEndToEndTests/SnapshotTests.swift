@@ -43,6 +43,28 @@ final class SnapshotTests: EndToEndTestCase {
         XCTAssertEqual(ready?.params["via"], "load")
     }
 
+    /// Animations are frozen for the capture, so equal pages give equal images: the ones that
+    /// end at their end, endless ones at their start.
+    func testAnimationsAreFrozenForTheCapture() throws {
+        let bundle = try inlineBundle("animated", body: """
+            <style>
+            body { margin: 0 }
+            @keyframes slide { from { left: 0 } to { left: 300px } }
+            @keyframes appear { from { background: rgb(255, 0, 0) } to { background: rgb(0, 0, 255) } }
+            #endless { position: fixed; top: 0; left: 0; width: 100px; height: 100px; background: rgb(0, 128, 0);
+                       animation: slide 0.4s linear infinite }
+            #finite { position: fixed; top: 200px; left: 0; width: 100px; height: 100px; animation: appear 60s linear forwards }
+            </style><div id="endless"></div><div id="finite"></div>
+            """)
+        let out = workDir.appendingPathComponent("animated.png").path
+        let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let image = try PNGImage(path: out)
+        image.assertColor(50, 50, [0, 128, 0], "the endless animation at its start")
+        image.assertColor(150, 50, [255, 255, 255], "nothing further along")
+        image.assertColor(50, 250, [0, 0, 255], "the finite animation at its end")
+    }
+
     /// The shipped template is the demo: it must render as a real page, not a blank one.
     func testClassicTemplateRenders() throws {
         let out = workDir.appendingPathComponent("classic.png").path

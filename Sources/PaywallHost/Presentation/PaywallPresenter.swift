@@ -17,7 +17,7 @@ public final class PaywallPresenter {
     /// Every event of every presentation (and of `purchases`, when it shares this dispatcher).
     public let events: EventDispatcher
     /// The runtime's own UI strings, in the user's locale.
-    public let strings: StringTable
+    public internal(set) var strings: StringTable
     /// Where purchases and restores go; without it, a page's `purchase` is reported unsupported.
     public var purchases: Purchases?
     /// How long presenting waits for an unknown subscription status (seconds).
@@ -31,13 +31,13 @@ public final class PaywallPresenter {
     /// The app's version, for the page's `device.appVersion`.
     public var appVersion = ""
     /// The user's locale for prices, dates and the runtime's strings (`de_DE`).
-    public let locale: Locale
+    public internal(set) var locale: Locale
 
     let runtime: WebRuntime
     let resources: RuntimeResources
     private var mountCount = 0
     /// Presentations on screen, kept alive until they finish (an app need not hold them).
-    private var active: [ObjectIdentifier: PaywallPresentation] = [:]
+    var active: [ObjectIdentifier: PaywallPresentation] = [:]
     /// The user when there is no `purchases` (which has its own).
     public var userId = Purchases.anonymousUser
     /// Whether the runtime's own dialogs wait for the user or are answered at once (scripted runs).
@@ -58,8 +58,7 @@ public final class PaywallPresenter {
     public init(resources: RuntimeResources, events: EventDispatcher = EventDispatcher(),
                 locale: String = SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)) throws {
         self.events = events
-        strings = try StringTable(directory: resources.locales, locale: locale)
-        self.locale = Locale(identifier: strings.resolution.formattingIdentifier)
+        (strings, self.locale) = try Self.localization(resources: resources, locale: locale)
         self.resources = resources
         runtime = try WebRuntime(resources: resources, languages: [self.locale.identifier])
     }
@@ -74,6 +73,12 @@ public final class PaywallPresenter {
         let automation = automation ?? WebDriverAutomation(runtime: runtime)
         self.automation = automation
         return automation
+    }
+
+    /// The runtime's strings for `locale`, and the locale prices and dates are formatted in.
+    static func localization(resources: RuntimeResources, locale: String) throws -> (StringTable, Locale) {
+        let strings = try StringTable(directory: resources.locales, locale: locale)
+        return (strings, Locale(identifier: strings.resolution.formattingIdentifier))
     }
 
     /// Sets attributes of the current user (kept in `state`), for the page's `user` variables.
@@ -144,7 +149,7 @@ public final class PaywallPresenter {
         return mountCount == 1 ? name : "\(name)\(mountCount)"
     }
 
-    private var localeFallbackReported = false
+    var localeFallbackReported = false
 
     /// Reports `locale_fallback` the first time anything is shown, when the user's language
     /// has no string table (observers are attached by then).

@@ -9,8 +9,15 @@ import PaywallCore
 public final class WebRuntime {
     let context: UnsafeMutablePointer<WebKitWebContext>
     private(set) var server = BundleServer()
-    /// The runtime's page script, injected at document start into every page.
-    let bridgeScript: String
+    /// The runtime's page script, injected at document start into every page made from now on,
+    /// with the first of `languages` as the Superwall preload's `deviceLocale`.
+    var bridgeScript: String {
+        let preload: JSONValue = ["deviceLocale": .string(languages.first ?? "en_US")]
+        return "window.__SW_DEVICE_PRELOAD__ = \(preload.jsonText);\n" + pageScript
+    }
+    private let pageScript: String
+    /// The page's `navigator.languages` (`de_DE`, ...).
+    private(set) var languages: [String] = []
     /// The paywall shown when a bundle cannot load (`web/fallback`).
     let fallbackBundle: PaywallBundle?
 
@@ -18,15 +25,9 @@ public final class WebRuntime {
     ///   the `window.__SW_DEVICE_PRELOAD__.deviceLocale` Superwall page scripts read before they run.
     public init(resources: RuntimeResources, languages: [String] = []) throws {
         fallbackBundle = try? PaywallBundle(path: resources.web.appendingPathComponent("fallback").path)
-        let preload: JSONValue = ["deviceLocale": .string(languages.first ?? "en_US")]
-        bridgeScript = "window.__SW_DEVICE_PRELOAD__ = \(preload.jsonText);\n" + (try resources.bridgeScript())
+        pageScript = try resources.bridgeScript()
         context = webkit_web_context_new_ephemeral()!
-        if !languages.isEmpty {
-            let owned = languages.map { strdup($0.replacingOccurrences(of: "_", with: "-")) }
-            var tags = owned.map { UnsafePointer($0) } + [nil]
-            webkit_web_context_set_preferred_languages(context, &tags)
-            owned.forEach { free($0) }
-        }
+        setLanguages(languages)
         let security = webkit_web_context_get_security_manager(context)
         // Secure: the page gets a secure context (fetch, modules, crypto). CORS-enabled: ES
         // modules and fetch() of the bundle's own files work.
@@ -37,6 +38,17 @@ public final class WebRuntime {
             let runtime = Unmanaged<WebRuntime>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { runtime.serve(request) }
         }, box, nil)
+    }
+
+    /// Sets `navigator.languages` (and the preload's `deviceLocale`) of the pages loaded from
+    /// now on; the web process already running takes them too (`paywall snapshot --locales`).
+    func setLanguages(_ languages: [String]) {
+        guard !languages.isEmpty else { return }
+        self.languages = languages
+        let owned = languages.map { strdup($0.replacingOccurrences(of: "_", with: "-")) }
+        var tags = owned.map { UnsafePointer($0) } + [nil]
+        webkit_web_context_set_preferred_languages(context, &tags)
+        owned.forEach { free($0) }
     }
 
     /// How many views were made: the first one's load starts the web process.

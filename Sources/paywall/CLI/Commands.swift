@@ -55,13 +55,15 @@ enum Commands {
         name: "snapshot", summary: "Render a bundle once it is ready and write a PNG of the view.",
         positionals: ["BUNDLE"],
         options: [
-            OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (required)."),
-        ] + presentationOptions + [
+            OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (this or --out-dir is required)."),
+        ] + SnapshotMatrixRequest.options + presentationOptions + [
             OptionSpec(name: strictOption.name, valueName: nil, help: "Strict checks; accepted so present and snapshot share flags. Snapshot runs no --eval scripts, so none applies to it yet."),
         ],
         discussion: """
-            Ready means: the page's ping and its load event, then images and web fonts loaded and two
-            frames painted. When no ping comes within 2 s of the load, the load alone counts.
+            Ready means: the page's ping and its load event, then images and web fonts loaded, CSS
+            animations frozen and two frames painted. When no ping comes within 2 s of the load, the load
+            alone counts. With --out-dir, every combination renders in this one process; --compare exits 5 when an image
+            changed or a baseline image is missing (see report.json in DIR).
             """)
 
     static let present = CommandSpec(

@@ -19,7 +19,7 @@ enum CustomerCenterCommand {
                        help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it)."),
             Commands.sizeOption,
             Commands.strictOption, Commands.scriptTimeoutOption, Commands.dialogsOption, Commands.automationOption,
-        ],
+        ] + SnapshotMatrixRequest.options,
         discussion: """
             Prints exactly one line on stdout: {"result":"closed"} when the user closes it (exit 0; with
             --presentation pushed, the stand-in app's back button closes it),
@@ -27,6 +27,9 @@ enum CustomerCenterCommand {
             written ({"message":"...","result":"error"}, exit 1, if it cannot be). With --strict, an --eval script that
             throws or does not settle ends the run with {"message":"...","result":"script_error"} (exit 4), and
             --snapshot then writes nothing. With --store, its paths act on the fake store's purchases of --user.
+            With --out-dir, renders the screen the --eval scripts lead to for every --locales x --themes x --sizes
+            combination, as `paywall snapshot` does, and prints {"path":"DIR","result":"snapshot"} (exit 5 when
+            --compare found differences).
             """)
 
     /// A page that has not drawn its screen by then is reported as broken.
@@ -38,6 +41,7 @@ enum CustomerCenterCommand {
         let scripts = try EvalScripts(arguments, spec)
         let size = try Commands.size(arguments, spec)
         let snapshot = try Commands.outputFile(arguments, "--snapshot")
+        let matrix = try SnapshotMatrixRequest(arguments, command: spec, singleOutput: "--snapshot")
         var configuration = CustomerCenterConfiguration.default
         if let path = arguments.value("--config") {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -61,6 +65,7 @@ enum CustomerCenterCommand {
         presenter.customerCenter = configuration
         presenter.appVersion = arguments.value("--app-version") ?? ""
         presenter.updateCheck = UpdateCheck(cachePath: stores.dataDirectory.url.appendingPathComponent("update-check.json").path)
+        if let matrix { return try runMatrix(matrix, presenter: presenter, presentation: presentation, scripts: scripts, timeout: timeout) }
         var exitCode: Int32 = 0
         var finished = false
         let finish = { (line: JSONValue, code: Int32) in
@@ -72,16 +77,9 @@ enum CustomerCenterCommand {
             Toolkit.quit()
         }
         let closed = { finish(["result": "closed"], 0) }
-        let shown: CustomerCenterView?
-        if presentation == .sheet {
-            shown = presenter.presentCustomerCenter(size: size, offscreen: snapshot != nil, onDismiss: closed)
-        } else {
-            let app = StandInAppWindow(title: presenter.strings.text("cc.standin.title"), size: size, offscreen: snapshot != nil,
-                                       showsBack: presentation == .pushed, onClose: { presenter.dismissCustomerCenter() })
-            shown = presenter.customerCenterWidget(presentation, onDismiss: closed)
-            if let shown { app.show(shown.widget) }
+        guard let (view, _) = show(presenter, as: presentation, size: size, offscreen: snapshot != nil, onDismiss: closed) else {
+            throw .failure("the customer center could not be shown")
         }
-        guard let view = shown else { throw .failure("the customer center could not be shown") }
         presenter.automation?.page = { [weak view] in view?.webView }
         presenter.automation?.onClose = { [weak presenter] in presenter?.dismissCustomerCenter() }
         var started = false
@@ -110,21 +108,44 @@ enum CustomerCenterCommand {
         return exitCode
     }
 
-    /// Writes the PNG once the page has drawn the latest screen model (a script's tap may still be in flight).
+    /// Shows the customer center as `presentation` asks: its own window, or in a stand-in app
+    /// window (returned too). Nil when one is already on screen.
+    @MainActor
+    static func show(_ presenter: PaywallPresenter, as presentation: CustomerCenterPresentation, size: ViewSize, offscreen: Bool,
+                     onDismiss: @escaping () -> Void) -> (CustomerCenterView, StandInAppWindow?)? {
+        guard presentation != .sheet else {
+            return presenter.presentCustomerCenter(size: size, offscreen: offscreen, onDismiss: onDismiss).map { ($0, nil) }
+        }
+        let app = StandInAppWindow(title: presenter.strings.text("cc.standin.title"), size: size, offscreen: offscreen,
+                                   showsBack: presentation == .pushed, onClose: { presenter.dismissCustomerCenter() })
+        guard let shown = presenter.customerCenterWidget(presentation, onDismiss: onDismiss) else { return nil }
+        app.show(shown.widget)
+        return (shown, app)
+    }
+
+    /// Writes the PNG once the page has drawn the latest screen model.
     @MainActor
     private static func capture(_ view: CustomerCenterView, to path: String, finish: @escaping (JSONValue, Int32) -> Void) {
-        let session = view.session
-        guard session.renderedRevision == session.revision, !session.isBusy else {
-            MainLoop.after(seconds: 0.02) { capture(view, to: path, finish: finish) }
-            return
-        }
-        PageCapture.writePNG(of: view.webView, to: path) { result in
-            switch result {
-            case .success: finish(["result": "snapshot", "path": .string(path)], 0)
-            case .failure(let error):
-                PresentationHost.fail(error.description)
-                finish(["result": "error", "message": .string(error.description)], 1)
+        whenDrawn(view) {
+            PageCapture.writePNG(of: view.webView, to: path) { result in
+                switch result {
+                case .success: finish(["result": "snapshot", "path": .string(path)], 0)
+                case .failure(let error):
+                    PresentationHost.fail(error.description)
+                    finish(["result": "error", "message": .string(error.description)], 1)
+                }
             }
         }
+    }
+
+    /// Calls `body` once the page has drawn the latest screen model (a script's tap may still be in flight).
+    @MainActor
+    static func whenDrawn(_ view: CustomerCenterView, _ body: @escaping @MainActor () -> Void) {
+        let session = view.session
+        guard session.renderedRevision == session.revision, !session.isBusy else {
+            MainLoop.after(seconds: 0.02) { whenDrawn(view, body) }
+            return
+        }
+        body()
     }
 }

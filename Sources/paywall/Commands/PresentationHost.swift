@@ -96,10 +96,7 @@ final class PresentationHost {
         } catch {
             throw .failure("\(error)")
         }
-        let resolution = presenter.strings.resolution
-        if resolution.fellBack {
-            fail("no strings for the locale '\(resolution.requested)'; showing \(resolution.resolved) texts")
-        }
+        warnOfFallback(presenter)
         if let log { presenter.events.observe { log.append($0) } }
         // Before any view is made: a view is driven only if it was made for automation.
         if arguments.has("--automation") { presenter.allowAutomation() }
@@ -111,6 +108,14 @@ final class PresentationHost {
             throw .failure("runtime state: \(error)")
         }
         return (presenter, stores)
+    }
+
+    /// Says on stderr when the presenter's locale has no string table.
+    static func warnOfFallback(_ presenter: PaywallPresenter) {
+        let resolution = presenter.strings.resolution
+        if resolution.fellBack {
+            fail("no strings for the locale '\(resolution.requested)'; showing \(resolution.resolved) texts")
+        }
     }
 
     /// `--locale`, which must be a locale identifier (a garbage value in the environment falls

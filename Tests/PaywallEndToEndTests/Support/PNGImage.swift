@@ -1,35 +1,20 @@
-import CGtk
+import PaywallCore
+import PaywallHost
 import XCTest
 
-/// Reads pixels of a PNG through GdkPixbuf (no display needed), for checking snapshots.
+/// Reads pixels of a PNG (through the host's `PNGFile`, no display needed), for checking snapshots.
 struct PNGImage {
-    let width: Int
-    let height: Int
-    private let pixels: [UInt8]
-    private let rowstride: Int
-    private let channels: Int
+    let image: RGBAImage
+    var width: Int { image.width }
+    var height: Int { image.height }
 
     init(path: String) throws {
-        var error: UnsafeMutablePointer<GError>?
-        guard let pixbuf = gdk_pixbuf_new_from_file(path, &error) else {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw NSError(domain: "PNGImage", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(path): \(message)"])
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        width = Int(gdk_pixbuf_get_width(pixbuf))
-        height = Int(gdk_pixbuf_get_height(pixbuf))
-        rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
-        var length: guint = 0
-        let bytes = gdk_pixbuf_get_pixels_with_length(pixbuf, &length)!
-        pixels = Array(UnsafeBufferPointer(start: bytes, count: Int(length)))
+        image = try PNGFile.read(path)
     }
 
     /// The RGB colour at (x, y).
     func rgb(_ x: Int, _ y: Int) -> [Int] {
-        let offset = y * rowstride + x * channels
-        return [Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2])]
+        image.pixel(x, y).prefix(3).map(Int.init)
     }
 
     /// Asserts the pixel at (x, y) is `expected`, within a small tolerance for colour management.

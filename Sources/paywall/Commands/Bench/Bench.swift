@@ -16,6 +16,10 @@ struct BenchResults {
     var customerCenterPreloaded: Double
     /// Two frames on a page already on screen: the least any "until 2 frames" time can be.
     var twoFramesFloor: Double
+    /// A 20-image `snapshot --out-dir` matrix; one `snapshot` of those images; the 20 separately.
+    var snapshotMatrix: Double
+    var snapshotSingle: Double
+    var snapshotSeparate: Double
 
     var json: String {
         let values: [String: Double] = [
@@ -24,6 +28,8 @@ struct BenchResults {
             "file_serve_ms": fileServe, "preload_rss_mb": preloadRSS,
             "customer_center_cold_ms": customerCenterCold, "customer_center_preloaded_ms": customerCenterPreloaded,
             "two_frames_floor_ms": twoFramesFloor,
+            "snapshot_matrix_20_ms": snapshotMatrix, "snapshot_single_ms": snapshotSingle,
+            "snapshot_separate_20_ms": snapshotSeparate,
         ]
         return JSONValue.object(values.mapValues { .number(($0 * 1000).rounded() / 1000) }).jsonText
     }
@@ -43,6 +49,9 @@ struct BenchResults {
             memory per extra preloaded paywall          \(String(format: "%8.1f MB", preloadRSS))
             customer center, cold, until 2 frames       \(ms(customerCenterCold))
             customer center, preloaded, until 2 frames  \(ms(customerCenterPreloaded))   \(String(format: "%.3f", customerCenterPreloaded / customerCenterCold)) x cold
+            snapshot matrix of 20 images, one process   \(ms(snapshotMatrix))   \(String(format: "%.3f", snapshotMatrix / snapshotSeparate)) x 20 separate runs
+            snapshot, one image per process             \(ms(snapshotSingle))
+            the 20 images in 20 separate runs           \(ms(snapshotSeparate))
             """
     }
 }
@@ -69,9 +78,11 @@ struct Bench {
         let status = try statusReads(work)
         let centerCold = try await customerCenterPresents(preloaded: false)
         let centerPreloaded = try await customerCenterPresents(preloaded: true)
+        let snapshots = try snapshotRuns(paywall, work: work)
         return BenchResults(coldPresent: cold, preloadedPresent: preloaded, bridgeRTT: bridge, rawBridgeRTT: raw,
                             statusRead: status, schemeServe: scheme, fileServe: file, preloadRSS: rss,
-                            customerCenterCold: centerCold, customerCenterPreloaded: centerPreloaded, twoFramesFloor: floor)
+                            customerCenterCold: centerCold, customerCenterPreloaded: centerPreloaded, twoFramesFloor: floor,
+                            snapshotMatrix: snapshots.matrix, snapshotSingle: snapshots.single, snapshotSeparate: snapshots.separate)
     }
 
     /// Present a paywall that was not loaded before, until its page is ready and 2 frames painted.

@@ -6,7 +6,7 @@ import PaywallHost
 /// process, printed with the ratios that matter. A program, not a test: no thresholds here.
 enum BenchCommand {
     static let spec = CommandSpec(
-        name: "bench", summary: "Measure presenting, the bridge, status reads, serving and memory; print medians.",
+        name: "bench", summary: "Measure presenting, the bridge, status reads, serving, memory and snapshot matrices; print medians.",
         positionals: [],
         options: [OptionSpec(name: "--runs", valueName: "N", help: "Runs per measurement (at least 20, the default)."),
                   OptionSpec(name: "--json", valueName: nil, help: "Print one JSON object of medians.")],

@@ -1,0 +1,49 @@
+import CGtk
+import Foundation
+import PaywallCore
+import XCTest
+
+@testable import PaywallHost
+
+final class PNGFileTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("png-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// An odd width: GdkPixbuf pads rows of 3-channel images, which must not shift pixels.
+    func testWritesAndReadsBackEveryChannel() throws {
+        let pixels: [UInt8] = (0..<60).map { (index: Int) -> UInt8 in UInt8((index * 37) % 256) }
+        let image = RGBAImage(width: 5, height: 3, pixels: pixels)
+        let path = directory.appendingPathComponent("a.png").path
+        try PNGFile.write(image, to: path)
+        XCTAssertEqual(try PNGFile.read(path), image)
+    }
+
+    func testReadsAnImageWithoutAlphaAsOpaque() throws {
+        let path = directory.appendingPathComponent("rgb.png").path
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 3, 2)!
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        gdk_pixbuf_fill(pixbuf, 0x1122_33FF)
+        XCTAssertNotEqual(gdk_pixbuf_savev(pixbuf, path, "png", nil, nil, nil), 0)
+        let image = try PNGFile.read(path)
+        XCTAssertEqual([image.width, image.height], [3, 2])
+        XCTAssertEqual(image.pixel(2, 1), [0x11, 0x22, 0x33, 255])
+    }
+
+    func testErrorsNameTheFile() throws {
+        let text = directory.appendingPathComponent("not.png").path
+        try "hello".write(toFile: text, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try PNGFile.read(text)) { XCTAssertTrue("\($0)".contains(text), "\($0)") }
+        let unwritable = directory.appendingPathComponent("no/such/dir/x.png").path
+        XCTAssertThrowsError(try PNGFile.write(RGBAImage(width: 1, height: 1, pixels: [0, 0, 0, 255]), to: unwritable)) {
+            XCTAssertTrue("\($0)".contains(unwritable), "\($0)")
+        }
+    }
+}
