@@ -112,6 +112,21 @@ final class PurchaseFlowTests: XCTestCase {
         }
     }
 
+    /// A close during a restore that then succeeds reports the restore, not a decline.
+    @MainActor
+    func testACloseDuringARestoreReportsTheRestore() async throws {
+        let store = try FakeStore(catalog: testCatalog, databasePath: dir.appendingPathComponent("store.sqlite").path)
+        store.switchUser("alice")
+        _ = try store.buy(testCatalog.product(id: "pro.monthly")!)
+        store.switchUser(Purchases.anonymousUser)
+        let rig = try Rig(dir: dir, store: store)
+        rig.send(#"{"event_name": "restore"}"#)
+        rig.send(#"{"event_name": "close"}"#)
+        await rig.settle()
+        XCTAssertEqual(rig.finished, [.restored])
+        XCTAssertFalse(rig.names.contains("paywall_decline"), "\(rig.names)")
+    }
+
     /// The app (or a signal) taking the paywall down mid-purchase waits the same way.
     @MainActor
     func testAnAppDismissDuringAPurchaseWaitsForTheStore() async throws {

@@ -40,4 +40,24 @@ final class SignalTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout, "{\"result\":\"closed\"}\n")
         XCTAssertEqual(eventNames().last, "customerCenter_close")
     }
+
+    /// A close during a purchase waits for the store; a second signal does not wait.
+    func testASecondSignalDuringAPurchaseExitsAtOnceWithTheSignalsCode() throws {
+        let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
+        let data = workDir.appendingPathComponent("data").path
+        XCTAssertEqual(try PaywallProcess.run(["store", "set-outcome", "success", "--delay", "3600", "--store", catalog,
+                                               "--data-dir", data], in: workDir).status, 0)
+        let bundle = try inlineBundle("buy", body: "<p>buy</p>")
+        let process = try start(["present", bundle.path, "--store", catalog, "--data-dir", data, "--products",
+                                 "primary=lumen.pro.monthly", "--timeout", "60", "--eval", "Paywall.purchase('primary')"])
+        waitForEvents { $0.contains { $0.name == "transaction_start" } }
+        kill(process.process.processIdentifier, SIGTERM)
+        usleep(300_000)
+        XCTAssertTrue(process.process.isRunning, "the first signal waits for the store's answer")
+        kill(process.process.processIdentifier, SIGTERM)
+        let result = process.wait()
+        XCTAssertEqual(result.status, 128 + SIGTERM, result.stderr)
+        XCTAssertEqual(result.stdout, "", "nothing is known of the purchase: no result line")
+        XCTAssertTrue(result.stderr.contains("the outcome of anything still running is unknown"), result.stderr)
+    }
 }

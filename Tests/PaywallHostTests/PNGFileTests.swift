@@ -26,6 +26,20 @@ final class PNGFileTests: XCTestCase {
         XCTAssertEqual(try PNGFile.read(path), image)
     }
 
+    /// A write stopped halfway leaves the old image (or none), never a truncated one.
+    func testAWriteReplacesTheFileWholeOrNotAtAll() throws {
+        let path = directory.appendingPathComponent("baseline.png").path
+        try PNGFile.write(RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 255]), to: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let failed = PNGFile.replacing(path) { partial in
+            FileManager.default.createFile(atPath: partial, contents: Data([0x89, 0x50]))  // half an image
+            return false
+        }
+        XCTAssertFalse(failed)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the old image is untouched")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["baseline.png"], "no partial file left")
+    }
+
     func testReadsAnImageWithoutAlphaAsOpaque() throws {
         let path = directory.appendingPathComponent("rgb.png").path
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 3, 2)!

@@ -67,7 +67,8 @@ final class PurchaseFlow {
         session.report("restore_start")
         Task { @MainActor in
             let outcome = await purchases.restore()
-            end()
+            // After the outcome is reported: a close asked for meanwhile must not win over a restore.
+            defer { end() }
             session.report(outcome.event.name, outcome.event.params)
             if let failure = outcome.failureDialog(strings: strings) {
                 alert(failure.key, failure.arguments)

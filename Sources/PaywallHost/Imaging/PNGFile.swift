@@ -38,13 +38,27 @@ package enum PNGFile {
 
     package static func write(_ image: RGBAImage, to path: String) throws(Failure) {
         var error: UnsafeMutablePointer<GError>?
-        let saved = image.pixels.withUnsafeBufferPointer { buffer -> Bool in
-            // The pixbuf borrows the buffer only while it is saved here.
-            let pixbuf = gdk_pixbuf_new_from_data(buffer.baseAddress, GDK_COLORSPACE_RGB, 1, 8, gint(image.width),
-                                                  gint(image.height), gint(image.width * 4), nil, nil)
-            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-            return gdk_pixbuf_savev(pixbuf, path, "png", nil, nil, &error) != 0
+        let saved = replacing(path) { partial in
+            image.pixels.withUnsafeBufferPointer { buffer -> Bool in
+                // The pixbuf borrows the buffer only while it is saved here.
+                let pixbuf = gdk_pixbuf_new_from_data(buffer.baseAddress, GDK_COLORSPACE_RGB, 1, 8, gint(image.width),
+                                                      gint(image.height), gint(image.width * 4), nil, nil)
+                defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+                return gdk_pixbuf_savev(pixbuf, partial, "png", nil, nil, &error) != 0
+            }
         }
         guard saved else { throw Failure(description: "cannot write \(path): \(consumeError(error))") }
+    }
+
+    /// Writes `path` through a partial file renamed into place once `write` succeeded, so a run
+    /// stopped halfway (a signal, a full disk) never leaves a truncated image that a later
+    /// `--compare` would read as a baseline.
+    package static func replacing(_ path: String, _ write: (String) -> Bool) -> Bool {
+        let partial = "\(path).partial-\(getpid())"
+        guard write(partial), rename(partial, path) == 0 else {
+            unlink(partial)
+            return false
+        }
+        return true
     }
 }

@@ -61,9 +61,15 @@ public enum PageCapture {
         deinit { cairo_surface_destroy(surface) }
 
         public func writePNG(to path: String) throws(CaptureError) {
-            let status = cairo_surface_write_to_png(surface, path)
-            guard status == CAIRO_STATUS_SUCCESS else {
-                throw CaptureError(message: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
+            var status = CAIRO_STATUS_SUCCESS
+            let written = PNGFile.replacing(path) { partial in
+                status = cairo_surface_write_to_png(surface, partial)
+                return status == CAIRO_STATUS_SUCCESS
+            }
+            guard written else {
+                // Encoded but not renamed into place: the file system's reason.
+                let reason = status == CAIRO_STATUS_SUCCESS ? String(cString: strerror(errno)) : String(cString: cairo_status_to_string(status))
+                throw CaptureError(message: "cannot write \(path): \(reason)")
             }
         }
     }

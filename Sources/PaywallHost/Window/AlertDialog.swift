@@ -9,6 +9,9 @@ enum AlertDialog {
         gtk_window_set_title(gcast(dialog), title)
         gtk_window_set_transient_for(gcast(dialog), gcast(parent))
         gtk_window_set_modal(gcast(dialog), 1)
+        // Goes with the paywall: a purchase that fails after a close was asked for shows its
+        // dialog just before the window goes, and in an app it must not outlive it.
+        gtk_window_set_destroy_with_parent(gcast(dialog), 1)
         gtk_window_set_resizable(gcast(dialog), 0)
         let escapedTitle = g_markup_escape_text(title, -1)!
         let escapedMessage = g_markup_escape_text(message, -1)!

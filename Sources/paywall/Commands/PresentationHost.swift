@@ -182,13 +182,17 @@ final class PresentationHost {
     }
 
     /// SIGTERM, SIGINT and SIGHUP end what is on screen as the app's own dismissal would
-    /// (`close`), so its `paywall_close` is logged and its result printed; a second one
-    /// quits at once.
+    /// (`close`), so its `paywall_close` is logged and its result printed. That close waits for
+    /// a purchase the store is still answering; a second signal does not wait: it exits at once
+    /// with 128 + its number and no result line, as nothing is known of that purchase yet.
     static func endOnSignals(_ close: @escaping @MainActor (Int32) -> Void) {
         var received = false
         for signal in [SIGTERM, SIGINT, SIGHUP] {
             MainLoop.onSignal(signal) {
-                guard !received else { return Toolkit.quit() }
+                guard !received else {
+                    fail("a second signal: exiting at once; the outcome of anything still running is unknown (see `paywall status`)")
+                    exit(128 + signal)
+                }
                 received = true
                 close(signal)
             }
