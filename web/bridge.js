@@ -171,12 +171,15 @@
     function bundleText(key, countPath) {
       const table = state.variables && state.variables.t;
       if (!table || typeof table !== "object") return undefined;
-      if (countPath === undefined) return table[key];
-      const count = Number(lookup(countPath));
+      const own = name => Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
+      if (countPath === undefined) return own(key);
+      // A number, or a string of one (product attributes are strings); null, "" or true are not counts.
+      const raw = lookup(countPath);
+      const count = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
       if (!Number.isFinite(count)) return undefined;
       // The page's lang is the language the bundle's tables resolved to (the runtime sets it).
       const lang = document.documentElement.lang || "en";
-      const form = table[key + "." + new Intl.PluralRules(lang).select(count)] ?? table[key + ".other"];
+      const form = own(key + "." + new Intl.PluralRules(lang).select(count)) ?? own(key + ".other");
       return typeof form === "string" ? form.replace(/\{count\}/g, new Intl.NumberFormat(lang).format(count)) : undefined;
     }
 

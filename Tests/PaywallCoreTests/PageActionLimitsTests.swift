@@ -98,4 +98,16 @@ final class PageActionLimitsTests: XCTestCase {
         try state.setUserAttributes(["k17": value], user: "u")  // room again after a removal
         try state.setUserAttributes(["k17": value], user: "other")  // each user has their own budget
     }
+
+    /// A page looping on refused requests cannot fill the event log: the 100th refusal is the
+    /// last reported, and says so.
+    func testRefusalsAreReportedUpToALimit() async {
+        let h = PaywallSessionTests.Harness()
+        let one = #"{"event_name": "open_url_external", "url": "https://example.com/x"}"#
+        h.session.receive(envelope(Array(repeating: one, count: 250)))
+        let refused = h.events.filter { $0.name == EventName.pageActionRefused }
+        XCTAssertEqual(refused.count, 100)
+        XCTAssertEqual(refused.last?.params["further_refusals"], "not reported")
+        XCTAssertNil(refused.first?.params["further_refusals"])
+    }
 }

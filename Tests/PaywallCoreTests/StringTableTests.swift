@@ -95,4 +95,18 @@ final class StringTableTests: XCTestCase {
         XCTAssertEqual(try StringTable(directory: dir, locale: "pt_BR").text("greeting", ["name": "Ana"]), "Oi Ana")
         XCTAssertEqual(try StringTable(directory: dir, locale: "pt_BR").languageTag, "pt-BR")
     }
+
+    /// A language's plural forms come whole from its own table: English's "one" never stands
+    /// in for a form the language's table lacks (its "other" does).
+    func testPluralFormsAreNeverMixedWithEnglish() throws {
+        try write("en", ["greeting": "Hello {name}", "days.one": "{count} day", "days.other": "{count} days"])
+        try write("ar", ["days.zero": "لا أيام", "days.few": "{count} أيام", "days.many": "{count} يومًا", "days.other": "{count} يوم"])
+        let arabic = try StringTable(directory: dir, locale: "ar_EG")
+        XCTAssertEqual(arabic.plural("days", count: 1), "١ يوم", "ar's own other, not English's one")
+        XCTAssertEqual(arabic.plural("days", count: 3), "٣ أيام")
+        let texts = arabic.allTexts
+        XCTAssertNil(texts["days.one"], "the page's t variable has no English form either")
+        XCTAssertEqual(texts["days.other"], "{count} يوم")
+        XCTAssertEqual(texts["greeting"], "Hello {name}", "other keys still fall back")
+    }
 }

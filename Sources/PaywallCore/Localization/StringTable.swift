@@ -73,7 +73,21 @@ public struct StringTable: Sendable {
     /// Every key with its text from the most specific table that has it (plural forms as their
     /// own keys: `KEY.one`, `KEY.other`, ...).
     public var allTexts: [String: String] {
-        layers.reversed().reduce(into: [:]) { merged, layer in merged.merge(layer) { _, specific in specific } }
+        var merged: [String: String] = [:]
+        for layer in layers.reversed() {
+            // A table's plural forms replace a less specific table's whole, as in `plural`.
+            let bases = Set(layer.keys.compactMap(Self.pluralBase))
+            if !bases.isEmpty { merged = merged.filter { Self.pluralBase($0.key).map { !bases.contains($0) } ?? true } }
+            merged.merge(layer) { _, specific in specific }
+        }
+        return merged
+    }
+
+    /// `period.day.few` -> `period.day`; nil for a key that is not a plural form.
+    static func pluralBase(_ key: String) -> String? {
+        guard let dot = key.lastIndex(of: "."), PluralRule.Category(rawValue: String(key[key.index(after: dot)...])) != nil
+        else { return nil }
+        return String(key[..<dot])
     }
 
     /// The BCP 47 tag of the texts' table, for `<html lang>` (`pt-BR`, `zh-Hant`, `es-419`).
@@ -84,10 +98,12 @@ public struct StringTable: Sendable {
     /// place in either direction, so it is not isolated).
     public func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
         let category = PluralRule.category(of: count, locale: language)
-        let specific = "\(key).\(category.rawValue)"
-        let hasSpecific = layers.contains { $0[specific] != nil }
-        let template = text(hasSpecific ? specific : "\(key).other", arguments)
-        return template.replacingOccurrences(of: "{count}", with: count.formatted(.number.grouping(.never).locale(numberLocale)))
+        // The forms come whole from the most specific table that has any: English's `KEY.one`
+        // must not stand in for a language whose own table lacks that form.
+        let forms = layers.first { layer in PluralRule.Category.allCases.contains { layer["\(key).\($0.rawValue)"] != nil } }
+        guard let template = forms?["\(key).\(category.rawValue)"] ?? forms?["\(key).other"] else { return "\(key).other" }
+        return fill(template, arguments)
+            .replacingOccurrences(of: "{count}", with: count.formatted(.number.grouping(.never).locale(numberLocale)))
     }
 
     /// The text for `key` with `{name}` placeholders filled from `arguments`; the key itself
@@ -95,7 +111,12 @@ public struct StringTable: Sendable {
     /// each argument is a Unicode isolate (FSI ... PDI), so left-to-right data inside it (a
     /// price, a product name, an email) keeps its own order: "$anonymous", not "anonymous$".
     public func text(_ key: String, _ arguments: [String: String] = [:]) -> String {
-        guard var text = layers.lazy.compactMap({ $0[key] }).first else { return key }
+        guard let text = layers.lazy.compactMap({ $0[key] }).first else { return key }
+        return fill(text, arguments)
+    }
+
+    private func fill(_ template: String, _ arguments: [String: String]) -> String {
+        var text = template
         let isolate = isRightToLeft
         for (name, value) in arguments {
             text = text.replacingOccurrences(of: "{\(name)}", with: isolate ? "\u{2068}\(value)\u{2069}" : value)

@@ -14,11 +14,22 @@ public struct PageActionLimits: Sendable {
     /// The shortest time (seconds) between two URLs handed to the system.
     public var systemOpenInterval: TimeInterval = 1
 
+    /// Refusals one presentation reports; a page looping on refused requests would otherwise
+    /// fill the event log (and the disk under it) as fast as it can post.
+    public var refusalsReported = 100
+
     private var notificationsScheduled = 0
+    private var refusals = 0
     private var lastUserInput: Date?
     private var lastSystemOpen: Date?
 
     public init() {}
+
+    /// Counts one refusal: whether to report it, and whether it is the last one reported.
+    public mutating func countRefusal() -> (report: Bool, last: Bool) {
+        refusals += 1
+        return (refusals <= refusalsReported, refusals == refusalsReported)
+    }
 
     /// The user clicked or pressed a key in the view at `now`.
     public mutating func userInput(at now: Date) {

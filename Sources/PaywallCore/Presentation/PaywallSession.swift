@@ -317,7 +317,10 @@ public final class PaywallSession {
 
     /// Reports a page's request that its limits do not allow.
     func refuse(_ action: String, _ reason: String, _ extra: [String: JSONValue] = [:]) {
+        let (report, last) = limits.countRefusal()
+        guard report else { return }
         var p = extra
+        if last { p["further_refusals"] = "not reported" }
         p["action"] = .string(action)
         p["reason"] = .string(reason)
         events.emit(EventName.pageActionRefused, params(p))

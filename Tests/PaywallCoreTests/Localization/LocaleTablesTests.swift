@@ -24,20 +24,13 @@ final class LocaleTablesTests: XCTestCase {
         text.matches(of: /\{\{\s*[\w.$-]+\s*\}\}|\{\w+\}/).map { String($0.output) }.sorted()
     }
 
-    /// `period.day.few` -> `period.day`; nil for a key that is not a plural form.
-    private static func pluralBase(_ key: String) -> String? {
-        guard let dot = key.lastIndex(of: "."), PluralRule.Category(rawValue: String(key[key.index(after: dot)...])) != nil
-        else { return nil }
-        return String(key[..<dot])
-    }
-
     private func check(_ folder: String) throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent(folder).path)
             .filter { $0.hasSuffix(".json") && $0 != "notes.json" }.map { String($0.dropLast(5)) }
         XCTAssertEqual(Set(files), Set(Self.locales), "\(folder) holds exactly the 41 tables")
         let english = try table(folder, "en")
-        let plain = english.filter { Self.pluralBase($0.key) == nil }
-        let bases = Set(english.keys.compactMap(Self.pluralBase))
+        let plain = english.filter { StringTable.pluralBase($0.key) == nil }
+        let bases = Set(english.keys.compactMap(StringTable.pluralBase))
         for locale in Self.locales {
             let strings = try table(folder, locale)
             for (key, text) in plain {
@@ -51,10 +44,10 @@ final class LocaleTablesTests: XCTestCase {
             }
             let icu = PluralRule.categories(locale: locale)
             for base in bases {
-                let forms = Set(strings.keys.filter { Self.pluralBase($0) == base }.compactMap { PluralRule.Category(rawValue: String($0.split(separator: ".").last!)) })
+                let forms = Set(strings.keys.filter { StringTable.pluralBase($0) == base }.compactMap { PluralRule.Category(rawValue: String($0.split(separator: ".").last!)) })
                 XCTAssertEqual(forms, icu, "\(folder)/\(locale): \(base) carries ICU's categories")
             }
-            let extra = strings.keys.filter { plain[$0] == nil && !bases.contains(Self.pluralBase($0) ?? "") }
+            let extra = strings.keys.filter { plain[$0] == nil && !bases.contains(StringTable.pluralBase($0) ?? "") }
             XCTAssertEqual(extra, [], "\(folder)/\(locale): keys English does not have")
         }
     }
