@@ -68,9 +68,10 @@ public enum BundleInspector {
         if !present.contains(manifest.entry) {
             problems.append(BundleProblem(file: manifest.entry, message: "the entry page is missing"))
         }
-        // Broken tables would show the fallback paywall instead of the page.
-        do { _ = try BundleStrings(bundleRoot: root, locale: "en") } catch {
-            problems.append(BundleProblem(file: BundleStrings.folder, message: error.description))
+        // Broken tables would show the fallback paywall instead of the page; missing plural
+        // forms, English inside it.
+        for problem in BundleStrings.problems(bundleRoot: root) {
+            problems.append(BundleProblem(file: BundleStrings.folder, message: problem))
         }
         if manifest.files.isEmpty {
             problems.append(BundleProblem(file: BundleManifest.fileName,

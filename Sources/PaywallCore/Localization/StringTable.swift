@@ -49,7 +49,7 @@ public struct StringTable: Sendable {
     }
 
     /// One table: a JSON object whose values are all strings, each key once.
-    private static func table(at url: URL) throws(LoadError) -> [String: String] {
+    static func table(at url: URL) throws(LoadError) -> [String: String] {
         let value: JSONValue
         do {
             value = try JSONParser.parseFile(Array(Data(contentsOf: url)))
