@@ -157,7 +157,10 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
     func testOptionErrors() throws {
         let bundle = try inlineBundle("plain", body: "<p>hello</p>")
         try FileManager.default.createDirectory(at: folder("baseline"), withIntermediateDirectories: true)
+        // A link to the baseline is the baseline: the run would overwrite the images it compares with.
+        try FileManager.default.createSymbolicLink(atPath: folder("baseline-link").path, withDestinationPath: "baseline")
         let usage: [([String], String)] = [
+            (["--out-dir", "baseline-link", "--compare", "baseline"], "another folder than --out-dir"),
             (["--out", "x.png", "--out-dir", "out"], "not both"),
             (["--out", "x.png", "--locales", "en,de"], "--locales needs --out-dir"),
             (["--out", "x.png", "--compare", "baseline"], "--compare needs --out-dir"),

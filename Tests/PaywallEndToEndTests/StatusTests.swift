@@ -57,4 +57,25 @@ final class StatusTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try workDirContents(), [])
     }
+
+    /// A data directory a user may read but not write (no root, no read-only mount) is read.
+    func testADirectoryTheUserCannotWriteIsRead() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), getuid() == 0 else {
+            throw XCTSkip("needs root and setpriv to run as another user")
+        }
+        let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
+        let data = workDir.appendingPathComponent("readable").path
+        XCTAssertEqual(try PaywallProcess.run(["store", "seed", "lumen.pro.monthly", "subscribed", "--store", catalog,
+                                               "--data-dir", data], in: workDir).status, 0)
+        for file in try FileManager.default.contentsOfDirectory(atPath: data) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: data + "/" + file)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: data)
+        let result = try PaywallProcess.run(
+            ["--reuid=65534", "--regid=65534", "--clear-groups", PaywallProcess.executable.path, "status", "--data-dir", data, "--json"],
+            in: workDir, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try JSONValue(parsing: result.stdout)["subscription_status"], "active")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: data)
+    }
 }

@@ -31,6 +31,22 @@ final class StrictRunTests: EndToEndTestCase {
         XCTAssertEqual(loggedEvents().last { $0.name == "paywall_close" }?.params["result"], "script_error")
     }
 
+    /// The script that closed the paywall still counts: a throw after the close fails the run.
+    func testAThrowAfterTheScriptClosedThePaywallFailsAStrictRun() throws {
+        let message = try scriptError(try present(["--strict"], ["Paywall.close(); throw new Error('assert failed')"]))
+        XCTAssertTrue(message.contains("assert failed"), message)
+        let bought = try present(["--strict"], ["document.getElementById('purchase').click()"])
+        XCTAssertEqual(bought.status, 0, bought.stderr)
+        XCTAssertEqual(try JSONValue(parsing: bought.stdout)["result"], "purchased")
+    }
+
+    /// A script may end in a line comment.
+    func testAScriptEndingInALineCommentRuns() throws {
+        let result = try present(["--strict"], ["Paywall.close() // done"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n")
+    }
+
     func testScriptThatNeverSettlesEndsAStrictRunAfterTheScriptTimeout() throws {
         let result = try present(["--strict", "--script-timeout", "1"], ["await new Promise(() => {})"])
         let message = try scriptError(result)

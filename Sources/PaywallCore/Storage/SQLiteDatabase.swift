@@ -89,12 +89,13 @@ public final class SQLiteDatabase {
     }
 
     /// A WAL file read without its `-shm` index needs to create one next to it, which a
-    /// read-only directory forbids; nobody can write there either, so the file is then read
-    /// as immutable (no locks, no index).
+    /// read-only directory forbids (CANTOPEN as root on a read-only mount, READONLY for a user
+    /// without write permission); nobody can write there either, so the file is then read as
+    /// immutable (no locks, no index).
     private func readOnlyCheck() throws(SQLiteError) {
         do {
             try execute("PRAGMA schema_version")
-        } catch where error.code == SQLITE_CANTOPEN {
+        } catch where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.code & 0xFF) {
             let immutable = try Self.open(path, .immutable)
             sqlite3_close_v2(handle)
             handle = immutable

@@ -61,7 +61,9 @@ public final class PaywallWebView {
 
     /// Runs `body` as an async function (it may `await`); `completion` gets its resolved value as JSON text.
     public func callAsync(_ body: String, completion: @escaping @MainActor (Result<String, ScriptError>) -> Void) {
-        webkit_web_view_call_async_javascript_function(view, body, -1, nil, nil, nil, nil, AsyncCallback.function,
+        // WebKit closes the function right after the body: a body ending in a `//` comment
+        // would swallow that brace without a line break of its own.
+        webkit_web_view_call_async_javascript_function(view, body + "\n", -1, nil, nil, nil, nil, AsyncCallback.function,
             AsyncCallback.userData { [view] result in
                 var error: UnsafeMutablePointer<GError>?
                 let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error)

@@ -10,6 +10,8 @@ struct EvalScripts {
     static let defaultTimeout = 30.0
 
     let scripts: [String]
+    /// Whether a script is still running, and who waits for it to settle.
+    private let progress = Progress()
     /// Seconds each script's promise may take to settle.
     let timeout: Double
     let strict: StrictChecks
@@ -34,9 +36,33 @@ struct EvalScripts {
         run(0, in: webView, onFailure: onFailure, done: done)
     }
 
+    /// Calls `body` once no script is running any more, with the failure a strict run ended
+    /// on (nil: they all settled, or none was running).
+    func whenSettled(_ body: @escaping @MainActor (String?) -> Void) {
+        guard progress.running else { return body(nil) }
+        progress.waiters.append(body)
+    }
+
+    @MainActor
+    private final class Progress {
+        var running = false
+        var waiters: [@MainActor (String?) -> Void] = []
+
+        func settled(_ failure: String?) {
+            running = false
+            let waiting = waiters
+            waiters = []
+            waiting.forEach { $0(failure) }
+        }
+    }
+
     private func run(_ index: Int, in webView: PaywallWebView, onFailure: @escaping @MainActor (String) -> Void,
                      done: @escaping @MainActor () -> Void) {
-        guard index < scripts.count else { return done() }
+        guard index < scripts.count else {
+            progress.settled(nil)
+            return done()
+        }
+        progress.running = true
         // Whichever comes first, the script settling or its time running out, decides.
         var decided = false
         let settle = { (failure: String?) in
@@ -44,7 +70,10 @@ struct EvalScripts {
             decided = true
             if let failure {
                 PresentationHost.fail(failure)
-                if strict.enabled { return onFailure(failure) }
+                if strict.enabled {
+                    progress.settled(failure)
+                    return onFailure(failure)
+                }
             }
             run(index + 1, in: webView, onFailure: onFailure, done: done)
         }

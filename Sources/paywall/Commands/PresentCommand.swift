@@ -19,8 +19,14 @@ enum PresentCommand {
                 MainLoop.after(seconds: timeout) { session.finish(.timeout) }
             }
         }, completion: { result in
-            FileHandle.standardOutput.write(Data((result.jsonLine + "\n").utf8))
-            host.finish(exitCode: result.exitCode)
+            let report = { (result: PresentationResult) in
+                FileHandle.standardOutput.write(Data((result.jsonLine + "\n").utf8))
+                host.finish(exitCode: result.exitCode)
+            }
+            // Under --strict a script still running when the paywall closed (it clicked Buy or
+            // Close) still counts: a throw after the close fails the run. Its --script-timeout bounds the wait.
+            guard scripts.strict.enabled, result != .timeout else { return report(result) }
+            scripts.whenSettled { failure in report(failure.map { .scriptError(message: $0) } ?? result) }
         })
     }
 }

@@ -79,7 +79,7 @@ struct SnapshotMatrixRequest {
         var baseline: URL?
         if let path = arguments.value("--compare") {
             let url = URL(fileURLWithPath: path)
-            guard url.resolvingSymlinksInPath().standardized != outURL.resolvingSymlinksInPath().standardized else {
+            guard Self.realPath(url) != Self.realPath(outURL) else {
                 throw .usage("--compare must name another folder than --out-dir: the run would overwrite its own baseline", command)
             }
             guard Self.isFolder(url) else {
@@ -109,5 +109,18 @@ struct SnapshotMatrixRequest {
     private static func isFolder(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// The folder `url` really is, symbolic links resolved by the system (`realpath`): an
+    /// `--out-dir` that links to the baseline is the baseline. A folder that does not exist yet
+    /// is its parent's real path plus its name.
+    static func realPath(_ url: URL) -> String {
+        if let resolved = realpath(url.path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let parent = url.deletingLastPathComponent()
+        guard parent.path != url.path else { return url.standardized.path }
+        return realPath(parent) + "/" + url.lastPathComponent
     }
 }
