@@ -66,46 +66,67 @@ enum CustomerCenterCommand {
         presenter.appVersion = arguments.value("--app-version") ?? ""
         presenter.updateCheck = UpdateCheck(cachePath: stores.dataDirectory.url.appendingPathComponent("update-check.json").path)
         if let matrix { return try runMatrix(matrix, presenter: presenter, presentation: presentation, scripts: scripts, timeout: timeout) }
-        var exitCode: Int32 = 0
-        var finished = false
-        let finish = { (line: JSONValue, code: Int32) in
-            guard !finished else { return }
-            finished = true
-            FileHandle.standardOutput.write(Data((line.jsonText + "\n").utf8))
-            exitCode = code
-            presenter.dismissCustomerCenter()  // the log gets customerCenter_close however it ends
-            Toolkit.quit()
-        }
+        let ending = RunEnding(presenter)
+        let finish = ending.end
         let closed = { finish(["result": "closed"], 0) }
         guard let (view, _) = show(presenter, as: presentation, size: size, offscreen: snapshot != nil, onDismiss: closed) else {
             throw .failure("the customer center could not be shown")
         }
         presenter.automation?.page = { [weak view] in view?.webView }
         presenter.automation?.onClose = { [weak presenter] in presenter?.dismissCustomerCenter() }
-        var started = false
-        view.session.onRendered = {
-            // The first drawn screen starts the scripts; with --snapshot, the screen drawn after them is captured.
-            guard !started else { return }
-            started = true
-            scripts.run(in: view.webView, onFailure: { message in
-                let failure = PresentationResult.scriptError(message: message)
-                finish(["result": .string(failure.name), "message": .string(message)], failure.exitCode)
-            }) {
-                guard let snapshot else { return }
-                capture(view, to: snapshot, finish: finish)
-            }
+        // With --snapshot, the screen the scripts lead to is captured.
+        runScriptsOnFirstScreen(of: view, scripts, finish: finish) {
+            guard let snapshot else { return }
+            capture(view, to: snapshot, finish: finish)
         }
         if let timeout { MainLoop.after(seconds: timeout) { finish(["result": "timeout"], PresentationResult.timeoutExitCode) } }
         PresentationHost.endOnSignals { signal in finish(["result": "closed"], 128 + signal) }
         if snapshot != nil {
             MainLoop.after(seconds: snapshotTimeout) {
                 PresentationHost.fail("the customer center did not draw and finish its --eval scripts within \(Int(snapshotTimeout)) s; nothing written")
-                exitCode = 1
+                ending.exitCode = 1
                 Toolkit.quit()
             }
         }
         Toolkit.run()
-        return exitCode
+        return ending.exitCode
+    }
+
+    /// Ends a run once: prints its one line, takes the customer center down (the log gets
+    /// `customerCenter_close` however it ends) and quits the loop; the exit code is the line's.
+    @MainActor
+    final class RunEnding {
+        var exitCode: Int32 = 0
+        private var ended = false
+        private let presenter: PaywallPresenter
+
+        init(_ presenter: PaywallPresenter) { self.presenter = presenter }
+
+        func end(_ line: JSONValue, _ code: Int32) {
+            guard !ended else { return }
+            ended = true
+            FileHandle.standardOutput.write(Data((line.jsonText + "\n").utf8))
+            exitCode = code
+            presenter.dismissCustomerCenter()
+            Toolkit.quit()
+        }
+    }
+
+    /// Runs the `--eval` scripts once the first screen is drawn, then `then`; under `--strict`
+    /// a failing script ends the run with `script_error` instead (a matrix: all of it).
+    @MainActor
+    static func runScriptsOnFirstScreen(of view: CustomerCenterView, _ scripts: EvalScripts,
+                                        finish: @escaping @MainActor (JSONValue, Int32) -> Void,
+                                        then: @escaping @MainActor () -> Void) {
+        var started = false
+        view.session.onRendered = {
+            guard !started else { return }
+            started = true
+            scripts.run(in: view.webView, onFailure: { message in
+                let failure = PresentationResult.scriptError(message: message)
+                finish(["result": .string(failure.name), "message": .string(message)], failure.exitCode)
+            }, done: then)
+        }
     }
 
     /// Shows the customer center as `presentation` asks: its own window, or in a stand-in app
@@ -125,7 +146,7 @@ enum CustomerCenterCommand {
 
     /// Writes the PNG once the page has drawn the latest screen model.
     @MainActor
-    private static func capture(_ view: CustomerCenterView, to path: String, finish: @escaping (JSONValue, Int32) -> Void) {
+    private static func capture(_ view: CustomerCenterView, to path: String, finish: @escaping @MainActor (JSONValue, Int32) -> Void) {
         whenDrawn(view) {
             PageCapture.writePNG(of: view.webView, to: path) { result in
                 switch result {

@@ -9,38 +9,21 @@ extension CustomerCenterCommand {
     static func runMatrix(_ request: SnapshotMatrixRequest, presenter: PaywallPresenter, presentation: CustomerCenterPresentation,
                           scripts: EvalScripts, timeout: Double?) throws(CLIError) -> Int32 {
         let matrix = try request.matrix(defaultTheme: Toolkit.interfaceStyle, command: spec)
-        var exitCode: Int32 = 0
-        var finished = false
-        let finish = { @MainActor (line: JSONValue, code: Int32) in
-            guard !finished else { return }
-            finished = true
-            FileHandle.standardOutput.write(Data((line.jsonText + "\n").utf8))
-            exitCode = code
-            presenter.dismissCustomerCenter()
-            Toolkit.quit()
-        }
+        let ending = RunEnding(presenter)
+        let finish = ending.end
         let runner = SnapshotMatrixRunner(request, matrix: matrix, presenter: presenter, title: "customer center")
         runner.run(render: { size, path, done in
             guard let (view, app) = show(presenter, as: presentation, size: size, offscreen: true, onDismiss: {}) else {
                 return done("the customer center could not be shown")
             }
-            var started = false
-            view.session.onRendered = {
-                // The first drawn screen starts the scripts; the screen drawn after them is captured.
-                guard !started else { return }
-                started = true
-                scripts.run(in: view.webView, onFailure: { message in
-                    // --strict: a script that fails ends the whole matrix, nothing more written.
-                    let failure = PresentationResult.scriptError(message: message)
-                    finish(["result": .string(failure.name), "message": .string(message)], failure.exitCode)
-                }) {
-                    whenDrawn(view) {
-                        PageCapture.writePNG(of: view.webView, to: path) { result in
-                            presenter.dismissCustomerCenter()
-                            app?.destroy()
-                            if case .failure(let error) = result { return done(error.description) }
-                            done(nil)
-                        }
+            // The screen the scripts lead to is captured.
+            runScriptsOnFirstScreen(of: view, scripts, finish: finish) {
+                whenDrawn(view) {
+                    PageCapture.writePNG(of: view.webView, to: path) { result in
+                        presenter.dismissCustomerCenter()
+                        app?.destroy()
+                        if case .failure(let error) = result { return done(error.description) }
+                        done(nil)
                     }
                 }
             }
@@ -52,6 +35,6 @@ extension CustomerCenterCommand {
         if let timeout { MainLoop.after(seconds: timeout) { finish(["result": "timeout"], 3) } }
         PresentationHost.endOnSignals { signal in finish(["result": "closed"], 128 + signal) }
         Toolkit.run()
-        return withExtendedLifetime(runner) { exitCode }
+        return withExtendedLifetime(runner) { ending.exitCode }
     }
 }
