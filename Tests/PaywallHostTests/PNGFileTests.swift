@@ -32,7 +32,7 @@ final class PNGFileTests: XCTestCase {
         try PNGFile.write(RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 255]), to: path)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let failed = PNGFile.replacing(path) { partial in
-            FileManager.default.createFile(atPath: partial, contents: Data([0x89, 0x50]))  // half an image
+            _ = FileManager.default.createFile(atPath: partial, contents: Data([0x89, 0x50]))  // half an image
             return false
         }
         XCTAssertFalse(failed)

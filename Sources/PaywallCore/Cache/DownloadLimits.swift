@@ -29,9 +29,4 @@ public struct DownloadLimits: Equatable, Sendable {
     static func words(_ bytes: Int) -> String {
         bytes >= megabyte && bytes % megabyte == 0 ? "\(bytes / megabyte) MB" : "\(bytes) bytes"
     }
-
-    /// "120 s", "0.5 s".
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) s" : "\(value) s"
-    }
 }

@@ -47,7 +47,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
                 let remaining = left.isNaN ? 0 : min(max(0, left), 365 * 86_400)
                 DispatchQueue.global().asyncAfter(deadline: .now() + remaining) { [weak transfer] in
                     transfer?.stop(.stopped(url.absoluteString,
-                                            "timed out after \(DownloadLimits.seconds(budget)), the limit for downloading a whole bundle; raise it with --deadline"),
+                                            "timed out after \(Seconds.text(budget)), the limit for downloading a whole bundle; raise it with --deadline"),
                                    task)
                 }
                 task.resume()
@@ -110,7 +110,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         guard let error = error as? URLError else { return FileError.reason(error) }
         let host = url.host ?? "the server"
         switch error.code {
-        case .timedOut: return "timed out: nothing arrived for \(DownloadLimits.seconds(idleTimeout))"
+        case .timedOut: return "timed out: nothing arrived for \(Seconds.text(idleTimeout))"
         case .cannotConnectToHost: return "could not connect to host \(host) (refused or unreachable)"
         case .cannotFindHost, .dnsLookupFailed: return "host \(host) not found"
         case .networkConnectionLost: return "the connection was lost"

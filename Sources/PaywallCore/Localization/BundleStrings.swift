@@ -16,10 +16,7 @@ public struct BundleStrings: Sendable {
     /// folder. A folder without `en.json` or with a malformed table is an error naming the file.
     public init?(bundleRoot root: URL, locale: String) throws(StringTable.LoadError) {
         let directory = root.appendingPathComponent(Self.folder)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return nil
-        }
+        guard FileSystem.isFolder(directory.path) else { return nil }
         table = try StringTable(directory: directory, locale: locale)
     }
 

@@ -11,14 +11,19 @@ public enum PluralRule {
     public static func category(of count: Int, locale: String) -> Category {
         var buffer = [CChar](repeating: 0, count: 16)
         guard paywall_plural_select(locale, Double(count), &buffer, Int32(buffer.count)) == 0 else { return .other }
-        return Category(rawValue: String(cString: buffer)) ?? .other
+        return Category(rawValue: Self.text(buffer)) ?? .other
     }
 
     /// The categories ICU's rules for `locale` use: exactly the forms its string table carries.
     public static func categories(locale: String) -> Set<Category> {
         var buffer = [CChar](repeating: 0, count: 64)
         guard paywall_plural_keywords(locale, &buffer, Int32(buffer.count)) == 0 else { return [.other] }
-        let found = Set(String(cString: buffer).split(separator: " ").compactMap { Category(rawValue: String($0)) })
+        let found = Set(Self.text(buffer).split(separator: " ").compactMap { Category(rawValue: String($0)) })
         return found.isEmpty ? [.other] : found
+    }
+
+    /// A NUL-terminated C string the shim wrote into `buffer`.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

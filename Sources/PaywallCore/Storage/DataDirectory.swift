@@ -44,10 +44,7 @@ public struct DataDirectory: Equatable, Sendable {
     }
 
     /// Whether the directory is there (a folder).
-    package var exists: Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
+    package var exists: Bool { FileSystem.isFolder(url.path) }
 
     /// The bundle cache: `DIR/cache` with `--data-dir DIR`, else `$XDG_CACHE_HOME/paywall`,
     /// else `~/.cache/paywall` (caches are what XDG_CACHE_HOME is for).

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallCore
 import PaywallHost
 
 /// A run's `--eval` scripts and what their failures do. Each runs as the body of an async
@@ -78,7 +79,7 @@ struct EvalScripts {
             run(index + 1, in: webView, onFailure: onFailure, done: done)
         }
         let timer = MainLoop.after(seconds: timeout) {
-            settle("--eval #\(index + 1) did not settle within \(Self.seconds(timeout)) s")
+            settle("--eval #\(index + 1) did not settle within \(Seconds.text(timeout))")
         }
         webView.callAsync(scripts[index]) { result in
             guard !decided else { return }
@@ -89,10 +90,5 @@ struct EvalScripts {
                 settle(nil)
             }
         }
-    }
-
-    /// `1` rather than `1.0`.
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

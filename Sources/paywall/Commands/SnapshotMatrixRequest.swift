@@ -82,7 +82,7 @@ struct SnapshotMatrixRequest {
             guard Self.realPath(url) != Self.realPath(outURL) else {
                 throw .usage("--compare must name another folder than --out-dir: the run would overwrite its own baseline", command)
             }
-            guard Self.isFolder(url) else {
+            guard FileSystem.isFolder(url.path) else {
                 throw .failure("--compare \(path): no such folder; record a baseline first by running without --compare")
             }
             baseline = url
@@ -104,11 +104,6 @@ struct SnapshotMatrixRequest {
         do { return try SnapshotMatrix(locales: locales, themes: themes, sizes: sizes) } catch {
             throw .usage(error.description, command)
         }
-    }
-
-    private static func isFolder(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// The folder `url` really is, symbolic links resolved by the system (`realpath`): an
