@@ -11,8 +11,7 @@ final class LocaleTablesTests: XCTestCase {
         "hu", "id", "it", "ja", "ko", "ms", "nb", "nl", "nn", "pl", "pt", "pt_BR", "pt_PT", "ro", "ru", "sk", "sl", "sv",
         "th", "tr", "uk", "vi", "zh_Hans", "zh_Hant",
     ]
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    private static let root = TestPaths.repository
 
     private func table(_ folder: String, _ locale: String) throws -> [String: String] {
         let url = Self.root.appendingPathComponent(folder).appendingPathComponent("\(locale).json")

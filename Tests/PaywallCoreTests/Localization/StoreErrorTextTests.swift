@@ -5,8 +5,7 @@ import XCTest
 
 /// Store errors in dialogs read in the user's language, the store's code after them.
 final class StoreErrorTextTests: XCTestCase {
-    private let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("locales")
+    private let locales = TestPaths.locales
 
     func testAKnownCodeHasItsOwnTextInTheUsersLanguage() throws {
         let russian = try StringTable(directory: locales, locale: "ru_RU.UTF-8")

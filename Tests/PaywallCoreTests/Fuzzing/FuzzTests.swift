@@ -8,9 +8,8 @@ import XCTest
 /// crash or hang. Seeded (`Fuzz.seed`), so a failure names the case that replays it;
 /// `PAYWALL_FUZZ_ITERATIONS` runs longer.
 final class FuzzTests: XCTestCase {
-    private let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    private let repository = TestPaths.repository
+    private let fixtures = TestPaths.fixtures
 
     private func assertMessage(_ message: String, _ input: [UInt8], _ label: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertFalse(message.trimmingCharacters(in: .whitespaces).isEmpty,

@@ -5,9 +5,7 @@ import XCTest
 
 final class CatalogFileTests: XCTestCase {
     /// templates/classic/store.json, found from this file so the tests run from any directory.
-    private let templateCatalogPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("templates/classic/store.json").path
+    private let templateCatalogPath = TestPaths.repository.appendingPathComponent("templates/classic/store.json").path
 
     private func decimal(_ text: String) -> Decimal {
         Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!
@@ -344,8 +342,7 @@ final class CatalogFileTests: XCTestCase {
     }
 
     func testStoreKitFileInOurFormatIsRecognised() throws {
-        let storeKit = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/Lumen.storekit"), encoding: .utf8)
+        let storeKit = try String(contentsOf: TestPaths.fixtures.appendingPathComponent("Lumen.storekit"), encoding: .utf8)
         for text in [storeKit, #"{"subscriptionGroups": []}"#, #"{"products": [{"productID": "a", "type": "Consumable"}]}"#] {
             let message = try XCTUnwrap(parseError(text))
             XCTAssertTrue(message.hasPrefix("looks like an Xcode .storekit file"), message)

@@ -10,7 +10,7 @@ final class PreloadingTests: XCTestCase {
     @MainActor
     func testPreloadsOverTheMemoryBudgetEvictTheOldest() async throws {
         guard try startToolkitOnDisplay() else { return }
-        let root = CustomerCenterPresenterTests.packageRoot
+        let root = packageRoot
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: root), locale: "en_US")
         var events: [PaywallEvent] = []
         presenter.events.observe { events.append($0) }

@@ -71,9 +71,7 @@ final class StringTableTests: XCTestCase {
     }
 
     func testShippedEnglishTableHasTheHostsKeys() throws {
-        let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("locales")
-        let table = try StringTable(directory: locales, locale: "en")
+        let table = try StringTable(directory: TestPaths.locales, locale: "en")
         XCTAssertEqual(table.text("window.title.preview", ["bundle": "classic"]), "classic — Paywall Preview")
         XCTAssertEqual(table.text("window.title.present", ["bundle": "classic"]), "classic")
     }

@@ -4,8 +4,7 @@ import XCTest
 @testable import PaywallCore
 
 final class StoreKitConfigurationTests: XCTestCase {
-    private let fixturePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/Lumen.storekit").path
+    private let fixturePath = TestPaths.fixtures.appendingPathComponent("Lumen.storekit").path
 
     private func fixtureText() throws -> String {
         try String(contentsOfFile: fixturePath, encoding: .utf8)

@@ -6,8 +6,7 @@ import XCTest
 /// Product attributes as pages see them, in six locales and four currencies, for weekly,
 /// monthly and yearly plans with 3-day, 1-week and 1-month free trials.
 final class ProductAttributesTests: XCTestCase {
-    static let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("locales")
+    static let locales = TestPaths.locales
     /// 2027-01-15T08:00:00Z: trial end dates are counted from here.
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -6,8 +6,7 @@ import XCTest
 /// `Fixtures/test_http_server.py` on 127.0.0.1 and a free port, run by Debian's Python: it
 /// serves `root`, and misbehaves on the paths `route` names (see the script).
 final class TestHTTPServer {
-    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/test_http_server.py")
+    private static let script = TestPaths.fixtures.appendingPathComponent("test_http_server.py")
     private let process = Process()
     private let routesFile: URL
     private var routes: [String: JSONValue] = [:]

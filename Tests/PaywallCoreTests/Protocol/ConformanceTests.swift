@@ -18,9 +18,7 @@ final class ConformanceTests: XCTestCase {
         case error(EnvelopeError)
     }
 
-    static let corpusDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .appendingPathComponent("Fixtures", isDirectory: true)
+    static let corpusDirectory = TestPaths.fixtures
         .appendingPathComponent("Conformance", isDirectory: true)
 
     /// Every `event_name` of `PageMessage`: each must have a `<name>.json` file in the corpus.

@@ -25,9 +25,7 @@ final class PurchaseFlowTests: XCTestCase {
             purchases = try Purchases(controller: store ?? controller, catalog: testCatalog,
                                       cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
                                       transactionSource: store, events: dispatcher)
-            let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("locales")
-            session.enablePurchases(purchases, strings: try StringTable(directory: locales, locale: "en"))
+            session.enablePurchases(purchases, strings: try StringTable(directory: TestPaths.locales, locale: "en"))
             session.page = page
             // A loaded page that pinged, so events reach it directly.
             session.loadFinished(url: "paywall://bundle/index.html")

@@ -4,6 +4,11 @@ import XCTest
 
 @testable import PaywallHost
 
+/// The repository's root (`Tests/PaywallHostTests/Support/` is three levels down): its
+/// `web/`, `locales/` and `templates/` are the runtime's resources in these tests.
+let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
 /// Turns the GLib loop (WebKit's signals, the main queue) until `condition` holds or
 /// `timeout` seconds pass; returns whether it held.
 @MainActor

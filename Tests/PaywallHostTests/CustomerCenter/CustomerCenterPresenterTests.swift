@@ -8,13 +8,10 @@ import XCTest
 /// time, programmatic dismiss, a preloaded page used when presenting, the desktop's theme followed. Needs a display
 /// (`xvfb-run`), like the end-to-end tests.
 final class CustomerCenterPresenterTests: XCTestCase {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     @MainActor
     func testOneAtATimeDismissFromTheAppAndPreloadedPage() async throws {
         guard try startToolkitOnDisplay() else { return }
-        let presenter = try PaywallPresenter(resources: RuntimeResources(root: Self.packageRoot), locale: "en_US")
+        let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
         var names: [String] = []
         presenter.events.observe { names.append($0.name) }
 

@@ -7,9 +7,7 @@ import XCTest
 
 /// The English string table from the repository's `locales` folder.
 func ccStrings(_ locale: String = "en") throws -> StringTable {
-    let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("locales")
-    return try StringTable(directory: locales, locale: locale)
+    try StringTable(directory: TestPaths.locales, locale: locale)
 }
 
 enum CCFixture {

@@ -10,7 +10,7 @@ final class TextDirectionTests: XCTestCase {
     @MainActor
     func testAPaywallWindowFollowsThePresentersLocaleAndNothingElse() async throws {
         guard try startToolkitOnDisplay() else { return }
-        let root = CustomerCenterPresenterTests.packageRoot
+        let root = packageRoot
         let before = gtk_widget_get_default_direction()
         let bundle = try PaywallBundle(path: root.appendingPathComponent("templates/classic").path)
         for (locale, expected) in [("he_IL.UTF-8", GTK_TEXT_DIR_RTL), ("de_DE", GTK_TEXT_DIR_LTR)] {

@@ -10,13 +10,13 @@ import XCTest
 final class WebDriverAutomationTests: XCTestCase {
     @MainActor
     private func presentClassic(_ presenter: PaywallPresenter) throws -> PaywallPresentation {
-        let bundle = try PaywallBundle(path: CustomerCenterPresenterTests.packageRoot.appendingPathComponent("templates/classic").path)
+        let bundle = try PaywallBundle(path: packageRoot.appendingPathComponent("templates/classic").path)
         return presenter.present(bundle, options: .init(offscreen: true)) { _ in }
     }
 
     @MainActor
     private func makePresenter() throws -> PaywallPresenter {
-        try PaywallPresenter(resources: RuntimeResources(root: CustomerCenterPresenterTests.packageRoot), locale: "en_US")
+        try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
     }
 
     @MainActor
