@@ -1,15 +1,5 @@
 import Foundation
 
-/// How the customer center is shown, as reported in `customerCenter_open`.
-public enum CustomerCenterPresentation: String, Sendable {
-    /// Its own window (modal over the app's window when it has one), with a close button.
-    case sheet
-    /// Pushed into the app's navigation stack: the app's back button leaves it, so no close button.
-    case pushed
-    /// A widget inside the app's own container.
-    case embedded
-}
-
 /// Computes what the page draws: a JSON screen model of sections of rows, banners and an
 /// optional dialog, all texts localized. The page (`web/customer-center`) only renders it.
 public struct CustomerCenterScreen {
@@ -20,7 +10,7 @@ public struct CustomerCenterScreen {
     public var strings: StringTable
     public var locale: Locale
     public var now: Date
-    public var presentation: CustomerCenterPresentation
+    public var presentation: PresentationStyle
     public var isDark: Bool
     public var userId: String
     /// When the app first ran (account details).

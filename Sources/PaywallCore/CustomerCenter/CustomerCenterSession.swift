@@ -5,11 +5,17 @@ import Foundation
 /// and reports events and delegate calls. The page only draws the model this sends it.
 @MainActor
 public final class CustomerCenterSession {
-    public let events: EventDispatcher
-    public weak var page: CustomerCenterPage?
+    /// The page's channel: its messages, readiness, deliveries and navigations.
+    public let channel: PageChannel<CustomerCenterMessage>
+    public var events: EventDispatcher { channel.events }
+    /// The host's view of the page.
+    public var page: PageSurface? {
+        get { channel.surface }
+        set { channel.surface = newValue }
+    }
     /// What it shows; set before `start()` (a preloaded page learns it when presented).
     public var configuration: CustomerCenterConfiguration
-    public var presentation: CustomerCenterPresentation
+    public var presentation: PresentationStyle
     /// Kept alive for the presentation's duration.
     public var delegate: CustomerCenterDelegate?
     /// The user's purchases and the controller that acts on them; nil shows no purchases.
@@ -27,7 +33,10 @@ public final class CustomerCenterSession {
     /// Called whenever the page has drawn the latest model (automation waits for this).
     public var onRendered: (() -> Void)?
     /// Called when the page's web process died (the host reloads it).
-    public var onProcessTerminated: (() -> Void)?
+    public var onProcessTerminated: (() -> Void)? {
+        get { channel.onProcessTerminated }
+        set { channel.onProcessTerminated = newValue }
+    }
 
     public internal(set) var route: [CustomerCenterRoute] = [.home]
     public internal(set) var dialog: CustomerCenterDialog?
@@ -38,10 +47,8 @@ public final class CustomerCenterSession {
     /// The model revision last sent, and the last one the page drew.
     public private(set) var revision = 0
     public private(set) var renderedRevision = 0
-    private var readiness = PageReadiness()
     private var isStarted = false
     private var latestVersion: String?
-    private let decoder = PageEnvelopeDecoder()
 
     public struct Environment: Sendable {
         public var appVersion: String
@@ -61,15 +68,22 @@ public final class CustomerCenterSession {
         }
     }
 
-    public init(configuration: CustomerCenterConfiguration, presentation: CustomerCenterPresentation, purchases: Purchases?,
+    public init(configuration: CustomerCenterConfiguration, presentation: PresentationStyle, purchases: Purchases?,
                 strings: StringTable, locale: Locale, events: EventDispatcher, environment: Environment) {
         self.configuration = configuration
         self.presentation = presentation
         self.purchases = purchases
         self.strings = strings
         self.locale = locale
-        self.events = events
         self.environment = environment
+        // The runtime's own page: its links need no user gesture, only the rate limit.
+        var limits = PageActionLimits()
+        limits.requiresGesture = false
+        channel = PageChannel(events: events, tag: ["page": "customer_center"], readyEvent: "customerCenter_pageReady",
+                              limits: limits)
+        channel.isClosed = { [unowned self] in isDismissed }
+        channel.onMessage = { [unowned self] in handle($0) }
+        channel.onLoadFinished = { [unowned self] in render() }
     }
 
     // MARK: Lifecycle
@@ -123,11 +137,10 @@ public final class CustomerCenterSession {
 
     /// Sends the current model to the page (once it can take it).
     func render() {
-        guard isStarted, readiness.pingReceived || readiness.loadFinished, !isDismissed else { return }
+        guard isStarted, channel.canDeliver, !isDismissed else { return }
         revision += 1
         let model = screen().model(route: route, dialog: dialog, busy: isBusy)
-        let event: JSONValue = ["event_name": "customer_center_screen", "revision": .number(Double(revision)), "model": model]
-        page?.evaluate(PageDelivery.script(for: [event]))
+        channel.deliver([["event_name": "customer_center_screen", "revision": .number(Double(revision)), "model": model]])
     }
 
     /// The latest version from `support.latestAppVersion`, else the update feed (not for
@@ -171,8 +184,7 @@ public final class CustomerCenterSession {
     }
 
     func pingArrived() {
-        pageReady(readiness.pingDidArrive())
-        render()
+        channel.pingArrived { render() }
     }
 
     func markRendered(_ shown: Int) {
@@ -195,67 +207,6 @@ public final class CustomerCenterSession {
     // MARK: Messages from the page
 
     func reportInvalid(_ reason: String) {
-        events.emit(EventName.pageMessageInvalid, ["reason": .string(reason), "page": "customer_center"])
-    }
-}
-
-extension CustomerCenterSession: PageSession {
-    public func receive(_ text: String) {
-        let list: [JSONValue]
-        do {
-            list = try decoder.events(in: text)
-        } catch {
-            reportInvalid(error.description)
-            return
-        }
-        for value in list {
-            do {
-                handle(try CustomerCenterMessage.decode(value))
-            } catch let error as PageEnvelopeDecoder.EventError {
-                reportInvalid(error.reason)
-            } catch {
-                reportInvalid("\(error)")
-            }
-        }
-    }
-
-    public func loadStarted(url: String) {
-        readiness.loadStarted()
-    }
-
-    public func loadFinished(url: String) {
-        pageReady(readiness.loadDidFinish())
-        render()
-    }
-
-    /// Reported once per load, when it has both loaded and pinged (or its ping grace ran out).
-    private func pageReady(_ ready: Bool) {
-        if ready { events.emit("customerCenter_pageReady") }
-    }
-
-    public func loadFailed(url: String, reason: String) {
-        events.emit(EventName.webviewLoadFail, ["url": .string(url), "reason": .string(reason), "page": "customer_center"])
-    }
-
-    public func pingGraceElapsed() {
-        pageReady(readiness.graceDidElapse())
-    }
-
-    public func webProcessTerminated(reason: String) {
-        events.emit(EventName.webviewProcessTerminated, ["reason": .string(reason), "page": "customer_center"])
-        onProcessTerminated?()
-    }
-
-    public func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool {
-        switch NavigationPolicy.decide(target: url, bundleHost: bundleHost, newWindow: newWindow) {
-        case .allow:
-            return true
-        case .openExternally:
-            if let external = NavigationPolicy.externalURL(url) { page?.openExternally(external) }
-            return false
-        case .block(let reason):
-            events.emit(EventName.navigationBlocked, ["url": .string(url), "reason": .string(reason)])
-            return false
-        }
+        channel.emit(EventName.pageMessageInvalid, ["reason": .string(reason)])
     }
 }

@@ -6,21 +6,34 @@ import Foundation
 @MainActor
 public final class PaywallSession {
     public let paywallId: String
-    public let events: EventDispatcher
-    public weak var page: PaywallPage?
+    /// The page's channel: its messages, readiness, deliveries and navigations.
+    public let channel: PageChannel<PageMessage>
+    public var events: EventDispatcher { channel.events }
+    /// The host's view of the page.
+    public var page: PageSurface? {
+        get { channel.surface }
+        set { channel.surface = newValue }
+    }
 
     /// The products the page's slots show; sent to the page after its ping.
     public var productSlots = ProductSlots()
-    /// The page's template variables, sent after each ping; without them only `products` is sent.
-    public var templateVariables: (@MainActor () -> TemplateVariables)?
+    /// What the page's template variables are built from; without it only `products` is sent.
+    public var templateContext: TemplateContext?
+    /// The bundle's own string tables: the page's `t` variable.
+    public var bundleStrings: BundleStrings?
+    /// The page's `params` template variables.
+    public var params: [String: JSONValue] = [:]
     /// The app's handlers for deep links, custom messages, callbacks, ...
     public weak var delegate: PaywallDelegate?
     /// Receives attributes the page sets with `user_attribute_updated`, to keep them; an error
     /// (over the size limits) is reported as `pageAction_refused`.
     public var onUserAttributes: (@MainActor ([String: JSONValue]) throws -> Void)?
     /// What the page may still make the machine do (notifications, the system opener).
-    public var limits = PageActionLimits()
-    /// The runtime's own texts, for the fallback paywall.
+    public var limits: PageActionLimits {
+        get { channel.limits }
+        set { channel.limits = newValue }
+    }
+    /// The runtime's texts in the page's language (periods, trials, dialogs, the fallback paywall).
     public var strings: StringTable?
     /// Whether the host can show desktop notifications (answers notification permission requests).
     public var notificationsAvailable = false
@@ -31,22 +44,32 @@ public final class PaywallSession {
     public var onReady: (() -> Void)?
     /// Called once when the presentation ends.
     public var onFinish: ((PresentationResult) -> Void)?
+    /// Called when the page's web process died (the host reloads it).
+    public var onProcessTerminated: (() -> Void)? {
+        get { channel.onProcessTerminated }
+        set { channel.onProcessTerminated = newValue }
+    }
 
-    public private(set) var readiness = PageReadiness()
+    public var readiness: PageReadiness { channel.readiness }
     public private(set) var result: PresentationResult?
-    private let decoder: PageEnvelopeDecoder
     /// Runs purchases and restores; nil when no purchase controller is configured.
     private var purchaseFlow: PurchaseFlow?
-    /// Events for the page that arrived before it was ready to receive them.
-    private var pendingPageEvents: [JSONValue] = []
     /// A purchase (or restore) that succeeded without closing the paywall: what a later
     /// close reports, since the user did not decline.
     private var keptOpenSuccess: PresentationResult?
 
     public init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
         self.paywallId = paywallId
-        self.events = events
-        self.decoder = decoder
+        channel = PageChannel(events: events, tag: ["paywall_identifier": .string(paywallId)], readyEvent: EventName.pageReady,
+                              decoder: decoder)
+        channel.isClosed = { [unowned self] in result != nil }
+        channel.onMessage = { [unowned self] in handle($0) }
+        channel.onLoadStarted = { [unowned self] in page?.showLoading(.loading) }
+        channel.onLoadFailed = { [unowned self] in useFallback(reason: $0) }
+        channel.onReady = { [unowned self] in
+            page?.showLoading(.hidden)
+            onReady?()
+        }
     }
 
     /// Lets the page's `purchase` and `restore` messages buy through `purchases`.
@@ -54,34 +77,15 @@ public final class PaywallSession {
         purchaseFlow = PurchaseFlow(session: self, purchases: purchases, strings: strings)
     }
 
-    // MARK: Page lifecycle, reported by the host
-
-    public func loadStarted(url: String) {
-        readiness.loadStarted()
-        events.emit(EventName.webviewLoadStart, params(["url": .string(url)]))
-        page?.showLoading(.loading)
-    }
-
-    public func loadFinished(url: String) {
-        events.emit(EventName.webviewLoadComplete, params(["url": .string(url)]))
-        let ready = readiness.loadDidFinish()
-        flushPendingPageEvents()
-        if ready { becameReady() }
-    }
+    // MARK: Page lifecycle
 
     /// The runtime's fallback paywall replaced the page.
     public private(set) var showsFallback = false
 
-    /// The page could not load: the user gets the runtime's fallback paywall, never a blank window.
-    public func loadFailed(url: String, reason: String) {
-        events.emit(EventName.webviewLoadFail, params(["url": .string(url), "reason": .string(reason)]))
-        useFallback(reason: reason)
-    }
-
     /// The page is not ready after the load timeout: the host offers Retry and Close.
     public func loadTimedOut(after seconds: Double) {
         guard !readiness.isReady, result == nil else { return }
-        events.emit("paywallWebviewLoad_timeout", params(["seconds": .number(seconds)]))
+        channel.emit("paywallWebviewLoad_timeout", ["seconds": .number(seconds)])
         page?.showLoading(.slow)
     }
 
@@ -89,26 +93,8 @@ public final class PaywallSession {
     public func useFallback(reason: String) {
         guard !showsFallback, result == nil else { return }
         showsFallback = true
-        events.emit("paywall_fallback", params(["reason": .string(reason)]))
+        channel.emit("paywall_fallback", ["reason": .string(reason)])
         page?.showFallback()
-    }
-
-    /// The user clicked or pressed a key in the page's view (the host watches its input).
-    public func userInput() {
-        limits.userInput(at: Date())
-    }
-
-    /// The ping grace period after the load has run out.
-    public func pingGraceElapsed() {
-        if readiness.graceDidElapse() { becameReady() }
-    }
-
-    /// Called when the page's web process died (the host reloads it).
-    public var onProcessTerminated: (() -> Void)?
-
-    public func webProcessTerminated(reason: String) {
-        events.emit(EventName.webviewProcessTerminated, params(["reason": .string(reason)]))
-        onProcessTerminated?()
     }
 
     /// The paywall is on screen.
@@ -138,52 +124,21 @@ public final class PaywallSession {
 
     // MARK: Messages from the page
 
-    /// The raw text the page posted to `paywallMessageHandler`.
-    public func receive(_ text: String) {
-        let batch: PageEnvelopeDecoder.Batch
-        do {
-            batch = try decoder.decode(text)
-        } catch {
-            events.emit(EventName.pageMessageInvalid, params(["reason": .string(error.description)]))
-            return
-        }
-        for item in batch.items {
-            // Once the paywall is dismissed, the rest of its batch has nothing left to act on.
-            guard result == nil else { return }
-            switch item {
-            case .success(let message):
-                handle(message)
-            case .failure(let problem):
-                var p: [String: JSONValue] = ["reason": .string(problem.reason), "index": .number(Double(problem.index))]
-                if let name = problem.eventName { p["event_name"] = .string(name) }
-                events.emit(EventName.pageMessageInvalid, params(p))
-            }
-        }
-    }
-
     func handle(_ message: PageMessage) {
         switch message {
         case .ping(let version):
-            events.emit("ping", params(["version": version.map(JSONValue.string) ?? .null]))
-            let ready = readiness.pingDidArrive()
+            channel.emit("ping", ["version": version.map(JSONValue.string) ?? .null])
             // The protocol's order after a ping: products, variables, prefix; then anything held back.
-            sendTemplateVariables()
-            if showsFallback, let strings { deliver(FallbackTexts.event(strings)) }
-            flushPendingPageEvents()
-            if ready { becameReady() }
+            channel.pingArrived {
+                sendTemplateVariables()
+                if showsFallback, let strings { deliver(FallbackTexts.event(strings)) }
+            }
         case .close:
             decline(source: "page")
         case .openURLExternal(let url):
-            openExternally(url, source: message.eventName)
+            channel.openExternally(url, source: message.eventName)
         case .openURL(let target, _):
-            guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                events.emit(EventName.navigationBlocked, params([
-                    "url": .string(target), "reason": .string("the in-app browser opens only http and https URLs"),
-                ]))
-                return
-            }
-            events.emit("url_openInApp", params(["url": .string(url.absoluteString)]))
-            page?.openInAppBrowser(url)
+            channel.openInApp(target)
         case .purchase(let productId, let shouldDismiss, let slot) where purchaseFlow != nil:
             // A page that named a slot before it learned the slot's product still buys the right one.
             let resolved = slot.flatMap(productSlots.productId(forSlot:)) ?? productId
@@ -198,56 +153,25 @@ public final class PaywallSession {
     /// Sends the page its products, template variables and substitution prefix (after each
     /// ping, and whenever a loaded page is presented again).
     public func sendTemplateVariables() {
-        if let variables = templateVariables?() {
+        if let templateContext, let strings {
+            let variables = templateContext.variables(slots: productSlots, strings: strings, bundleStrings: bundleStrings,
+                                                      params: params)
             deliver(variables.events)
         } else if !productSlots.entries.isEmpty {
             deliver([productSlots.productsEvent])
         }
     }
 
-    /// Sends events to the page: now if it can receive them (it pinged or finished loading),
-    /// else as soon as it can.
+    /// Sends events to the page: now if it can receive them, else as soon as it can.
     func deliver(_ pageEvents: [JSONValue]) {
-        if readiness.pingReceived || readiness.loadFinished {
-            page?.evaluate(PageDelivery.script(for: pageEvents))
-        } else {
-            pendingPageEvents.append(contentsOf: pageEvents)
-        }
-    }
-
-    private func flushPendingPageEvents() {
-        guard !pendingPageEvents.isEmpty else { return }
-        let held = pendingPageEvents
-        pendingPageEvents = []
-        deliver(held)
+        channel.deliver(pageEvents)
     }
 
     func deliver(_ pageEvent: JSONValue) {
-        deliver([pageEvent])
+        channel.deliver([pageEvent])
     }
 
-    /// A navigation the page started (link click, `location =`, `window.open`). Returns true
-    /// when the web view may load it; otherwise it was handed to the system or blocked.
-    public func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool {
-        switch NavigationPolicy.decide(target: url, bundleHost: bundleHost, newWindow: newWindow) {
-        case .allow:
-            return true
-        case .openExternally:
-            openExternally(url, source: newWindow ? "new_window" : "link")
-            return false
-        case .block(let reason):
-            events.emit(EventName.navigationBlocked, params(["url": .string(url), "reason": .string(reason)]))
-            return false
-        }
-    }
-
-    // MARK: Helpers
-
-    private func becameReady() {
-        events.emit(EventName.pageReady, params(["via": .string(readiness.pingReceived ? "ping" : "load")]))
-        page?.showLoading(.hidden)
-        onReady?()
-    }
+    // MARK: Closing
 
     /// A close asked for while a purchase or restore runs (the window's close, the page's, the
     /// app's, a signal), by whom: it waits for the store's answer, so a charge that goes
@@ -281,20 +205,6 @@ public final class PaywallSession {
         finish(.declined)
     }
 
-    private func openExternally(_ target: String, source: String) {
-        guard let url = NavigationPolicy.externalURL(target) else {
-            events.emit(EventName.navigationBlocked, params([
-                "url": .string(target), "reason": .string("only http, https and mailto URLs open in the system"),
-            ]))
-            return
-        }
-        if let reason = limits.openInSystem(at: Date()) {
-            return refuse(source, reason, ["url": .string(url.absoluteString)])
-        }
-        events.emit(EventName.urlOpenExternal, params(["url": .string(url.absoluteString), "source": .string(source)]))
-        page?.openExternally(url)
-    }
-
     /// A purchase or restore succeeded: it ends the presentation, or with `dismiss` false is
     /// what a later close reports (a purchase outranks a restore).
     func succeeded(_ outcome: PresentationResult, dismiss: Bool) {
@@ -317,13 +227,7 @@ public final class PaywallSession {
 
     /// Reports a page's request that its limits do not allow.
     func refuse(_ action: String, _ reason: String, _ extra: [String: JSONValue] = [:]) {
-        let (report, last) = limits.countRefusal()
-        guard report else { return }
-        var p = extra
-        if last { p["further_refusals"] = "not reported" }
-        p["action"] = .string(action)
-        p["reason"] = .string(reason)
-        events.emit(EventName.pageActionRefused, params(p))
+        channel.refuse(action, reason, extra)
     }
 
     /// Emits an event to the observers and sends it to the page too (lifecycle events).
@@ -336,8 +240,6 @@ public final class PaywallSession {
     }
 
     func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {
-        var p = extra
-        p["paywall_identifier"] = .string(paywallId)
-        return p
+        channel.params(extra)
     }
 }

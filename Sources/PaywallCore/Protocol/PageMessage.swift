@@ -100,3 +100,13 @@ public enum PageMessage: Equatable, Sendable {
         }
     }
 }
+
+extension PageMessage: PageChannelMessage {
+    public static func decode(event: JSONValue) throws -> PageMessage {
+        try PageEnvelopeDecoder.decodeEvent(event)
+    }
+
+    public var isPing: Bool {
+        if case .ping = self { true } else { false }
+    }
+}

@@ -22,15 +22,25 @@ public struct DeviceInfo: Equatable, Sendable {
     /// The runtime's version, reported as `sdkVersion`.
     public static let runtimeVersion = "0.1.0"
 
-    /// Reads the OS and model of this machine.
-    public static func current(interfaceStyle: String, appVersion: String, osRelease: String = "/etc/os-release",
-                               productName: String = "/sys/class/dmi/id/product_name") -> DeviceInfo {
+    /// This machine's OS and model with the desktop's `interfaceStyle` and the app's version.
+    /// The files behind them are read once a process: they do not change while it runs.
+    public static func current(interfaceStyle: String, appVersion: String) -> DeviceInfo {
+        var info = machine
+        info.interfaceStyle = interfaceStyle
+        info.appVersion = appVersion
+        return info
+    }
+
+    private static let machine = read()
+
+    /// Reads the OS and model of this machine from its os-release and DMI files.
+    static func read(osRelease: String = "/etc/os-release", productName: String = "/sys/class/dmi/id/product_name") -> DeviceInfo {
         let release = parseOSRelease((try? String(contentsOfFile: osRelease, encoding: .utf8)) ?? "")
         let model = ((try? String(contentsOfFile: productName, encoding: .utf8)) ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return DeviceInfo(
             osName: release["NAME"] ?? "Linux", osVersion: release["VERSION_ID"] ?? release["VERSION"] ?? "",
-            deviceModel: model.isEmpty ? "Linux PC" : model, interfaceStyle: interfaceStyle, appVersion: appVersion)
+            deviceModel: model.isEmpty ? "Linux PC" : model, interfaceStyle: "light", appVersion: "")
     }
 
     /// `KEY=value` and `KEY="quoted value"` lines of an os-release file.

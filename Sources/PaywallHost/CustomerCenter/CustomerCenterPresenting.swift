@@ -24,28 +24,29 @@ extension PaywallPresenter {
     public func presentCustomerCenter(configuration: CustomerCenterConfiguration? = nil,
                                       parent: UnsafeMutablePointer<GtkWidget>? = nil,
                                       delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
-                                      offscreen: Bool = false, onDismiss: (() -> Void)? = nil) -> CustomerCenterView? {
-        guard let view = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
-        view.showAsSheet(parent: parent, size: size, offscreen: offscreen)
-        loadPage(of: view)
-        view.session.start()
-        return view
+                                      offscreen: Bool = false, onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
+        guard let shown = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
+        shown.view.placeInWindow(title: strings.text("cc.window.title"), parent: parent, size: size, offscreen: offscreen)
+        shown.view.show()
+        loadPage(of: shown)
+        shown.session.start()
+        return shown
     }
 
     /// The customer center as a widget for the app to place: `.embedded` in one of its
     /// containers, or `.pushed` onto its navigation stack (a `GtkStack`; the app's back button
     /// leaves it, so it draws no close button). Nil while one is on screen.
-    public func customerCenterWidget(_ presentation: CustomerCenterPresentation,
+    public func customerCenterWidget(_ presentation: PresentationStyle,
                                      configuration: CustomerCenterConfiguration? = nil,
                                      delegate: CustomerCenterDelegate? = nil,
-                                     onDismiss: (() -> Void)? = nil) -> CustomerCenterView? {
+                                     onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
         precondition(presentation != .sheet, "use presentCustomerCenter for a sheet")
-        guard let view = begin(presentation, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
-        gtk_widget_show(view.widget)
-        view.dismissWhenRemoved()
-        loadPage(of: view)
-        view.session.start()
-        return view
+        guard let shown = begin(presentation, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
+        shown.view.prepareAsWidget(presentation)
+        shown.view.show()
+        loadPage(of: shown)
+        shown.session.start()
+        return shown
     }
 
     /// Takes the customer center on screen down, as its close button would.
@@ -54,46 +55,49 @@ extension PaywallPresenter {
     }
 
     /// The preloaded view (or a new one) set up for this presentation; nil while one is on screen.
-    private func begin(_ presentation: CustomerCenterPresentation, configuration: CustomerCenterConfiguration?,
-                       delegate: CustomerCenterDelegate?, onDismiss: (() -> Void)?) -> CustomerCenterView? {
+    private func begin(_ presentation: PresentationStyle, configuration: CustomerCenterConfiguration?,
+                       delegate: CustomerCenterDelegate?, onDismiss: (() -> Void)?) -> CustomerCenterPresentation? {
         guard customerCenterOnScreen == nil else { return nil }
         // Read once per presentation (the OS and model come from files); a preloaded view gets it fresh.
         let environment = customerCenterEnvironment()
-        let view = preloadedCustomerCenter ?? makeCustomerCenter(environment: environment)
+        let shown = preloadedCustomerCenter ?? makeCustomerCenter(environment: environment)
         preloadedCustomerCenter = nil
-        let session = view.session
+        let session = shown.session
         session.purchases = purchases
         session.configuration = configuration ?? customerCenter
         session.presentation = presentation
         session.delegate = delegate
         session.environment = environment
         session.updateCheck = updateCheck
-        session.onDismiss = { [weak self, view] in
+        session.onDismiss = { [weak self, shown] in
             self?.customerCenterOnScreen = nil
-            self?.runtime.unmount(host: view.webView.bundleHost)
+            self?.runtime.unmount(host: shown.webView.bundleHost)
             // Freed on the next turn of the loop: a dismissal may come from inside the view's own signal handler.
-            MainLoop.after(seconds: 0) { withExtendedLifetime(view) {} }
+            MainLoop.after(seconds: 0) { shown.view.destroy() }
             onDismiss?()
         }
-        customerCenterOnScreen = view
-        return view
+        customerCenterOnScreen = shown
+        return shown
     }
 
-    private func makeCustomerCenter(environment: CustomerCenterSession.Environment) -> CustomerCenterView {
+    private func makeCustomerCenter(environment: CustomerCenterSession.Environment) -> CustomerCenterPresentation {
         reportLocaleFallbackOnce()
         watchThemeOnce()
         let session = CustomerCenterSession(
             configuration: customerCenter, presentation: .sheet, purchases: purchases, strings: strings, locale: locale,
             events: events, environment: environment)
-        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: newHost("customer-center"), strings: strings)
-        let view = CustomerCenterView(session: session, webView: webView, strings: strings)
+        let webView = PaywallWebView(runtime: runtime, connection: session.channel, bundleHost: newHost("customer-center"),
+                                     strings: strings)
+        let view = PageView(webView: webView, strings: strings)
+        view.onClose = { [weak session] in session?.dismiss() }
+        session.page = view
         session.onProcessTerminated = { [weak webView] in webView?.reload() }
-        return view
+        return CustomerCenterPresentation(session: session, view: view)
     }
 
     /// Starts loading the page, unless it was loaded ahead of time (a cold page loads once its
     /// view is in a window, as a paywall's does).
-    private func loadPage(of view: CustomerCenterView) {
+    private func loadPage(of view: CustomerCenterPresentation) {
         guard !view.isLoading else { return }
         view.isLoading = true
         let bundle = resources.web.appendingPathComponent("customer-center")
@@ -125,6 +129,23 @@ extension PaywallPresenter {
         let style = Toolkit.interfaceStyle
         return CustomerCenterSession.Environment(
             appVersion: appVersion, userId: purchases?.userId ?? userId, installedAt: state?.installedAt, isDark: style == "dark",
-            device: DeviceInfo.current(interfaceStyle: style, appVersion: appVersion))
+            device: context.device)
+    }
+}
+
+/// The customer center on screen: its session (where the user is, the paths' actions) and its view.
+@MainActor
+public final class CustomerCenterPresentation {
+    public let session: CustomerCenterSession
+    public let view: PageView
+    public var webView: PaywallWebView { view.webView }
+    /// The view as a GTK widget, for `.embedded` and `.pushed`: add it to your container or `GtkStack`.
+    public var widget: UnsafeMutablePointer<GtkWidget> { view.widget }
+    /// Its page was asked to load (ahead of time, or when it was shown).
+    var isLoading = false
+
+    init(session: CustomerCenterSession, view: PageView) {
+        self.session = session
+        self.view = view
     }
 }

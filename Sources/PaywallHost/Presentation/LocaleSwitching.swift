@@ -11,7 +11,7 @@ extension PaywallPresenter {
     package func switchLocale(to identifier: String) throws {
         precondition(active.isEmpty && preloaded.isEmpty && customerCenterOnScreen == nil && preloadedCustomerCenter == nil,
                      "switchLocale while something is shown or preloaded")
-        (strings, locale) = try Self.localization(resources: resources, locale: identifier)
+        (strings, context.locale) = try Self.localization(resources: resources, locale: identifier)
         runtime.setLanguages([locale.identifier])
         localeFallbackReported = false
     }

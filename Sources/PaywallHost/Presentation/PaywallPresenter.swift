@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import PaywallCore
 
@@ -18,20 +19,34 @@ public final class PaywallPresenter {
     public let events: EventDispatcher
     /// The runtime's own UI strings, in the user's locale.
     public internal(set) var strings: StringTable
+    /// What every page's template variables are built from (purchases, products, user, state).
+    public let context: TemplateContext
     /// Where purchases and restores go; without it, a page's `purchase` is reported unsupported.
-    public var purchases: Purchases?
+    public var purchases: Purchases? {
+        get { context.purchases }
+        set { context.purchases = newValue }
+    }
     /// How long presenting waits for an unknown subscription status (seconds).
     public var statusTimeout = PresentationGate.defaultStatusTimeout
     /// Products to show when there is no `purchases` (previews); `purchases.catalog` wins.
-    public var catalog: Catalog?
+    public var catalog: Catalog? {
+        get { context.catalog }
+        set { context.catalog = newValue }
+    }
     /// The app's handlers for deep links, custom messages, callbacks and review requests.
     public weak var delegate: PaywallDelegate?
     /// Install date, view counters and user attributes; nil keeps nothing between runs.
-    public var state: RuntimeState?
+    public var state: RuntimeState? {
+        get { context.state }
+        set { context.state = newValue }
+    }
     /// The app's version, for the page's `device.appVersion`.
-    public var appVersion = ""
+    public var appVersion: String {
+        get { context.appVersion }
+        set { context.appVersion = newValue }
+    }
     /// The user's locale for prices, dates and the runtime's strings (`de_DE`).
-    public internal(set) var locale: Locale
+    public var locale: Locale { context.locale }
 
     let runtime: WebRuntime
     let resources: RuntimeResources
@@ -39,7 +54,10 @@ public final class PaywallPresenter {
     /// Presentations on screen, kept alive until they finish (an app need not hold them).
     var active: [ObjectIdentifier: PaywallPresentation] = [:]
     /// The user when there is no `purchases` (which has its own).
-    public var userId = Purchases.anonymousUser
+    public var userId: String {
+        get { context.userId }
+        set { context.userId = newValue }
+    }
     /// Whether the runtime's own dialogs wait for the user or are answered at once (scripted runs).
     public var dialogs = DialogPolicy.show
 
@@ -48,8 +66,8 @@ public final class PaywallPresenter {
     /// Looks up the app's latest version for the customer center's update banner.
     public var updateCheck: UpdateCheck?
     /// The customer center on screen (only one at a time), and one loaded ahead of time.
-    var customerCenterOnScreen: CustomerCenterView?
-    var preloadedCustomerCenter: CustomerCenterView?
+    var customerCenterOnScreen: CustomerCenterPresentation?
+    var preloadedCustomerCenter: CustomerCenterPresentation?
     /// The customer center follows the desktop's dark-theme preference while it is shown.
     var watchesTheme = false
 
@@ -58,9 +76,11 @@ public final class PaywallPresenter {
     public init(resources: RuntimeResources, events: EventDispatcher = EventDispatcher(),
                 locale: String = SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)) throws {
         self.events = events
-        (strings, self.locale) = try Self.localization(resources: resources, locale: locale)
+        let formatting: Locale
+        (strings, formatting) = try Self.localization(resources: resources, locale: locale)
+        context = TemplateContext(locale: formatting, interfaceStyle: { Toolkit.interfaceStyle })
         self.resources = resources
-        runtime = try WebRuntime(resources: resources, languages: [self.locale.identifier])
+        runtime = try WebRuntime(resources: resources, languages: [formatting.identifier])
     }
 
     /// WebDriver's access to this process's pages, once `allowAutomation()` turned it on.
@@ -86,7 +106,7 @@ public final class PaywallPresenter {
         try state?.setUserAttributes(attributes, user: currentUser)
     }
 
-    private var currentUser: String { purchases?.userId ?? userId }
+    private var currentUser: String { context.currentUser }
 
     /// How to show one paywall.
     public struct Options: Sendable {
@@ -115,14 +135,30 @@ public final class PaywallPresenter {
         }
     }
 
-    /// Presents `bundle` in its own window, with the slots and allowed origins of its manifest
-    /// (a manifest that cannot be read counts as none; `paywall validate` reports it).
-    /// A user with access is not shown it (the result is `.skipped`); an unknown status is
-    /// waited for up to `statusTimeout`. `completion` gets the result once, when it ends.
+    /// Presents `bundle` in its own window, modal over `parent` when given, with the slots and
+    /// allowed origins of its manifest (a manifest that cannot be read counts as none;
+    /// `paywall validate` reports it). A user with access is not shown it (the result is
+    /// `.skipped`); an unknown status is waited for up to `statusTimeout`. `completion` gets
+    /// the result once, when it ends.
     @discardableResult
-    public func present(_ bundle: PaywallBundle, options: Options = Options(),
+    public func present(_ bundle: PaywallBundle, options: Options = Options(), parent: UnsafeMutablePointer<GtkWidget>? = nil,
                         completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
-        let (presentation, entry) = prepare(bundle, options: options)
+        let (presentation, entry) = prepare(bundle, options: options, style: .sheet, parent: parent)
+        start(presentation, options: options, completion: completion) { presentation.webView.load(entry) }
+        return presentation
+    }
+
+    /// The paywall as a widget for the app to place: `.embedded` in one of its containers, or
+    /// `.pushed` onto its navigation stack (a `GtkStack`). Add `presentation.widget` to your
+    /// container; the page loads once the status check lets it show (a user with access gets
+    /// `.skipped` and the widget stays empty). Taking the widget out of its container closes
+    /// the paywall as its close button would; so does `presentation.dismiss()`, which also
+    /// takes it out.
+    @discardableResult
+    public func paywallWidget(_ bundle: PaywallBundle, as style: PresentationStyle, options: Options = Options(),
+                              completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
+        precondition(style != .sheet, "use present(_:options:parent:completion:) for a sheet")
+        let (presentation, entry) = prepare(bundle, options: options, style: style, parent: nil)
         start(presentation, options: options, completion: completion) { presentation.webView.load(entry) }
         return presentation
     }
@@ -161,52 +197,61 @@ public final class PaywallPresenter {
         ])
     }
 
-    /// A session, view and window for `bundle`, its files mounted; nothing shown or loaded yet.
-    func prepare(_ bundle: PaywallBundle, options: Options) -> (PaywallPresentation, URL) {
+    /// A session and view for `bundle`, placed in a window of its own (a sheet) or ready to be
+    /// a widget, its files mounted; nothing shown or loaded yet.
+    func prepare(_ bundle: PaywallBundle, options: Options, style: PresentationStyle = .sheet,
+                 parent: UnsafeMutablePointer<GtkWidget>? = nil) -> (PaywallPresentation, URL) {
         reportLocaleFallbackOnce()
         let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
         let session = PaywallSession(paywallId: bundle.identifier, events: events)
         // A bundle with its own tables is shown in the language they resolve to, runtime texts included.
-        let bundleStrings: BundleStrings?
         var brokenStrings: String?
-        do { bundleStrings = try BundleStrings(bundleRoot: bundle.root, locale: strings.resolution.requested) } catch {
-            (bundleStrings, brokenStrings) = (nil, "the bundle's string tables: \(error)")
+        do { session.bundleStrings = try BundleStrings(bundleRoot: bundle.root, locale: strings.resolution.requested) } catch {
+            brokenStrings = "the bundle's string tables: \(error)"
         }
-        let pageStrings = bundleStrings.flatMap { try? StringTable(directory: resources.locales, locale: $0.table.resolution.resolved) }
-            ?? strings
+        let pageStrings = session.bundleStrings.flatMap {
+            try? StringTable(directory: resources.locales, locale: $0.table.resolution.resolved)
+        } ?? strings
         session.productSlots = options.slots.entries.isEmpty ? manifest.slots : options.slots
         if let purchases { session.enablePurchases(purchases, strings: pageStrings) }
         session.delegate = delegate
         session.strings = pageStrings
+        session.templateContext = context
+        session.params = options.params
         session.notificationsAvailable = DesktopNotifier.command != nil
         session.dialogs = dialogs
-        session.templateVariables = { [unowned self, unowned session] in
-            self.templateVariables(options, slots: session.productSlots, strings: pageStrings, bundleStrings: bundleStrings)
-        }
         session.onUserAttributes = { [weak self] attributes in try self?.setUserAttributes(attributes) }
-        let webView = PaywallWebView(runtime: runtime, session: session, bundleHost: host,
-                                     strings: bundleStrings?.table ?? pageStrings)
-        let title = pageStrings.text(options.titleKey, ["bundle": bundle.identifier])
+        let webView = PaywallWebView(runtime: runtime, connection: session.channel, bundleHost: host,
+                                     strings: session.bundleStrings?.table ?? pageStrings)
+        let view = PageView(webView: webView, strings: pageStrings)
         let runtime = self.runtime
-        let window = PaywallWindow(webView: webView, session: session, title: title, size: options.size, strings: pageStrings,
-                                   offscreen: options.offscreen, fallback: { [weak webView] in
+        view.fallback = { [weak webView] in
             // Same host, other files: the page keeps its origin, session and navigation policy.
             guard let webView, let fallback = runtime.fallbackBundle else { return }
             webView.load(runtime.mount(fallback, host: host))
-        })
+        }
+        // Closing the window or taking the widget out declines; the session then dismisses the view.
+        view.onClose = { [weak session] in session?.windowClosedByUser() }
+        session.page = view
+        if style == .sheet {
+            view.placeInWindow(title: pageStrings.text(options.titleKey, ["bundle": bundle.identifier]), parent: parent,
+                               size: options.size, offscreen: options.offscreen)
+        } else {
+            view.prepareAsWidget(style)
+        }
         var entry = runtime.mount(bundle, host: host, policy: ContentSecurityPolicy(allowedOrigins: manifest.allowedOrigins))
         if let brokenStrings, let fallback = runtime.fallbackBundle {
             // Never a page of raw {{ t.KEY }}: the fallback paywall sells the same products.
             session.useFallback(reason: brokenStrings)
             entry = runtime.mount(fallback, host: host)
         }
-        let presentation = PaywallPresentation(session: session, webView: webView, window: window)
+        let presentation = PaywallPresentation(session: session, view: view)
         session.onProcessTerminated = { [weak presentation] in presentation?.webProcessDied() }
         return (presentation, entry)
     }
 
-    /// Runs the status gate, then shows the window and calls `onShow`; cleans up after the end.
+    /// Runs the status gate, then shows the page and calls `onShow`; cleans up after the end.
     func start(_ presentation: PaywallPresentation, options: Options,
                        completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void) {
         let key = ObjectIdentifier(presentation)
@@ -215,8 +260,8 @@ public final class PaywallPresenter {
         let session = presentation.session
         session.onFinish = { [weak self, weak presentation] result in
             completion(result)
-            // Off screen for good: free the window, its view and the bundle's mount.
-            presentation?.window.destroy()
+            // Off screen for good: free the window (or the widget), its view and the bundle's mount.
+            presentation?.view.destroy()
             self?.runtime.unmount(host: host)
             self?.active[key] = nil
         }
@@ -229,35 +274,30 @@ public final class PaywallPresenter {
                 session.finish(result)
                 return
             }
+            // Taken down while the status was checked: nothing to show.
+            guard session.result == nil else { return }
             if options.countsAsView { try? state?.countPaywallView(session.paywallId) }
             presentation.onScreen = true
-            presentation.window.show()
+            presentation.view.show()
+            session.presented()
             onShow()
             let watch = { [weak session] in
                 MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
             }
             watch()
-            presentation.webView.onRetry = { watch() }  // each retry gets the full timeout again
+            presentation.view.onRetry = { watch() }  // each retry gets the full timeout again
         }
-    }
-
-    private func templateVariables(_ options: Options, slots: ProductSlots, strings: StringTable,
-                                   bundleStrings: BundleStrings?) -> TemplateVariables {
-        TemplateVariables(
-            slots: slots, catalog: purchases?.catalog ?? catalog, purchases: purchases,
-            device: DeviceInfo.current(interfaceStyle: Toolkit.interfaceStyle, appVersion: appVersion),
-            locale: locale, strings: strings, bundleStrings: bundleStrings, userId: currentUser,
-            userAttributes: (try? state?.userAttributes(user: currentUser)) ?? [:], params: options.params,
-            totalPaywallViews: state?.totalPaywallViews ?? 0, installedAt: state?.installedAt ?? Date())
     }
 }
 
-/// One paywall on screen: its session (rules and events), view and window.
+/// One paywall on screen: its session (rules and events) and its view.
 @MainActor
 public final class PaywallPresentation {
     public let session: PaywallSession
-    public let webView: PaywallWebView
-    public let window: PaywallWindow
+    public let view: PageView
+    public var webView: PaywallWebView { view.webView }
+    /// The paywall as a GTK widget, for `.embedded` and `.pushed`: add it to your container or `GtkStack`.
+    public var widget: UnsafeMutablePointer<GtkWidget> { view.widget }
     /// Shown (not just preloaded).
     var onScreen = false
     /// Its web process died while it was hidden: reload before showing.
@@ -268,10 +308,9 @@ public final class PaywallPresentation {
     /// How often a page whose web process dies on screen is reloaded before giving up.
     static let maxReloads = 3
 
-    init(session: PaywallSession, webView: PaywallWebView, window: PaywallWindow) {
+    init(session: PaywallSession, view: PageView) {
         self.session = session
-        self.webView = webView
-        self.window = window
+        self.view = view
     }
 
     /// A dead web process: an on-screen page is reloaded (a few times at most), a hidden one

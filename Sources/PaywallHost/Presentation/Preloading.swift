@@ -74,7 +74,7 @@ extension PaywallPresenter {
     }
 
     func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options)) {
-        entry.presentation.window.destroy()
+        entry.presentation.view.destroy()
         runtime.unmount(host: entry.presentation.webView.bundleHost)
     }
 }

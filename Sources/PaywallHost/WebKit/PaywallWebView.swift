@@ -5,7 +5,7 @@ import PaywallCore
 
 /// A WebKit view showing one runtime page (a paywall bundle or the customer center): injects
 /// the runtime's page script, forwards page messages, load signals and navigation requests to
-/// the page's session, and runs scripts.
+/// the page's channel, and runs scripts.
 @MainActor
 public final class PaywallWebView {
     /// The view as a GTK widget, to put into a window or an app's container.
@@ -13,23 +13,20 @@ public final class PaywallWebView {
     /// Ours until this goes, whichever window or container holds it.
     private let widgetRef: GObjectReference<GtkWidget>
     let view: UnsafeMutablePointer<WebKitWebView>
-    let session: any PageSession
+    let connection: any PageConnection
     let bundleHost: String
     /// Kept alive: its scheme handler serves this view's requests.
     private let runtime: WebRuntime
-
-    /// Called when the user asks to reload a slow page (the host restarts its load timeout).
-    public var onRetry: (() -> Void)?
 
     /// The handler name pages post to (`window.webkit.messageHandlers.paywallMessageHandler`).
     static let messageHandler = "paywallMessageHandler"
 
     /// - Parameter strings: the table whose language and direction the page is shown in
     ///   (`<html lang dir>`, set before the page's own markup is laid out).
-    public init(runtime: WebRuntime, session: any PageSession, bundleHost: String, strings: StringTable) {
+    public init(runtime: WebRuntime, connection: any PageConnection, bundleHost: String, strings: StringTable) {
         widgetRef = GObjectReference(runtime.makeWebView())
         view = gcast(widgetRef.pointer)!
-        self.session = session
+        self.connection = connection
         self.runtime = runtime
         self.bundleHost = bundleHost
         configureSettings()
@@ -121,11 +118,11 @@ public final class PaywallWebView {
         // The protocol posts JSON text; an object posted by mistake is taken as its JSON.
         let text = jsc_value_is_string(value) != 0 ? jsc_value_to_string(value) : jsc_value_to_json(value, 0)
         guard let text else {
-            session.receive("")  // reported as not JSON
+            connection.receive("")  // reported as not JSON
             return
         }
         defer { g_free(text) }
-        session.receive(String(cString: text))
+        connection.receive(String(cString: text))
     }
 
     private func connectSignals() {
@@ -134,7 +131,7 @@ public final class PaywallWebView {
         Signal.connect(instance, "load-failed", loadFailed: { [weak self] uri, message, interrupted in
             // A load the policy stopped (a blocked link) is not a failure of the page.
             guard !interrupted else { return false }
-            self?.session.loadFailed(url: uri, reason: message)
+            self?.connection.loadFailed(url: uri, reason: message)
             return true  // the fallback paywall replaces WebKit's error page
         })
         Signal.connect(instance, "decide-policy", decide: { [weak self] decision, kind in
@@ -143,14 +140,14 @@ public final class PaywallWebView {
         // Real input on the view (never a page's script): what makes a page's request a user's gesture.
         for name in ["button-press-event", "key-press-event"] {
             Signal.connect(instance, name, stopping: { [weak self] _ in
-                self?.session.userInput()
+                self?.connection.userInput()
                 return false
             })
         }
         Signal.connect(instance, "web-process-terminated", enumValue: { [weak self] reason in
             let text = reason == WEBKIT_WEB_PROCESS_CRASHED.rawValue ? "crashed"
                 : reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT.rawValue ? "exceeded_memory_limit" : "terminated_by_api"
-            self?.session.webProcessTerminated(reason: text)
+            self?.connection.webProcessTerminated(reason: text)
         })
     }
 
@@ -161,10 +158,10 @@ public final class PaywallWebView {
     private func loadChanged(_ event: UInt32) {
         switch event {
         case WEBKIT_LOAD_STARTED.rawValue:
-            session.loadStarted(url: currentURI)
+            connection.loadStarted(url: currentURI)
         case WEBKIT_LOAD_FINISHED.rawValue:
-            session.loadFinished(url: currentURI)
-            MainLoop.after(seconds: PageReadiness.pingGracePeriod) { [weak self] in self?.session.pingGraceElapsed() }
+            connection.loadFinished(url: currentURI)
+            MainLoop.after(seconds: PageReadiness.pingGracePeriod) { [weak self] in self?.connection.pingGraceElapsed() }
         default:
             break
         }
@@ -178,7 +175,7 @@ public final class PaywallWebView {
         let action = webkit_navigation_policy_decision_get_navigation_action(navigation)
         let request = webkit_navigation_action_get_request(action)
         let target = webkit_uri_request_get_uri(request).map { String(cString: $0) } ?? ""
-        if session.shouldAllowNavigation(to: target, bundleHost: bundleHost, newWindow: newWindow) {
+        if connection.shouldAllowNavigation(to: target, bundleHost: bundleHost, newWindow: newWindow) {
             webkit_policy_decision_use(gcast(decision))
         } else {
             webkit_policy_decision_ignore(gcast(decision))

@@ -49,7 +49,7 @@ enum CustomerCenterCommand {
             }
             do { configuration = try CustomerCenterConfiguration(data: data, origin: path) } catch { throw .failure(error.description) }
         }
-        let presentation = arguments.value("--presentation").map(CustomerCenterPresentation.init(rawValue:)) ?? .sheet
+        let presentation = arguments.value("--presentation").map(PresentationStyle.init(rawValue:)) ?? .sheet
         guard let presentation else {
             throw .usage("--presentation must be sheet, embedded or pushed; got '\(arguments.value("--presentation")!)'", spec)
         }
@@ -115,7 +115,7 @@ enum CustomerCenterCommand {
     /// Runs the `--eval` scripts once the first screen is drawn, then `then`; under `--strict`
     /// a failing script ends the run with `script_error` instead (a matrix: all of it).
     @MainActor
-    static func runScriptsOnFirstScreen(of view: CustomerCenterView, _ scripts: EvalScripts,
+    static func runScriptsOnFirstScreen(of view: CustomerCenterPresentation, _ scripts: EvalScripts,
                                         finish: @escaping @MainActor (JSONValue, Int32) -> Void,
                                         then: @escaping @MainActor () -> Void) {
         var started = false
@@ -132,8 +132,8 @@ enum CustomerCenterCommand {
     /// Shows the customer center as `presentation` asks: its own window, or in a stand-in app
     /// window (returned too). Nil when one is already on screen.
     @MainActor
-    static func show(_ presenter: PaywallPresenter, as presentation: CustomerCenterPresentation, size: ViewSize, offscreen: Bool,
-                     onDismiss: @escaping () -> Void) -> (CustomerCenterView, StandInAppWindow?)? {
+    static func show(_ presenter: PaywallPresenter, as presentation: PresentationStyle, size: ViewSize, offscreen: Bool,
+                     onDismiss: @escaping () -> Void) -> (CustomerCenterPresentation, StandInAppWindow?)? {
         guard presentation != .sheet else {
             return presenter.presentCustomerCenter(size: size, offscreen: offscreen, onDismiss: onDismiss).map { ($0, nil) }
         }
@@ -146,7 +146,7 @@ enum CustomerCenterCommand {
 
     /// Writes the PNG once the page has drawn the latest screen model.
     @MainActor
-    private static func capture(_ view: CustomerCenterView, to path: String, finish: @escaping @MainActor (JSONValue, Int32) -> Void) {
+    private static func capture(_ view: CustomerCenterPresentation, to path: String, finish: @escaping @MainActor (JSONValue, Int32) -> Void) {
         whenDrawn(view) {
             PageCapture.writePNG(of: view.webView, to: path) { result in
                 switch result {
@@ -161,7 +161,7 @@ enum CustomerCenterCommand {
 
     /// Calls `body` once the page has drawn the latest screen model (a script's tap may still be in flight).
     @MainActor
-    static func whenDrawn(_ view: CustomerCenterView, _ body: @escaping @MainActor () -> Void) {
+    static func whenDrawn(_ view: CustomerCenterPresentation, _ body: @escaping @MainActor () -> Void) {
         let session = view.session
         guard session.renderedRevision == session.revision, !session.isBusy else {
             MainLoop.after(seconds: 0.02) { whenDrawn(view, body) }

@@ -6,7 +6,7 @@ import PaywallHost
 /// locale, theme and size of the matrix, in one process.
 extension CustomerCenterCommand {
     @MainActor
-    static func runMatrix(_ request: SnapshotMatrixRequest, presenter: PaywallPresenter, presentation: CustomerCenterPresentation,
+    static func runMatrix(_ request: SnapshotMatrixRequest, presenter: PaywallPresenter, presentation: PresentationStyle,
                           scripts: EvalScripts, timeout: Double?) throws(CLIError) -> Int32 {
         let matrix = try request.matrix(defaultTheme: Toolkit.interfaceStyle, command: spec)
         let ending = RunEnding(presenter)

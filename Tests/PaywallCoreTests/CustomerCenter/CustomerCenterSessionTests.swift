@@ -41,7 +41,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         let rig = try CCSessionRig(dir: dir)
         try await rig.buy(FakeStoreFixture.monthly)
         rig.session.start()
-        XCTAssertEqual(rig.page.scripts, [], "nothing is sent before the page is ready")
+        XCTAssertEqual(rig.page.evaluated, [], "nothing is sent before the page is ready")
         rig.send(#"{"event_name": "ping"}"#)
         XCTAssertEqual(rig.events(named: "customerCenter_open").map(\.params),
                        [["screen": "management", "presentation": "sheet"]])
@@ -221,7 +221,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         let rig = try CCSessionRig(dir: dir)
         try await rig.buy(FakeStoreFixture.monthly)
         rig.open()
-        rig.session.receive("this is not json")
+        rig.session.channel.receive("this is not json")
         rig.send(#"{"event_name": "customer_center_teleport"}"#)
         rig.send(#"{"event_name": "customer_center_path", "product_id": "pro.monthly"}"#)
         rig.send(#"{"event_name": "customer_center_path", "path_id": "detail", "product_id": "nope"}"#)
@@ -233,7 +233,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(rig.session.route, [.home])
         XCTAssertFalse(rig.session.isDismissed)
         // The session still answers.
-        rig.session.receive(envelope([#"{"event_name": "bogus"}"#, Self.detailMonthly]))
+        rig.session.channel.receive(envelope([#"{"event_name": "bogus"}"#, Self.detailMonthly]))
         XCTAssertEqual(rig.events(named: EventName.pageMessageInvalid).count, 5)
         XCTAssertEqual(rig.session.route, [.home, .detail(purchaseKey: "pro.monthly")])
         XCTAssertEqual(rig.page.lastModel?["screen"], "detail")

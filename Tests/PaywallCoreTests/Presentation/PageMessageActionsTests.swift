@@ -42,13 +42,13 @@ final class PageMessageActionsTests: XCTestCase {
     /// events cleared.
     private func loadedHarness(paywallId: String = "pw-1") -> Harness {
         let h = Harness(paywallId: paywallId)
-        h.session.loadFinished(url: "paywall://bundle/index.html")
+        h.session.channel.loadFinished(url: "paywall://bundle/index.html")
         h.events.removeAll()
         return h
     }
 
     private func send(_ h: Harness, _ events: String...) {
-        h.session.receive(envelope(events))
+        h.session.channel.receive(envelope(events))
     }
 
     /// Lets tasks the session started (callback answers) run to their end.
@@ -128,7 +128,7 @@ final class PageMessageActionsTests: XCTestCase {
 
     func testOpenURLExternalHandsMailtoToTheSystem() async throws {
         let h = loadedHarness()
-        h.session.userInput()  // right after the user's click (PageActionLimits)
+        h.session.channel.userInput()  // right after the user's click (PageActionLimits)
         send(h, #"{"event_name": "open_url_external", "url": "mailto:support@lumen.app"}"#)
         XCTAssertEqual(h.names, ["url_openExternal"])
         XCTAssertEqual(h.events[0].params, [
@@ -336,11 +336,11 @@ final class PageMessageActionsTests: XCTestCase {
     func testPermissionAnswerToAPageStillLoadingWaitsUntilItIsReady() async throws {
         let h = Harness()
         h.session.notificationsAvailable = true
-        h.session.loadStarted(url: "paywall://bundle/index.html")
+        h.session.channel.loadStarted(url: "paywall://bundle/index.html")
         send(h, #"{"event_name": "request_permission", "permission_type": "notification", "request_id": "perm_early"}"#)
         XCTAssertEqual(h.page.evaluated, [], "a page still loading has no receiver yet")
-        h.session.loadFinished(url: "paywall://bundle/index.html")
-        h.session.pingGraceElapsed()
+        h.session.channel.loadFinished(url: "paywall://bundle/index.html")
+        h.session.channel.pingGraceElapsed()
         XCTAssertEqual(h.page.deliveredEvents, [[
             "event_name": "permission_result", "permission_type": "notification", "request_id": "perm_early",
             "status": "granted",
@@ -490,7 +490,7 @@ final class PageMessageActionsTests: XCTestCase {
             let h = loadedHarness()
             let delegate = RecordingDelegate()
             h.session.delegate = delegate
-            h.session.receive(try ConformanceTests.corpusText("\(type).json"))
+            h.session.channel.receive(try ConformanceTests.corpusText("\(type).json"))
             await settle()
             XCTAssertFalse(h.events.isEmpty, "\(type) reported nothing")
             XCTAssertFalse(h.names.contains(EventName.pageMessageInvalid), "\(type): \(h.names)")
@@ -505,7 +505,7 @@ final class PageMessageActionsTests: XCTestCase {
         let h = loadedHarness()
         let delegate = RecordingDelegate()
         h.session.delegate = delegate
-        h.session.receive(try ConformanceTests.corpusText("mixed-batch.json"))
+        h.session.channel.receive(try ConformanceTests.corpusText("mixed-batch.json"))
         XCTAssertEqual(h.names, [
             "ping", "page_ready",
             "pageMessage_invalid", "pageMessage_invalid", "pageMessage_invalid", "pageMessage_invalid",

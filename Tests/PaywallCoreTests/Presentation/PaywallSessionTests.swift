@@ -3,49 +3,6 @@ import XCTest
 
 @testable import PaywallCore
 
-/// A page without a display: records what the session asks of it.
-@MainActor
-final class FakePaywallPage: PaywallPage {
-    var evaluated: [String] = []
-    var openedExternally: [URL] = []
-    var dismissCount = 0
-    /// Every showProgress call, in order.
-    var progress: [Bool] = []
-    var alerts: [(title: String, message: String)] = []
-    var browsed: [URL] = []
-    var notifications: [(title: String, body: String, delay: Double)] = []
-    /// Whether `scheduleNotification` finds a notification service.
-    var canNotify = true
-
-    func evaluate(_ script: String) { evaluated.append(script) }
-    func openExternally(_ url: URL) { openedExternally.append(url) }
-    func dismiss() { dismissCount += 1 }
-    func showProgress(_ visible: Bool) { progress.append(visible) }
-    func showAlert(title: String, message: String) { alerts.append((title, message)) }
-    func openInAppBrowser(_ url: URL) { browsed.append(url) }
-    /// Every loading state the session asked for, in order.
-    var loading: [LoadingState] = []
-    var fallbacks = 0
-    func showLoading(_ state: LoadingState) { loading.append(state) }
-    func showFallback() { fallbacks += 1 }
-    func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {
-        if canNotify { notifications.append((title, body, delay)) }
-        return canNotify
-    }
-
-    /// The events delivered through `accept64('BASE64')`, decoded back to JSON.
-    var deliveredEvents: [JSONValue] {
-        evaluated.flatMap { script -> [JSONValue] in
-            guard let start = script.range(of: "accept64('"),
-                let end = script[start.upperBound...].firstIndex(of: "'"),
-                let data = Data(base64Encoded: String(script[start.upperBound..<end])),
-                let array = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)).arrayValue
-            else { return [] }
-            return array
-        }
-    }
-}
-
 /// The test methods are `async`: on Linux, XCTest's discovery casts each synchronous test method
 /// to a nonisolated function type, which aborts the whole test process for `@MainActor` classes.
 @MainActor
@@ -54,7 +11,7 @@ final class PaywallSessionTests: XCTestCase {
     @MainActor
     final class Harness {
         let session: PaywallSession
-        let page = FakePaywallPage()
+        let page = RecordingPageSurface()
         var events: [PaywallEvent] = []
         var finished: [PresentationResult] = []
         var readyCount = 0
@@ -75,7 +32,7 @@ final class PaywallSessionTests: XCTestCase {
 
     func testBatchWithUnknownEventAndClose() async throws {
         let h = Harness()
-        h.session.receive(envelope([
+        h.session.channel.receive(envelope([
             #"{"event_name": "custom", "data": "hello"}"#,
             #"{"event_name": "teleport"}"#,
             #"{"event_name": "close"}"#,
@@ -102,7 +59,7 @@ final class PaywallSessionTests: XCTestCase {
     func testBatchWithUnknownEventAndCloseHandlesEveryEvent() async throws {
         // The same batch, order aside: each event is reported exactly once.
         let h = Harness()
-        h.session.receive(envelope([
+        h.session.channel.receive(envelope([
             #"{"event_name": "custom", "data": "hello"}"#,
             #"{"event_name": "teleport"}"#,
             #"{"event_name": "close"}"#,
@@ -116,10 +73,10 @@ final class PaywallSessionTests: XCTestCase {
 
     func testSecondCloseDoesNothingMore() async {
         let h = Harness()
-        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "close"}"#]))
         let eventCount = h.events.count
         let evaluatedCount = h.page.evaluated.count
-        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "close"}"#]))
         h.session.windowClosedByUser()
         XCTAssertEqual(h.events.count, eventCount)
         XCTAssertEqual(h.page.evaluated.count, evaluatedCount)
@@ -129,7 +86,7 @@ final class PaywallSessionTests: XCTestCase {
 
     func testMessagesAfterCloseInTheSameBatchAreNotActedOn() async {
         let h = Harness()
-        h.session.receive(envelope([
+        h.session.channel.receive(envelope([
             #"{"event_name": "close"}"#,
             #"{"event_name": "open_url_external", "url": "https://example.com"}"#,
             #"{"event_name": "custom", "data": "late"}"#,
@@ -140,7 +97,7 @@ final class PaywallSessionTests: XCTestCase {
 
     func testTextThatIsNotJSONGivesOneInvalidEvent() async {
         let h = Harness()
-        h.session.receive("this is not json")
+        h.session.channel.receive("this is not json")
         XCTAssertEqual(h.names, ["pageMessage_invalid"])
         XCTAssertEqual(h.events.first?.params["reason"], .string(PageEnvelopeDecoder.EnvelopeError.notJSON.description))
         XCTAssertEqual(h.finished, [])
@@ -151,8 +108,8 @@ final class PaywallSessionTests: XCTestCase {
 
     func testOpenURLExternalOpensHTTPS() async {
         let h = Harness()
-        h.session.userInput()  // right after the user's click (PageActionLimits)
-        h.session.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/terms"}"#]))
+        h.session.channel.userInput()  // right after the user's click (PageActionLimits)
+        h.session.channel.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/terms"}"#]))
         XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/terms")!])
         XCTAssertEqual(h.names, ["url_openExternal"])
         XCTAssertEqual(h.events.first?.params["url"], "https://example.com/terms")
@@ -161,7 +118,7 @@ final class PaywallSessionTests: XCTestCase {
 
     func testOpenURLExternalRefusesJavaScript() async {
         let h = Harness()
-        h.session.receive(envelope([#"{"event_name": "open_url_external", "url": "javascript:alert(1)"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "open_url_external", "url": "javascript:alert(1)"}"#]))
         XCTAssertEqual(h.page.openedExternally, [])
         XCTAssertEqual(h.names, ["navigation_blocked"])
         XCTAssertEqual(h.events.first?.params["url"], "javascript:alert(1)")
@@ -169,7 +126,7 @@ final class PaywallSessionTests: XCTestCase {
 
     func testOpenURLOpensTheInAppBrowser() async {
         let h = Harness()
-        h.session.receive(envelope([#"{"event_name": "open_url", "url": "https://pay.example.com"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "open_url", "url": "https://pay.example.com"}"#]))
         XCTAssertEqual(h.page.browsed, [URL(string: "https://pay.example.com")!])
         XCTAssertEqual(h.page.openedExternally, [])
         XCTAssertEqual(h.names, ["url_openInApp"])
@@ -178,14 +135,14 @@ final class PaywallSessionTests: XCTestCase {
 
     func testOpenURLRefusesNonWebURLs() async {
         let h = Harness()
-        h.session.receive(envelope([#"{"event_name": "open_url", "url": "file:///etc/passwd"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "open_url", "url": "file:///etc/passwd"}"#]))
         XCTAssertEqual(h.page.browsed, [])
         XCTAssertEqual(h.names, ["navigation_blocked"])
     }
 
     func testPurchaseIsUnsupported() async {
         let h = Harness()
-        h.session.receive(envelope([#"{"event_name": "purchase", "product_identifier": "pro"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "purchase", "product_identifier": "pro"}"#]))
         XCTAssertEqual(h.names, ["pageMessage_unsupported"])
         XCTAssertEqual(h.events.first?.params["event_name"], "purchase")
         XCTAssertEqual(h.finished, [])
@@ -197,7 +154,7 @@ final class PaywallSessionTests: XCTestCase {
     func testFinishTimeoutThenCloseKeepsTimeout() async {
         let h = Harness()
         h.session.finish(.timeout)
-        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "close"}"#]))
         h.session.finish(.declined)
         XCTAssertEqual(h.session.result, .timeout)
         XCTAssertEqual(h.finished, [.timeout])
@@ -216,10 +173,10 @@ final class PaywallSessionTests: XCTestCase {
 
     func testEveryEventCarriesThePaywallIdentifier() async {
         let h = Harness(paywallId: "spring-sale")
-        h.session.loadStarted(url: "paywall://b/index.html")
-        h.session.loadFinished(url: "paywall://b/index.html")
+        h.session.channel.loadStarted(url: "paywall://b/index.html")
+        h.session.channel.loadFinished(url: "paywall://b/index.html")
         h.session.presented()
-        h.session.receive(envelope([
+        h.session.channel.receive(envelope([
             #"{"event_name": "ping", "version": "1"}"#,
             #"{"event_name": "custom", "data": "d"}"#,
             #"{"event_name": "nope"}"#,
@@ -227,11 +184,11 @@ final class PaywallSessionTests: XCTestCase {
             #"{"event_name": "open_url_external", "url": "https://e.x"}"#,
             #"{"event_name": "open_url_external", "url": "file:///etc/passwd"}"#,
         ]))
-        h.session.receive("garbage")
-        _ = h.session.shouldAllowNavigation(to: "paywall://other/x", bundleHost: "b", newWindow: false)
-        h.session.loadFailed(url: "paywall://b/x", reason: "boom")
-        h.session.webProcessTerminated(reason: "crashed")
-        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        h.session.channel.receive("garbage")
+        _ = h.session.channel.shouldAllowNavigation(to: "paywall://other/x", bundleHost: "b", newWindow: false)
+        h.session.channel.loadFailed(url: "paywall://b/x", reason: "boom")
+        h.session.channel.webProcessTerminated(reason: "crashed")
+        h.session.channel.receive(envelope([#"{"event_name": "close"}"#]))
         XCTAssertEqual(h.events.count, 17, "the load failure brings paywall_fallback too")
         for event in h.events {
             XCTAssertEqual(event.params["paywall_identifier"], "spring-sale", event.name)
@@ -243,9 +200,9 @@ final class PaywallSessionTests: XCTestCase {
 
     /// Loads the page and lets it ping, so it can receive events.
     private func makeReady(_ h: Harness) {
-        h.session.loadStarted(url: "paywall://b/index.html")
-        h.session.loadFinished(url: "paywall://b/index.html")
-        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        h.session.channel.loadStarted(url: "paywall://b/index.html")
+        h.session.channel.loadFinished(url: "paywall://b/index.html")
+        h.session.channel.receive(envelope([#"{"event_name": "ping"}"#]))
     }
 
     func testLifecycleEventsAreDeliveredToThePage() async throws {
@@ -260,7 +217,7 @@ final class PaywallSessionTests: XCTestCase {
         XCTAssertEqual(
             h.page.deliveredEvents, [["event_name": "paywall_open", "paywall_identifier": "pw-7"]])
 
-        h.session.receive(envelope([#"{"event_name": "close"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "close"}"#]))
         XCTAssertEqual(h.page.evaluated.count, 3)
         XCTAssertTrue(h.page.evaluated.allSatisfy { $0.contains("accept64(") })
         XCTAssertEqual(h.page.deliveredEvents, [
@@ -272,11 +229,11 @@ final class PaywallSessionTests: XCTestCase {
 
     func testLifecycleEventsWaitUntilThePageCanReceiveThem() async throws {
         let h = Harness(paywallId: "pw-8")
-        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.channel.loadStarted(url: "paywall://b/index.html")
         h.session.presented()
         XCTAssertEqual(h.page.evaluated, [], "a page still loading has no receiver yet")
-        h.session.loadFinished(url: "paywall://b/index.html")
-        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        h.session.channel.loadFinished(url: "paywall://b/index.html")
+        h.session.channel.receive(envelope([#"{"event_name": "ping"}"#]))
         XCTAssertEqual(h.page.evaluated.count, 1, "delivered once the page loaded")
         XCTAssertTrue(h.page.evaluated.first?.contains("accept64(") == true)
         XCTAssertEqual(
@@ -291,7 +248,7 @@ final class PaywallSessionTests: XCTestCase {
 
     func testPageMessagesAreNotEchoedToThePage() async {
         let h = Harness()
-        h.session.receive(envelope([#"{"event_name": "custom", "data": "d"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "custom", "data": "d"}"#]))
         XCTAssertEqual(h.page.evaluated, [])
     }
 
@@ -299,28 +256,28 @@ final class PaywallSessionTests: XCTestCase {
 
     func testNavigationInsideTheBundleIsAllowed() async {
         let h = Harness()
-        XCTAssertTrue(h.session.shouldAllowNavigation(to: "paywall://b/page2.html", bundleHost: "b", newWindow: false))
+        XCTAssertTrue(h.session.channel.shouldAllowNavigation(to: "paywall://b/page2.html", bundleHost: "b", newWindow: false))
         XCTAssertEqual(h.events, [])
         XCTAssertEqual(h.page.openedExternally, [])
     }
 
     func testNavigationToHTTPSOpensExternally() async {
         let h = Harness()
-        h.session.userInput()  // right after the user's click (PageActionLimits)
+        h.session.channel.userInput()  // right after the user's click (PageActionLimits)
         h.session.limits.systemOpenInterval = 0
-        XCTAssertFalse(h.session.shouldAllowNavigation(to: "https://example.com/", bundleHost: "b", newWindow: false))
+        XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "https://example.com/", bundleHost: "b", newWindow: false))
         XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/")!])
         XCTAssertEqual(h.names, ["url_openExternal"])
         XCTAssertEqual(h.events.first?.params["source"], "link")
 
-        XCTAssertFalse(h.session.shouldAllowNavigation(to: "https://example.com/2", bundleHost: "b", newWindow: true))
+        XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "https://example.com/2", bundleHost: "b", newWindow: true))
         XCTAssertEqual(h.events.last?.params["source"], "new_window")
     }
 
     func testBlockedNavigationIsReported() async {
         let h = Harness()
-        XCTAssertFalse(h.session.shouldAllowNavigation(to: "paywall://evil/x", bundleHost: "b", newWindow: false))
-        XCTAssertFalse(h.session.shouldAllowNavigation(to: "javascript:alert(1)", bundleHost: "b", newWindow: false))
+        XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "paywall://evil/x", bundleHost: "b", newWindow: false))
+        XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "javascript:alert(1)", bundleHost: "b", newWindow: false))
         XCTAssertEqual(h.names, ["navigation_blocked", "navigation_blocked"])
         XCTAssertEqual(h.page.openedExternally, [])
     }
@@ -329,13 +286,13 @@ final class PaywallSessionTests: XCTestCase {
 
     func testPingAfterLoadFinishedCallsOnReadyOnce() async {
         let h = Harness()
-        h.session.loadStarted(url: "paywall://b/index.html")
-        h.session.loadFinished(url: "paywall://b/index.html")
+        h.session.channel.loadStarted(url: "paywall://b/index.html")
+        h.session.channel.loadFinished(url: "paywall://b/index.html")
         XCTAssertEqual(h.readyCount, 0)
-        h.session.receive(envelope([#"{"event_name": "ping", "version": "2"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "ping", "version": "2"}"#]))
         XCTAssertEqual(h.readyCount, 1)
-        h.session.receive(envelope([#"{"event_name": "ping", "version": "2"}"#]))
-        h.session.pingGraceElapsed()
+        h.session.channel.receive(envelope([#"{"event_name": "ping", "version": "2"}"#]))
+        h.session.channel.pingGraceElapsed()
         XCTAssertEqual(h.readyCount, 1)
         XCTAssertEqual(h.names.filter { $0 == "page_ready" }.count, 1)
         XCTAssertEqual(h.events.first { $0.name == "page_ready" }?.params["via"], "ping")
@@ -344,31 +301,31 @@ final class PaywallSessionTests: XCTestCase {
 
     func testGraceAfterLoadWithoutPingIsReadyViaLoad() async {
         let h = Harness()
-        h.session.loadStarted(url: "u")
-        h.session.loadFinished(url: "u")
-        h.session.pingGraceElapsed()
+        h.session.channel.loadStarted(url: "u")
+        h.session.channel.loadFinished(url: "u")
+        h.session.channel.pingGraceElapsed()
         XCTAssertEqual(h.readyCount, 1)
         XCTAssertEqual(h.events.first { $0.name == "page_ready" }?.params["via"], "load")
     }
 
     func testReloadReportsReadinessAgain() async {
         let h = Harness()
-        h.session.loadStarted(url: "u")
-        h.session.loadFinished(url: "u")
-        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
-        h.session.loadStarted(url: "u")
+        h.session.channel.loadStarted(url: "u")
+        h.session.channel.loadFinished(url: "u")
+        h.session.channel.receive(envelope([#"{"event_name": "ping"}"#]))
+        h.session.channel.loadStarted(url: "u")
         XCTAssertEqual(h.session.readiness, PageReadiness())
-        h.session.loadFinished(url: "u")
-        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        h.session.channel.loadFinished(url: "u")
+        h.session.channel.receive(envelope([#"{"event_name": "ping"}"#]))
         XCTAssertEqual(h.readyCount, 2)
     }
 
     func testLoadEventsAreReported() async {
         let h = Harness()
-        h.session.loadStarted(url: "paywall://b/index.html")
-        h.session.loadFinished(url: "paywall://b/index.html")
-        h.session.loadFailed(url: "paywall://b/x.html", reason: "gone")
-        h.session.webProcessTerminated(reason: "crash")
+        h.session.channel.loadStarted(url: "paywall://b/index.html")
+        h.session.channel.loadFinished(url: "paywall://b/index.html")
+        h.session.channel.loadFailed(url: "paywall://b/x.html", reason: "gone")
+        h.session.channel.webProcessTerminated(reason: "crash")
         XCTAssertEqual(h.names, [
             "paywallWebviewLoad_start", "paywallWebviewLoad_complete", "paywallWebviewLoad_fail", "paywall_fallback",
             "paywallWebviewLoad_processTerminated",
@@ -383,22 +340,22 @@ final class LoadingStateTests: XCTestCase {
     @MainActor
     func testPlaceholderWhileLoadingThenHidden() async {
         let h = PaywallSessionTests.Harness()
-        h.session.loadStarted(url: "paywall://b/index.html")
-        h.session.loadFinished(url: "paywall://b/index.html")
-        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        h.session.channel.loadStarted(url: "paywall://b/index.html")
+        h.session.channel.loadFinished(url: "paywall://b/index.html")
+        h.session.channel.receive(envelope([#"{"event_name": "ping"}"#]))
         XCTAssertEqual(h.page.loading, [.loading, .hidden])
     }
 
     @MainActor
     func testTimeoutOffersRetryOnlyWhileNotReady() async {
         let h = PaywallSessionTests.Harness()
-        h.session.loadStarted(url: "paywall://b/index.html")
+        h.session.channel.loadStarted(url: "paywall://b/index.html")
         h.session.loadTimedOut(after: 5)
         XCTAssertEqual(h.page.loading, [.loading, .slow])
         XCTAssertEqual(h.events.last?.name, "paywallWebviewLoad_timeout")
         XCTAssertEqual(h.events.last?.params["seconds"], 5)
-        h.session.loadFinished(url: "paywall://b/index.html")
-        h.session.receive(envelope([#"{"event_name": "ping"}"#]))
+        h.session.channel.loadFinished(url: "paywall://b/index.html")
+        h.session.channel.receive(envelope([#"{"event_name": "ping"}"#]))
         let count = h.events.count
         h.session.loadTimedOut(after: 5)
         XCTAssertEqual(h.events.count, count, "a ready page does not time out")
@@ -407,8 +364,8 @@ final class LoadingStateTests: XCTestCase {
     @MainActor
     func testALoadFailureShowsTheFallbackOnce() async {
         let h = PaywallSessionTests.Harness()
-        h.session.loadFailed(url: "paywall://b/index.html", reason: "forbidden")
-        h.session.loadFailed(url: "paywall://b/index.html", reason: "again")
+        h.session.channel.loadFailed(url: "paywall://b/index.html", reason: "forbidden")
+        h.session.channel.loadFailed(url: "paywall://b/index.html", reason: "again")
         XCTAssertEqual(h.page.fallbacks, 1)
         XCTAssertEqual(h.events.map(\.name), ["paywallWebviewLoad_fail", "paywall_fallback", "paywallWebviewLoad_fail"])
         XCTAssertTrue(h.session.showsFallback)

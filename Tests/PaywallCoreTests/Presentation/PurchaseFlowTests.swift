@@ -12,7 +12,7 @@ final class PurchaseFlowTests: XCTestCase {
     @MainActor
     final class Rig {
         let controller = ScriptedController()
-        let page = FakePaywallPage()
+        let page = RecordingPageSurface()
         let session: PaywallSession
         let purchases: Purchases
         var events: [PaywallEvent] = []
@@ -28,15 +28,15 @@ final class PurchaseFlowTests: XCTestCase {
             session.enablePurchases(purchases, strings: try StringTable(directory: TestPaths.locales, locale: "en"))
             session.page = page
             // A loaded page that pinged, so events reach it directly.
-            session.loadFinished(url: "paywall://bundle/index.html")
-            session.receive(envelope([#"{"event_name": "ping"}"#]))
+            session.channel.loadFinished(url: "paywall://bundle/index.html")
+            session.channel.receive(envelope([#"{"event_name": "ping"}"#]))
             dispatcher.observe { [unowned self] in self.events.append($0) }
             session.onFinish = { [unowned self] in self.finished.append($0) }
         }
 
         var names: [String] { events.map(\.name) }
 
-        func send(_ event: String) { session.receive(envelope([event])) }
+        func send(_ event: String) { session.channel.receive(envelope([event])) }
 
         /// Lets the flow's task run to its end.
         func settle() async {
@@ -337,7 +337,7 @@ final class PurchaseFlowTests: XCTestCase {
         let session = PaywallSession(paywallId: "pw", events: EventDispatcher())
         var names: [String] = []
         session.events.observe { names.append($0.name) }
-        session.receive(envelope([#"{"event_name": "purchase", "product_identifier": "x"}"#]))
+        session.channel.receive(envelope([#"{"event_name": "purchase", "product_identifier": "x"}"#]))
         XCTAssertEqual(names, ["pageMessage_unsupported"])
     }
 }

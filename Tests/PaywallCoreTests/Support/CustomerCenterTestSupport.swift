@@ -82,7 +82,7 @@ enum CCFixture {
     static func screen(
         _ rows: [CustomerCenterPurchase], configuration: CustomerCenterConfiguration = .default,
         capabilities: StoreCapabilities = appStoreController, appVersion: String = "1.0.0", latestVersion: String? = nil,
-        presentation: CustomerCenterPresentation = .sheet
+        presentation: PresentationStyle = .sheet
     ) throws -> CustomerCenterScreen {
         CustomerCenterScreen(
             configuration: configuration, rows: rows, capabilities: capabilities, catalog: catalog, strings: try ccStrings(),
@@ -111,48 +111,6 @@ extension JSONValue {
 }
 
 // MARK: - Fakes
-
-/// A customer-center page without a display: records what the session asks of it.
-@MainActor
-final class RecordingCustomerCenterPage: CustomerCenterPage {
-    var scripts: [String] = []
-    var openedExternally: [URL] = []
-    var openedInApp: [URL] = []
-    var mails: [URL] = []
-    /// What `openMail` answers (whether a mail app is set up).
-    var mailAppAvailable = true
-    var copied: [String] = []
-    var dismissCount = 0
-
-    func evaluate(_ script: String) { scripts.append(script) }
-    func openExternally(_ url: URL) { openedExternally.append(url) }
-    func openInAppBrowser(_ url: URL) { openedInApp.append(url) }
-    func openMail(_ url: URL) -> Bool {
-        mails.append(url)
-        return mailAppAvailable
-    }
-    func copyToClipboard(_ text: String) { copied.append(text) }
-    func dismiss() { dismissCount += 1 }
-
-    /// The events delivered by each script (decoded from its base64 payload).
-    var deliveredEvents: [JSONValue] {
-        scripts.flatMap { script -> [JSONValue] in
-            guard let start = script.range(of: "accept64('"),
-                let end = script.range(of: "')", range: start.upperBound..<script.endIndex),
-                let data = Data(base64Encoded: String(script[start.upperBound..<end.lowerBound])),
-                let value = try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
-            else { return [] }
-            return value.arrayValue ?? []
-        }
-    }
-
-    /// The screen models sent so far, oldest first.
-    var models: [JSONValue] {
-        deliveredEvents.filter { $0["event_name"] == "customer_center_screen" }.compactMap { $0["model"] }
-    }
-
-    var lastModel: JSONValue? { models.last }
-}
 
 /// A delegate that records every call; it can refuse restores.
 @MainActor
@@ -216,7 +174,7 @@ final class CCController: PurchaseController {
 final class CCSessionRig {
     let dir: URL
     let dispatcher = EventDispatcher()
-    let page = RecordingCustomerCenterPage()
+    let page = RecordingPageSurface()
     let purchases: Purchases
     let store: FakeStore?
     let session: CustomerCenterSession
@@ -269,7 +227,7 @@ final class CCSessionRig {
         send(#"{"event_name": "ping"}"#)
     }
 
-    func send(_ event: String) { session.receive(envelope([event])) }
+    func send(_ event: String) { session.channel.receive(envelope([event])) }
 
     /// Buys `product` in the fake store and reads the store again.
     func buy(_ product: Product) async throws {

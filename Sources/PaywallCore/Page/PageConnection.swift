@@ -1,8 +1,8 @@
-/// What a web view hosting a runtime page reports to the page's session: the page's raw
-/// messages, its load progress and the navigations it starts. `PaywallSession` and
-/// `CustomerCenterSession` implement it, so one web view type hosts both.
+/// What a web view hosting a runtime page reports: the page's raw messages, its load
+/// progress, the navigations it starts and the user's input on it. `PageChannel` implements
+/// it, for paywalls and the customer center alike, so one web view type hosts both.
 @MainActor
-public protocol PageSession: AnyObject {
+public protocol PageConnection: AnyObject {
     /// The raw text the page posted to `paywallMessageHandler`.
     func receive(_ text: String)
     func loadStarted(url: String)
@@ -11,15 +11,8 @@ public protocol PageSession: AnyObject {
     /// The ping grace period after a finished load ran out.
     func pingGraceElapsed()
     func webProcessTerminated(reason: String)
-    /// Whether the view may load `url`; otherwise the session handed it to the system or blocked it.
+    /// Whether the view may load `url`; otherwise the channel handed it to the system or blocked it.
     func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool
     /// The user clicked or pressed a key in the view: what a page does next may need a user's gesture.
     func userInput()
 }
-
-extension PageSession {
-    /// Pages that need no gesture (the runtime's own customer center) ignore input.
-    public func userInput() {}
-}
-
-extension PaywallSession: PageSession {}

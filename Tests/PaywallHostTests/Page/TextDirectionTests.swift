@@ -16,7 +16,7 @@ final class TextDirectionTests: XCTestCase {
         for (locale, expected) in [("he_IL.UTF-8", GTK_TEXT_DIR_RTL), ("de_DE", GTK_TEXT_DIR_LTR)] {
             let presenter = try PaywallPresenter(resources: RuntimeResources(root: root), locale: locale)
             let presentation = presenter.present(bundle, options: .init(offscreen: true)) { _ in }
-            let window = presentation.window.window
+            let window = try XCTUnwrap(presentation.view.window, "a sheet has its own window")
             XCTAssertEqual(gtk_widget_get_direction(window), expected, locale)
             let child = try XCTUnwrap(gtk_bin_get_child(gcast(window)), "the window's overlay")
             XCTAssertEqual(gtk_widget_get_direction(child), expected, "\(locale): the widgets inside it too")

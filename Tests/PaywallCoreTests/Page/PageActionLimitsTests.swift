@@ -38,7 +38,7 @@ final class PageActionLimitsTests: XCTestCase {
 
     func testAScriptedOpenWithoutInputIsRefusedAndReported() async {
         let h = PaywallSessionTests.Harness()
-        h.session.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/a"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/a"}"#]))
         XCTAssertEqual(h.page.openedExternally, [])
         let refused = h.events.first { $0.name == EventName.pageActionRefused }
         XCTAssertEqual(refused?.params["action"], "open_url_external")
@@ -46,18 +46,18 @@ final class PageActionLimitsTests: XCTestCase {
         XCTAssertNotNil(refused?.params["reason"]?.stringValue)
         XCTAssertFalse(h.names.contains(EventName.urlOpenExternal))
 
-        h.session.userInput()
-        h.session.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/b"}"#]))
+        h.session.channel.userInput()
+        h.session.channel.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/b"}"#]))
         XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/b")!])
         // A burst right after the allowed one: refused.
-        h.session.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/c"}"#]))
+        h.session.channel.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/c"}"#]))
         XCTAssertEqual(h.page.openedExternally.count, 1)
         XCTAssertEqual(h.events.filter { $0.name == EventName.pageActionRefused }.count, 2)
     }
 
     func testALinkNavigationNeedsAGestureToo() async {
         let h = PaywallSessionTests.Harness()
-        XCTAssertFalse(h.session.shouldAllowNavigation(to: "https://example.com/terms", bundleHost: "bundle", newWindow: false))
+        XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "https://example.com/terms", bundleHost: "bundle", newWindow: false))
         XCTAssertEqual(h.page.openedExternally, [])
         XCTAssertEqual(h.events.last?.params["action"], "link")
     }
@@ -65,7 +65,7 @@ final class PageActionLimitsTests: XCTestCase {
     func testTheEleventhNotificationIsRefused() async {
         let h = PaywallSessionTests.Harness()
         let one = #"{"event_name": "schedule_notification", "type": "t", "title": "T", "body": "B", "delay": 0}"#
-        h.session.receive(envelope(Array(repeating: one, count: 12)))
+        h.session.channel.receive(envelope(Array(repeating: one, count: 12)))
         XCTAssertEqual(h.page.notifications.count, 10)
         let refused = h.events.filter { $0.name == EventName.pageActionRefused }
         XCTAssertEqual(refused.count, 2)
@@ -77,7 +77,7 @@ final class PageActionLimitsTests: XCTestCase {
         let h = PaywallSessionTests.Harness()
         h.session.onUserAttributes = { try state.setUserAttributes($0, user: "u") }
         let big = String(repeating: "x", count: RuntimeState.maxAttributeBytes)
-        h.session.receive(envelope([
+        h.session.channel.receive(envelope([
             #"{"event_name": "user_attribute_updated", "attributes": [{"key": "small", "value": 1}, {"key": "big", "value": "\#(big)"}]}"#,
         ]))
         XCTAssertEqual(try state.userAttributes(user: "u"), [:], "the update is refused whole")
@@ -104,7 +104,7 @@ final class PageActionLimitsTests: XCTestCase {
     func testRefusalsAreReportedUpToALimit() async {
         let h = PaywallSessionTests.Harness()
         let one = #"{"event_name": "open_url_external", "url": "https://example.com/x"}"#
-        h.session.receive(envelope(Array(repeating: one, count: 250)))
+        h.session.channel.receive(envelope(Array(repeating: one, count: 250)))
         let refused = h.events.filter { $0.name == EventName.pageActionRefused }
         XCTAssertEqual(refused.count, 100)
         XCTAssertEqual(refused.last?.params["further_refusals"], "not reported")

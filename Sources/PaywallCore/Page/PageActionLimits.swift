@@ -14,6 +14,11 @@ public struct PageActionLimits: Sendable {
     /// The shortest time (seconds) between two URLs handed to the system.
     public var systemOpenInterval: TimeInterval = 1
 
+    /// Whether a URL reaches the system opener only right after the user's input. The
+    /// runtime's own pages (the customer center) are not a third party's code: their links
+    /// need no gesture check, only the rate limit.
+    public var requiresGesture = true
+
     /// Refusals one presentation reports; a page looping on refused requests would otherwise
     /// fill the event log (and the disk under it) as fast as it can post.
     public var refusalsReported = 100
@@ -48,7 +53,7 @@ public struct PageActionLimits: Sendable {
     /// Records one URL handed to the system at `now`; the reason it is refused when no user
     /// input came just before it, or the last one went less than `systemOpenInterval` ago.
     public mutating func openInSystem(at now: Date) -> String? {
-        guard let input = lastUserInput, now.timeIntervalSince(input) <= gestureWindow, now >= input else {
+        if requiresGesture, !(lastUserInput.map { now.timeIntervalSince($0) <= gestureWindow && now >= $0 } ?? false) {
             let within = gestureWindow == 1 ? "a second" : "\(gestureWindow.formatted()) seconds"
             return "a page's URL goes to the system only within \(within) of a click or key press in the paywall"
         }

@@ -1,0 +1,220 @@
+import Foundation
+
+/// What a page's events decode into: `PageMessage` for paywalls, `CustomerCenterMessage` for
+/// the customer center.
+public protocol PageChannelMessage: Sendable {
+    /// Decodes one event of an envelope; a `PageEnvelopeDecoder.EventError` names the field.
+    static func decode(event: JSONValue) throws -> Self
+    /// The page's script is up and listening (the protocol's `ping`).
+    var isPing: Bool { get }
+}
+
+/// The one channel between the runtime and any page it shows (a paywall or the customer
+/// center): decodes the page's envelopes, tracks when the page is ready, holds back what the
+/// page cannot receive yet, decides where its navigations go, and reports all of that as the
+/// same events for every page. A page's session adds only what its page means.
+@MainActor
+public final class PageChannel<Message: PageChannelMessage>: PageConnection {
+    public let events: EventDispatcher
+    /// The host's view of the page.
+    public weak var surface: PageSurface?
+    public private(set) var readiness = PageReadiness()
+    /// What the page may still make the machine do.
+    public var limits: PageActionLimits
+
+    /// Parameters every event of this page carries (`paywall_identifier`, or `page`).
+    private let tag: [String: JSONValue]
+    /// The event reported when the page becomes ready.
+    private let readyEvent: String
+    private let decoder: PageEnvelopeDecoder
+    /// Events for the page that arrived before it could receive them.
+    private var pending: [JSONValue] = []
+
+    /// Called with each message that decoded, in the page's order.
+    public var onMessage: ((Message) -> Void)?
+    /// Whether the page is gone (dismissed): the rest of a batch is dropped.
+    public var isClosed: () -> Bool = { false }
+    /// A load (first load or reload) started.
+    public var onLoadStarted: (() -> Void)?
+    /// A load finished: the page can receive events.
+    public var onLoadFinished: (() -> Void)?
+    /// The page could not load; the reason.
+    public var onLoadFailed: ((String) -> Void)?
+    /// Once per load, when the page has loaded and pinged (or its ping grace ran out).
+    public var onReady: (() -> Void)?
+    /// The page's web process died (the host reloads it).
+    public var onProcessTerminated: (() -> Void)?
+
+    /// - Parameters:
+    ///   - tag: parameters every event of this page carries.
+    ///   - readyEvent: what becoming ready is reported as.
+    ///   - limits: what the page may make the machine do; a page of the runtime's own needs no
+    ///     user gesture for the system opener.
+    public init(events: EventDispatcher, tag: [String: JSONValue], readyEvent: String, limits: PageActionLimits = PageActionLimits(),
+                decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
+        self.events = events
+        self.tag = tag
+        self.readyEvent = readyEvent
+        self.limits = limits
+        self.decoder = decoder
+    }
+
+    // MARK: Events
+
+    /// Reports `name` with this page's tag added to `extra`.
+    public func emit(_ name: String, _ extra: [String: JSONValue] = [:]) {
+        events.emit(name, params(extra))
+    }
+
+    /// `extra` with this page's tag.
+    public func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {
+        extra.merging(tag) { own, _ in own }
+    }
+
+    // MARK: What the web view reports
+
+    public func receive(_ text: String) {
+        let list: [JSONValue]
+        do {
+            list = try decoder.events(in: text)
+        } catch {
+            return emit(EventName.pageMessageInvalid, ["reason": .string(error.description)])
+        }
+        for (index, event) in list.enumerated() {
+            // Once the page is dismissed, the rest of its batch has nothing left to act on.
+            guard !isClosed() else { return }
+            do {
+                onMessage?(try Message.decode(event: event))
+            } catch {
+                var p: [String: JSONValue] = ["index": .number(Double(index))]
+                if let error = error as? PageEnvelopeDecoder.EventError {
+                    p["reason"] = .string(error.reason)
+                    if let name = error.eventName { p["event_name"] = .string(name) }
+                } else {
+                    p["reason"] = .string("\(error)")
+                }
+                emit(EventName.pageMessageInvalid, p)
+            }
+        }
+    }
+
+    public func loadStarted(url: String) {
+        readiness.loadStarted()
+        emit(EventName.webviewLoadStart, ["url": .string(url)])
+        onLoadStarted?()
+    }
+
+    public func loadFinished(url: String) {
+        emit(EventName.webviewLoadComplete, ["url": .string(url)])
+        let ready = readiness.loadDidFinish()
+        onLoadFinished?()
+        flushPending()
+        if ready { becameReady() }
+    }
+
+    public func loadFailed(url: String, reason: String) {
+        emit(EventName.webviewLoadFail, ["url": .string(url), "reason": .string(reason)])
+        onLoadFailed?(reason)
+    }
+
+    public func pingGraceElapsed() {
+        if readiness.graceDidElapse() { becameReady() }
+    }
+
+    public func webProcessTerminated(reason: String) {
+        emit(EventName.webviewProcessTerminated, ["reason": .string(reason)])
+        onProcessTerminated?()
+    }
+
+    public func userInput() {
+        limits.userInput(at: Date())
+    }
+
+    /// The page pinged: `sendFirst` delivers what the page gets first (its variables, its
+    /// screen), then what was held back goes, then readiness is reported.
+    public func pingArrived(sendFirst: () -> Void) {
+        let ready = readiness.pingDidArrive()
+        sendFirst()
+        flushPending()
+        if ready { becameReady() }
+    }
+
+    private func becameReady() {
+        emit(readyEvent, ["via": .string(readiness.pingReceived ? "ping" : "load")])
+        onReady?()
+    }
+
+    // MARK: Delivering to the page
+
+    /// Whether events sent now reach the page (it pinged or finished loading).
+    public var canDeliver: Bool { readiness.pingReceived || readiness.loadFinished }
+
+    /// Sends events to the page: now if it can receive them, else as soon as it can.
+    public func deliver(_ pageEvents: [JSONValue]) {
+        if canDeliver {
+            surface?.evaluate(PageDelivery.script(for: pageEvents))
+        } else {
+            pending.append(contentsOf: pageEvents)
+        }
+    }
+
+    private func flushPending() {
+        guard !pending.isEmpty else { return }
+        let held = pending
+        pending = []
+        deliver(held)
+    }
+
+    // MARK: Navigation
+
+    public func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool {
+        switch NavigationPolicy.decide(target: url, bundleHost: bundleHost, newWindow: newWindow) {
+        case .allow:
+            return true
+        case .openExternally:
+            openExternally(url, source: newWindow ? "new_window" : "link")
+            return false
+        case .block(let reason):
+            emit(EventName.navigationBlocked, ["url": .string(url), "reason": .string(reason)])
+            return false
+        }
+    }
+
+    /// Hands `target` to the system's browser or mail client, within the page's limits;
+    /// reported as `url_openExternal` with `source` (the message or the kind of link).
+    public func openExternally(_ target: String, source: String) {
+        guard let url = NavigationPolicy.externalURL(target) else {
+            return emit(EventName.navigationBlocked, [
+                "url": .string(target), "reason": .string("only http, https and mailto URLs open in the system"),
+            ])
+        }
+        if let reason = limits.openInSystem(at: Date()) {
+            return refuse(source, reason, ["url": .string(url.absoluteString)])
+        }
+        emit(EventName.urlOpenExternal, ["url": .string(url.absoluteString), "source": .string(source)])
+        surface?.openExternally(url)
+    }
+
+    /// Opens `target` in the runtime's browser window (http and https only); reported as `url_openInApp`.
+    public func openInApp(_ target: String) {
+        guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            return emit(EventName.navigationBlocked, [
+                "url": .string(target), "reason": .string("the in-app browser opens only http and https URLs"),
+            ])
+        }
+        emit("url_openInApp", ["url": .string(url.absoluteString)])
+        surface?.openInAppBrowser(url)
+    }
+
+    /// Reports a page's request that its limits do not allow (`pageAction_refused`), up to the
+    /// limits' count of reported refusals.
+    public func refuse(_ action: String, _ reason: String, _ extra: [String: JSONValue] = [:]) {
+        let (report, last) = limits.countRefusal()
+        guard report else { return }
+        var p = extra
+        if last { p["further_refusals"] = "not reported" }
+        p["action"] = .string(action)
+        p["reason"] = .string(reason)
+        emit(EventName.pageActionRefused, p)
+    }
+}

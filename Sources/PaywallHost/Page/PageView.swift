@@ -1,0 +1,184 @@
+import CGtk
+import CWebKit
+import Foundation
+import PaywallCore
+
+/// The one host view of a runtime page, a paywall or the customer center alike: the web view
+/// with the runtime's status overlay over it, and the `PageSurface` its session talks to.
+/// Shown as a sheet (a window of its own, modal over the app's window when given one) or as a
+/// widget the app puts into its own container (`.embedded`) or navigation stack (`.pushed`).
+@MainActor
+public final class PageView: PageSurface {
+    public let webView: PaywallWebView
+    /// The view as a GTK widget, for `.embedded` and `.pushed`: add it to your container or `GtkStack`.
+    public var widget: UnsafeMutablePointer<GtkWidget> { overlayRef.pointer }
+    /// The sheet's window; nil when the app holds the widget.
+    var window: UnsafeMutablePointer<GtkWidget>? { windowRef?.pointer }
+    /// How it is shown.
+    public private(set) var style = PresentationStyle.sheet
+    /// The user closed the sheet's window, or the app took the widget out of its container.
+    var onClose: (() -> Void)?
+    /// The user asked to reload a slow page (the host restarts its load timeout).
+    var onRetry: (() -> Void)?
+    /// Loads the runtime's fallback paywall into the view (paywalls only).
+    var fallback: (() -> Void)?
+
+    private let overlayRef: GObjectReference<GtkWidget>
+    private var windowRef: GObjectReference<GtkWidget>?
+    private let status: StatusOverlay
+    private let strings: StringTable
+    /// Destroyed for good: a page's late calls (a purchase's progress ending after the
+    /// purchase closed the paywall) find nothing to draw on and do nothing.
+    private(set) var isDestroyed = false
+
+    /// - Parameters:
+    ///   - strings: the runtime's texts for the overlay, dialogs and browser windows, and the
+    ///     text direction of the window.
+    init(webView: PaywallWebView, strings: StringTable) {
+        self.webView = webView
+        self.strings = strings
+        var retry: (() -> Void)?
+        var close: (() -> Void)?
+        status = StatusOverlay(
+            retryLabel: strings.text("loading.retry"), closeLabel: strings.text("loading.close"),
+            retry: { retry?() }, close: { close?() })
+        overlayRef = GObjectReference(gtk_overlay_new()!)
+        gtk_container_add(gcast(overlayRef.pointer), webView.widget)
+        gtk_overlay_add_overlay(gcast(overlayRef.pointer), status.widget)
+        retry = { [weak self] in
+            self?.webView.reload()
+            self?.onRetry?()
+        }
+        close = { [weak self] in self?.onClose?() }
+    }
+
+    // MARK: Placement
+
+    /// Puts the view into a window of its own, modal over `parent` when there is one; shown by
+    /// `show()`. `offscreen` renders without showing anything (snapshots).
+    func placeInWindow(title: String, parent: UnsafeMutablePointer<GtkWidget>?, size: ViewSize, offscreen: Bool) {
+        style = .sheet
+        let window = Toolkit.makeWindow(offscreen: offscreen)
+        if !offscreen {
+            gtk_window_set_title(gcast(window), title)
+            gtk_window_set_default_size(gcast(window), gint(size.width), gint(size.height))
+            if let parent {
+                gtk_window_set_transient_for(gcast(window), gcast(parent))
+                gtk_window_set_modal(gcast(window), 1)
+                gtk_window_set_position(gcast(window), GTK_WIN_POS_CENTER_ON_PARENT)
+            } else {
+                gtk_window_set_position(gcast(window), GTK_WIN_POS_CENTER)
+            }
+        }
+        // A sheet has the page's size; a widget takes what the app's container gives it.
+        gtk_widget_set_size_request(webView.widget, gint(size.width), gint(size.height))
+        gtk_container_add(gcast(window), widget)
+        Toolkit.setTextDirection(of: window, rightToLeft: strings.isRightToLeft)
+        Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { [weak self] _ in
+            self?.onClose?()
+            return true
+        })
+        windowRef = GObjectReference(window)
+    }
+
+    /// Makes the view a widget for the app to place (`.embedded` or `.pushed`): the app taking
+    /// it out of its container (its stack popped, its window destroyed) closes the page, as
+    /// its close button would.
+    func prepareAsWidget(_ style: PresentationStyle) {
+        self.style = style
+        Toolkit.setTextDirection(of: widget, rightToLeft: strings.isRightToLeft)
+        Signal.connect(UnsafeMutableRawPointer(widget), "parent-set", pointer: { [weak self] _ in
+            guard let self, !self.isDestroyed, gtk_widget_get_parent(self.widget) == nil else { return }
+            self.onClose?()
+        })
+    }
+
+    /// Shows the sheet's window, or the widget inside whatever container the app gave it.
+    func show() {
+        guard !isDestroyed else { return }
+        gtk_widget_show_all(window ?? widget)
+    }
+
+    /// Frees the window (and with it the view) or takes the widget out of the app's container.
+    func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        if let window {
+            gtk_widget_destroy(window)
+            windowRef = nil
+        } else if let parent = gtk_widget_get_parent(widget) {
+            gtk_container_remove(gcast(parent), widget)
+        }
+    }
+
+    /// The window that dialogs and browser windows belong to.
+    private var toplevel: UnsafeMutablePointer<GtkWidget> {
+        window ?? gtk_widget_get_toplevel(widget)
+    }
+
+    // MARK: PageSurface
+
+    public func evaluate(_ script: String) {
+        webView.evaluate(script)
+    }
+
+    public func openExternally(_ url: URL) {
+        guard !isDestroyed else { return }
+        ExternalOpener.open(url, parent: toplevel)
+    }
+
+    public func openInAppBrowser(_ url: URL) {
+        guard !isDestroyed else { return }
+        InAppBrowser.open(url, title: strings.text("browser.title", ["host": url.host ?? url.absoluteString]), parent: toplevel)
+    }
+
+    public func openMail(_ url: URL) -> Bool {
+        guard !isDestroyed, ExternalOpener.canOpenMail else { return false }
+        ExternalOpener.open(url, parent: toplevel)
+        return true
+    }
+
+    public func copyToClipboard(_ text: String) {
+        gtk_clipboard_set_text(gtk_clipboard_get(gdk_atom_intern("CLIPBOARD", 0)), text, -1)
+    }
+
+    public func showProgress(_ visible: Bool) {
+        guard !isDestroyed else { return }
+        if visible { status.showWorking(strings.text("progress.label")) } else { status.hide() }
+    }
+
+    public func showLoading(_ state: LoadingState) {
+        guard !isDestroyed else { return }
+        switch state {
+        case .hidden: status.hide()
+        case .loading: status.showWorking(strings.text("loading.label"))
+        case .slow: status.showStuck(strings.text("loading.slow"))
+        }
+    }
+
+    public func showFallback() {
+        guard !isDestroyed else { return }
+        fallback?()
+    }
+
+    public func showAlert(title: String, message: String) {
+        guard !isDestroyed else { return }
+        AlertDialog.show(title: title, message: message, button: strings.text("dialog.ok"), parent: toplevel,
+                         rightToLeft: strings.isRightToLeft)
+    }
+
+    public func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {
+        DesktopNotifier.schedule(title: title, subtitle: subtitle, body: body, delay: delay)
+    }
+
+    /// Takes the page off screen: hides the sheet's window, or takes the widget out of the
+    /// app's container. `destroy()` frees it once its presentation has ended.
+    public func dismiss() {
+        guard !isDestroyed else { return }
+        if let window {
+            gtk_widget_hide(window)
+        } else if let parent = gtk_widget_get_parent(widget) {
+            gtk_container_remove(gcast(parent), widget)
+        }
+    }
+}
