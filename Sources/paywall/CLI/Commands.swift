@@ -38,6 +38,10 @@ enum Commands {
         name: "--automation", valueName: nil,
         help: "Let WebKit's WebDriver (WebKitWebDriver, for Selenium) drive the window; the driver launches paywall with it.")
 
+    static let presentationStyleOption = OptionSpec(
+        name: "--presentation", valueName: "sheet|embedded|pushed",
+        help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it).")
+
     /// Options every presenting command takes.
     static var presentationOptions: [OptionSpec] {
         [sizeOption, eventsOption, localeOption, themeOption, productsOption, storeOption, dataDirOption, userOption]
@@ -72,7 +76,7 @@ enum Commands {
         options: presentationOptions + [
             evalOption, timeoutOption,
             OptionSpec(name: "--load-timeout", valueName: "SECONDS", help: "Offer Retry and Close when the page is not ready by then (default 5)."),
-            strictOption, scriptTimeoutOption, dialogsOption, automationOption,
+            presentationStyleOption, strictOption, scriptTimeoutOption, dialogsOption, automationOption,
         ],
         discussion: """
             Prints exactly one line on stdout and exits 0: {"result":"declined"},
@@ -80,7 +84,9 @@ enum Commands {
             {"result":"restored"}, or {"result":"skipped","reason":"subscribed"} when the user already has access
             (nothing is shown); {"result":"timeout"} after --timeout (exit 3); with --strict,
             {"result":"script_error","message":"..."} when an --eval script throws or does not settle (exit 4).
-            With --store, purchases and restores go to the fake store.
+            With --store, purchases and restores go to the fake store. With --presentation embedded or pushed,
+            the paywall is a widget in a stand-in app window; closing that window (or, pushed, its back button)
+            declines as the paywall's own close would.
             """)
 
     static let install = CommandSpec(
@@ -128,6 +134,15 @@ enum Commands {
             throw .usage("--dialogs must be auto or show; got '\(text)'", command)
         }
         return policy
+    }
+
+    /// `--presentation`: how the page is shown (default: its own window).
+    static func presentationStyle(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> PresentationStyle {
+        guard let text = arguments.value(presentationStyleOption.name) else { return .sheet }
+        guard let style = PresentationStyle(rawValue: text) else {
+            throw .usage("--presentation must be sheet, embedded or pushed; got '\(text)'", command)
+        }
+        return style
     }
 
     static func size(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> ViewSize {

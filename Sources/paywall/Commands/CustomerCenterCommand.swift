@@ -15,8 +15,7 @@ enum CustomerCenterCommand {
             OptionSpec(name: "--snapshot", valueName: "FILE.png",
                        help: "Render off screen, run the --eval scripts, write a PNG of the screen they lead to, and exit."),
             OptionSpec(name: "--app-version", valueName: "VERSION", help: "The app's version, for the update banner and support emails."),
-            OptionSpec(name: "--presentation", valueName: "sheet|embedded|pushed",
-                       help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it)."),
+            Commands.presentationStyleOption,
             Commands.sizeOption,
             Commands.strictOption, Commands.scriptTimeoutOption, Commands.dialogsOption, Commands.automationOption,
         ] + SnapshotMatrixRequest.options,
@@ -49,10 +48,7 @@ enum CustomerCenterCommand {
             }
             do { configuration = try CustomerCenterConfiguration(data: data, origin: path) } catch { throw .failure(error.description) }
         }
-        let presentation = arguments.value("--presentation").map(PresentationStyle.init(rawValue:)) ?? .sheet
-        guard let presentation else {
-            throw .usage("--presentation must be sheet, embedded or pushed; got '\(arguments.value("--presentation")!)'", spec)
-        }
+        let presentation = try Commands.presentationStyle(arguments, spec)
         if snapshot != nil, arguments.has("--automation") {
             throw .usage("--automation drives a window on screen; --snapshot renders off screen and exits: use one of them", spec)
         }

@@ -10,6 +10,8 @@ final class PresentationHost {
     let bundle: PaywallBundle
     let presenter: PaywallPresenter
     let options: PaywallPresenter.Options
+    /// `--presentation`: its own window, or a widget in a stand-in app window.
+    let style: PresentationStyle
     private var exitCode: Int32 = 0
     /// Marks a cached bundle as on screen while this process shows it (other processes' prune keeps it).
     private var inUse: FileLock?
@@ -49,6 +51,7 @@ final class PresentationHost {
             options.loadTimeout = seconds
         }
         self.options = options
+        style = try Commands.presentationStyle(arguments, command)
         let stores: StoreContext
         (presenter, stores) = try Self.makePresenter(arguments, command: command)
         for (version, problems) in refused {
@@ -159,7 +162,7 @@ final class PresentationHost {
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.
     func run(onPresented: (PaywallPresentation) -> Void = { _ in },
              completion: @escaping @MainActor (PresentationResult) -> Void) -> Int32 {
-        let presentation = presenter.present(bundle, options: options, completion: completion)
+        let presentation = show(completion: completion)
         Self.endOnSignals { [weak self] signal in
             self?.interruption = signal
             presentation.dismiss()
@@ -170,6 +173,22 @@ final class PresentationHost {
         onPresented(presentation)
         Toolkit.run()
         return exitCode
+    }
+
+    /// A stand-in for the app's window holding the paywall's widget (`--presentation embedded|pushed`).
+    private var standIn: StandInAppWindow?
+
+    /// Presents the bundle as `--presentation` asks: its own window, or a widget embedded in
+    /// (or pushed onto) a stand-in app window whose close (or back button) declines.
+    private func show(completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
+        guard style != .sheet else { return presenter.present(bundle, options: options, completion: completion) }
+        let presentation = presenter.paywallWidget(bundle, as: style, options: options, completion: completion)
+        let title = presenter.strings.text(options.titleKey, ["bundle": bundle.identifier])
+        let app = StandInAppWindow(title: title, size: options.size, offscreen: options.offscreen, showsBack: style == .pushed,
+                                   onClose: { [weak presentation] in presentation?.session.windowClosedByUser() })
+        app.show(presentation.widget)
+        standIn = app
+        return presentation
     }
 
     /// The signal that ended the run, if one did.

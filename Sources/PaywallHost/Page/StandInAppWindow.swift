@@ -2,11 +2,12 @@ import CGtk
 import Foundation
 import PaywallCore
 
-/// A window standing in for an app's own, so `paywall customer-center --presentation` can show
-/// the customer center the ways an app hosts it: embedded in a container, or pushed onto a
-/// `GtkStack` whose header bar has the app's back button.
+/// A window standing in for an app's own, so `paywall present --presentation` and `paywall
+/// customer-center --presentation` can show a page the ways an app hosts it: embedded in a
+/// container, or pushed onto a `GtkStack` whose header bar has the app's back button. The
+/// CLI's and the tests' scaffolding, not an app's API.
 @MainActor
-public final class StandInAppWindow {
+package final class StandInAppWindow {
     private let windowRef: GObjectReference<GtkWidget>
     private let stackRef: GObjectReference<GtkWidget>
     var window: UnsafeMutablePointer<GtkWidget> { windowRef.pointer }
@@ -15,9 +16,9 @@ public final class StandInAppWindow {
 
     /// - Parameters:
     ///   - title: the app's title, in its header bar.
-    ///   - showsBack: a back button for `.pushed`; it leaves the customer center like `onClose`.
+    ///   - showsBack: a back button for `.pushed`; it leaves the page like `onClose`.
     ///   - onClose: what closing the window (or its back button) does.
-    public init(title: String, size: ViewSize, offscreen: Bool, showsBack: Bool, onClose: @escaping () -> Void) {
+    package init(title: String, size: ViewSize, offscreen: Bool, showsBack: Bool, onClose: @escaping () -> Void) {
         windowRef = GObjectReference(Toolkit.makeWindow(offscreen: offscreen))
         stackRef = GObjectReference(gtk_stack_new()!)
         gtk_stack_set_transition_type(gcast(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
@@ -45,14 +46,14 @@ public final class StandInAppWindow {
     }
 
     /// Shows `widget` as the window's content (embedded) or pushes it onto the stack (pushed).
-    public func show(_ widget: UnsafeMutablePointer<GtkWidget>) {
+    package func show(_ widget: UnsafeMutablePointer<GtkWidget>) {
         guard !isDestroyed else { return }
-        gtk_stack_add_named(gcast(stack), widget, "customer-center")
+        gtk_stack_add_named(gcast(stack), widget, "page")
         gtk_widget_show_all(window)
         gtk_stack_set_visible_child(gcast(stack), widget)
     }
 
-    public func destroy() {
+    package func destroy() {
         guard !isDestroyed else { return }
         isDestroyed = true
         gtk_widget_destroy(window)
