@@ -80,10 +80,10 @@ public final class CustomerCenterSession {
         guard !isStarted else { return }
         isStarted = true
         if let catalog = purchases?.catalog {
-            for problem in configuration.problems(with: catalog) { events.emit("customerCenter_configWarning", ["reason": .string(problem)]) }
+            for problem in configuration.problems(with: catalog) { events.emit(.customerCenterConfigWarning, ["reason": .string(problem)]) }
         }
         let screen = self.screen()
-        events.emit("customerCenter_open", ["screen": .string(screen.homeName), "presentation": .string(presentation.rawValue)])
+        events.emit(.customerCenterOpen, ["screen": .string(screen.homeName), "presentation": .string(presentation.rawValue)])
         render()
         lookUpLatestVersion()
     }
@@ -93,7 +93,7 @@ public final class CustomerCenterSession {
         guard !isDismissed else { return }
         reportBackedOutRefund()
         isDismissed = true
-        events.emit("customerCenter_close")
+        events.emit(.customerCenterClose)
         page?.dismiss()
         delegate?.customerCenterDidDismiss()
         let dismissed = onDismiss
@@ -148,7 +148,7 @@ public final class CustomerCenterSession {
                 latestVersion = try await check.fetch(feed: feed)
                 render()
             } catch {
-                events.emit("customerCenter_updateCheckFail", ["reason": .string("\(error)")])
+                events.emit(.customerCenterUpdateCheckFail, ["reason": .string("\(error)")])
             }
         }
     }
@@ -195,7 +195,7 @@ public final class CustomerCenterSession {
     // MARK: Messages from the page
 
     func reportInvalid(_ reason: String) {
-        events.emit(EventName.pageMessageInvalid, ["reason": .string(reason), "page": "customer_center"])
+        events.emit(.pageMessageInvalid, ["reason": .string(reason), "page": "customer_center"])
     }
 }
 
@@ -230,11 +230,11 @@ extension CustomerCenterSession: PageSession {
 
     /// Reported once per load, when it has both loaded and pinged (or its ping grace ran out).
     private func pageReady(_ ready: Bool) {
-        if ready { events.emit("customerCenter_pageReady") }
+        if ready { events.emit(.customerCenterPageReady) }
     }
 
     public func loadFailed(url: String, reason: String) {
-        events.emit(EventName.webviewLoadFail, ["url": .string(url), "reason": .string(reason), "page": "customer_center"])
+        events.emit(.webviewLoadFail, ["url": .string(url), "reason": .string(reason), "page": "customer_center"])
     }
 
     public func pingGraceElapsed() {
@@ -242,7 +242,7 @@ extension CustomerCenterSession: PageSession {
     }
 
     public func webProcessTerminated(reason: String) {
-        events.emit(EventName.webviewProcessTerminated, ["reason": .string(reason), "page": "customer_center"])
+        events.emit(.webviewProcessTerminated, ["reason": .string(reason), "page": "customer_center"])
         onProcessTerminated?()
     }
 
@@ -254,7 +254,7 @@ extension CustomerCenterSession: PageSession {
             if let external = NavigationPolicy.externalURL(url) { page?.openExternally(external) }
             return false
         case .block(let reason):
-            events.emit(EventName.navigationBlocked, ["url": .string(url), "reason": .string(reason)])
+            events.emit(.navigationBlocked, ["url": .string(url), "reason": .string(reason)])
             return false
         }
     }

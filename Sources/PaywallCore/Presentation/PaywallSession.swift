@@ -58,12 +58,12 @@ public final class PaywallSession {
 
     public func loadStarted(url: String) {
         readiness.loadStarted()
-        events.emit(EventName.webviewLoadStart, params(["url": .string(url)]))
+        events.emit(.webviewLoadStart, params(["url": .string(url)]))
         page?.showLoading(.loading)
     }
 
     public func loadFinished(url: String) {
-        events.emit(EventName.webviewLoadComplete, params(["url": .string(url)]))
+        events.emit(.webviewLoadComplete, params(["url": .string(url)]))
         let ready = readiness.loadDidFinish()
         flushPendingPageEvents()
         if ready { becameReady() }
@@ -74,14 +74,14 @@ public final class PaywallSession {
 
     /// The page could not load: the user gets the runtime's fallback paywall, never a blank window.
     public func loadFailed(url: String, reason: String) {
-        events.emit(EventName.webviewLoadFail, params(["url": .string(url), "reason": .string(reason)]))
+        events.emit(.webviewLoadFail, params(["url": .string(url), "reason": .string(reason)]))
         useFallback(reason: reason)
     }
 
     /// The page is not ready after the load timeout: the host offers Retry and Close.
     public func loadTimedOut(after seconds: Double) {
         guard !readiness.isReady, result == nil else { return }
-        events.emit("paywallWebviewLoad_timeout", params(["seconds": .number(seconds)]))
+        events.emit(.webviewLoadTimeout, params(["seconds": .number(seconds)]))
         page?.showLoading(.slow)
     }
 
@@ -89,7 +89,7 @@ public final class PaywallSession {
     public func useFallback(reason: String) {
         guard !showsFallback, result == nil else { return }
         showsFallback = true
-        events.emit("paywall_fallback", params(["reason": .string(reason)]))
+        events.emit(.paywallFallback, params(["reason": .string(reason)]))
         page?.showFallback()
     }
 
@@ -107,13 +107,13 @@ public final class PaywallSession {
     public var onProcessTerminated: (() -> Void)?
 
     public func webProcessTerminated(reason: String) {
-        events.emit(EventName.webviewProcessTerminated, params(["reason": .string(reason)]))
+        events.emit(.webviewProcessTerminated, params(["reason": .string(reason)]))
         onProcessTerminated?()
     }
 
     /// The paywall is on screen.
     public func presented() {
-        report(EventName.paywallOpen)
+        report(.paywallOpen)
     }
 
     /// The user closed the window with the window manager: the same as the page's close.
@@ -131,7 +131,7 @@ public final class PaywallSession {
         }
         let result = result == .declined ? keptOpenSuccess ?? result : result
         self.result = result
-        report(EventName.paywallClose, ["result": .string(result.name)])
+        report(.paywallClose, ["result": .string(result.name)])
         page?.dismiss()
         onFinish?(result)
     }
@@ -144,7 +144,7 @@ public final class PaywallSession {
         do {
             batch = try decoder.decode(text)
         } catch {
-            events.emit(EventName.pageMessageInvalid, params(["reason": .string(error.description)]))
+            events.emit(.pageMessageInvalid, params(["reason": .string(error.description)]))
             return
         }
         for item in batch.items {
@@ -156,7 +156,7 @@ public final class PaywallSession {
             case .failure(let problem):
                 var p: [String: JSONValue] = ["reason": .string(problem.reason), "index": .number(Double(problem.index))]
                 if let name = problem.eventName { p["event_name"] = .string(name) }
-                events.emit(EventName.pageMessageInvalid, params(p))
+                events.emit(.pageMessageInvalid, params(p))
             }
         }
     }
@@ -164,7 +164,7 @@ public final class PaywallSession {
     func handle(_ message: PageMessage) {
         switch message {
         case .ping(let version):
-            events.emit("ping", params(["version": version.map(JSONValue.string) ?? .null]))
+            events.emit(.ping, params(["version": version.map(JSONValue.string) ?? .null]))
             let ready = readiness.pingDidArrive()
             // The protocol's order after a ping: products, variables, prefix; then anything held back.
             sendTemplateVariables()
@@ -177,12 +177,12 @@ public final class PaywallSession {
             openExternally(url, source: message.eventName)
         case .openURL(let target, _):
             guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                events.emit(EventName.navigationBlocked, params([
+                events.emit(.navigationBlocked, params([
                     "url": .string(target), "reason": .string("the in-app browser opens only http and https URLs"),
                 ]))
                 return
             }
-            events.emit("url_openInApp", params(["url": .string(url.absoluteString)]))
+            events.emit(.urlOpenInApp, params(["url": .string(url.absoluteString)]))
             page?.openInAppBrowser(url)
         case .purchase(let productId, let shouldDismiss, let slot) where purchaseFlow != nil:
             // A page that named a slot before it learned the slot's product still buys the right one.
@@ -236,7 +236,7 @@ public final class PaywallSession {
             openExternally(url, source: newWindow ? "new_window" : "link")
             return false
         case .block(let reason):
-            events.emit(EventName.navigationBlocked, params(["url": .string(url), "reason": .string(reason)]))
+            events.emit(.navigationBlocked, params(["url": .string(url), "reason": .string(reason)]))
             return false
         }
     }
@@ -244,7 +244,7 @@ public final class PaywallSession {
     // MARK: Helpers
 
     private func becameReady() {
-        events.emit(EventName.pageReady, params(["via": .string(readiness.pingReceived ? "ping" : "load")]))
+        events.emit(.pageReady, params(["via": .string(readiness.pingReceived ? "ping" : "load")]))
         page?.showLoading(.hidden)
         onReady?()
     }
@@ -277,13 +277,13 @@ public final class PaywallSession {
             closeWhenPurchaseEnds = .declined(source: source)
             return
         }
-        if keptOpenSuccess == nil { report(EventName.paywallDecline, ["source": .string(source)]) }
+        if keptOpenSuccess == nil { report(.paywallDecline, ["source": .string(source)]) }
         finish(.declined)
     }
 
     private func openExternally(_ target: String, source: String) {
         guard let url = NavigationPolicy.externalURL(target) else {
-            events.emit(EventName.navigationBlocked, params([
+            events.emit(.navigationBlocked, params([
                 "url": .string(target), "reason": .string("only http, https and mailto URLs open in the system"),
             ]))
             return
@@ -291,7 +291,7 @@ public final class PaywallSession {
         if let reason = limits.openInSystem(at: Date()) {
             return refuse(source, reason, ["url": .string(url.absoluteString)])
         }
-        events.emit(EventName.urlOpenExternal, params(["url": .string(url.absoluteString), "source": .string(source)]))
+        events.emit(.urlOpenExternal, params(["url": .string(url.absoluteString), "source": .string(source)]))
         page?.openExternally(url)
     }
 
@@ -308,7 +308,7 @@ public final class PaywallSession {
     /// hears it too, so a script can wait for it).
     func showDialog(title: String, message: String) {
         let answered = dialogs == .auto
-        report(EventName.dialogShown, [
+        report(.dialogShown, [
             "title": .string(title), "message": .string(message),
             "answer": answered ? .string(DialogPolicy.defaultAnswer) : .null,
         ])
@@ -323,15 +323,15 @@ public final class PaywallSession {
         if last { p["further_refusals"] = "not reported" }
         p["action"] = .string(action)
         p["reason"] = .string(reason)
-        events.emit(EventName.pageActionRefused, params(p))
+        events.emit(.pageActionRefused, params(p))
     }
 
     /// Emits an event to the observers and sends it to the page too (lifecycle events).
-    func report(_ name: String, _ extra: [String: JSONValue] = [:]) {
+    func report(_ name: EventName, _ extra: [String: JSONValue] = [:]) {
         let p = params(extra)
         events.emit(name, p)
         var pageEvent = p
-        pageEvent["event_name"] = .string(name)
+        pageEvent["event_name"] = .string(name.rawValue)
         deliver(.object(pageEvent))
     }
 
