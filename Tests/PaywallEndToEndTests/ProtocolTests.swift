@@ -29,7 +29,7 @@ final class ProtocolTests: EndToEndTestCase {
         let events = try delivered()
         let names = events.compactMap { $0["event_name"]?.stringValue }
         XCTAssertEqual(Array(names.prefix(3)), ["products", "template_variables", "template_substitutions_prefix"])
-        XCTAssertTrue(names.contains("paywall_open"), "lifecycle events reach a page's own window.paywall: \(names)")
+        XCTAssertTrue(names.contains(EventName.paywallOpen.rawValue), "lifecycle events reach a page's own window.paywall: \(names)")
         XCTAssertEqual(events[0]["products"]?.arrayValue?.first, ["product": "primary", "productId": "lumen.pro.yearly"])
         let variables = try XCTUnwrap(events[1]["variables"])
         XCTAssertEqual(variables["primary"]?["price"], "$39.99")

@@ -33,9 +33,9 @@ final class EventLogTests: XCTestCase {
         let first = try JSONValue(parsing: lines[0])
         let second = try JSONValue(parsing: lines[1])
         XCTAssertEqual(first.objectValue.map { Set($0.keys) }, ["name", "params", "timestamp"])
-        XCTAssertEqual(first["name"], "paywall_open")
+        XCTAssertEqual(first["name"], .string(EventName.paywallOpen.rawValue))
         XCTAssertEqual(first["params"], ["paywall_identifier": "pw"])
-        XCTAssertEqual(second["name"], "custom")
+        XCTAssertEqual(second["name"], .string(EventName.custom.rawValue))
         XCTAssertEqual(second["params"], ["data": "line one\nline two", "n": 2])
 
         let stamp = try XCTUnwrap(first["timestamp"]?.stringValue)

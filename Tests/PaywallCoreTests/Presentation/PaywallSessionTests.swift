@@ -258,15 +258,15 @@ final class PaywallSessionTests: XCTestCase {
         let script = try XCTUnwrap(h.page.evaluated.first)
         XCTAssertTrue(script.contains("accept64("), script)
         XCTAssertEqual(
-            h.page.deliveredEvents, [["event_name": "paywall_open", "paywall_identifier": "pw-7"]])
+            h.page.deliveredEvents, [["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-7"]])
 
         h.session.receive(envelope([#"{"event_name": "close"}"#]))
         XCTAssertEqual(h.page.evaluated.count, 3)
         XCTAssertTrue(h.page.evaluated.allSatisfy { $0.contains("accept64(") })
         XCTAssertEqual(h.page.deliveredEvents, [
-            ["event_name": "paywall_open", "paywall_identifier": "pw-7"],
-            ["event_name": "paywall_decline", "paywall_identifier": "pw-7", "source": "page"],
-            ["event_name": "paywall_close", "paywall_identifier": "pw-7", "result": "declined"],
+            ["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-7"],
+            ["event_name": .string(EventName.paywallDecline.rawValue), "paywall_identifier": "pw-7", "source": "page"],
+            ["event_name": .string(EventName.paywallClose.rawValue), "paywall_identifier": "pw-7", "result": "declined"],
         ])
     }
 
@@ -280,12 +280,12 @@ final class PaywallSessionTests: XCTestCase {
         XCTAssertEqual(h.page.evaluated.count, 1, "delivered once the page loaded")
         XCTAssertTrue(h.page.evaluated.first?.contains("accept64(") == true)
         XCTAssertEqual(
-            h.page.deliveredEvents, [["event_name": "paywall_open", "paywall_identifier": "pw-8"]])
+            h.page.deliveredEvents, [["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-8"]])
         // Delivered once: a later event does not resend it.
         h.session.finish(.timeout)
         XCTAssertEqual(h.page.deliveredEvents, [
-            ["event_name": "paywall_open", "paywall_identifier": "pw-8"],
-            ["event_name": "paywall_close", "paywall_identifier": "pw-8", "result": "timeout"],
+            ["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-8"],
+            ["event_name": .string(EventName.paywallClose.rawValue), "paywall_identifier": "pw-8", "result": "timeout"],
         ])
     }
 

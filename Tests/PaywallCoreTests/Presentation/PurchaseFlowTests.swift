@@ -53,7 +53,7 @@ final class PurchaseFlowTests: XCTestCase {
         XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
         XCTAssertEqual(rig.page.progress, [true, false], "the overlay is shown and always cleared")
         XCTAssertEqual(rig.events[0].params["product_identifier"], "pro.monthly")
-        XCTAssertTrue(rig.page.deliveredEvents.contains { $0["event_name"] == "transaction_complete" }, "the page hears it too")
+        XCTAssertTrue(rig.page.deliveredEvents.contains { $0["event_name"] == .string(EventName.transactionComplete.rawValue) }, "the page hears it too")
     }
 
     /// The store charged: the paywall says so and closes even though the entitlement cache
@@ -200,7 +200,7 @@ final class PurchaseFlowTests: XCTestCase {
         let dialogs = rig.events.filter { $0.name == EventName.dialogShown }
         XCTAssertEqual(dialogs.map { $0.params["title"] }, ["Purchase Failed", "Product Unavailable", "No Purchases Found"])
         XCTAssertEqual(Set(dialogs.map { $0.params["answer"] }), ["ok"])
-        XCTAssertEqual(rig.page.deliveredEvents.filter { $0["event_name"] == "dialog_shown" }.count, 3)
+        XCTAssertEqual(rig.page.deliveredEvents.filter { $0["event_name"] == .string(EventName.dialogShown.rawValue) }.count, 3)
         XCTAssertEqual(rig.finished, [])
     }
 
