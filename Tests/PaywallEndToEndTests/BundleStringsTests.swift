@@ -27,7 +27,7 @@ final class BundleStringsTests: EndToEndTestCase {
     }
 
     private var customData: String? {
-        loggedEvents().last { $0.name == "custom" }?.params["data"]?.stringValue
+        loggedEvents().last { $0.name == .custom }?.params["data"]?.stringValue
     }
 
     func testTextsAndPluralFormsInTheUsersLanguage() throws {
@@ -41,7 +41,7 @@ final class BundleStringsTests: EndToEndTestCase {
         // A language the bundle has no table for: the whole page is English, runtime texts included.
         XCTAssertEqual(try present(root.path, locale: "fr_FR", script).status, 0)
         XCTAssertEqual(customData, "Try it for 1-week free trial | 7 days")
-        XCTAssertEqual(loggedEvents().filter { $0.name == "paywallWebviewLoad_start" }.count, 2)
+        XCTAssertEqual(loggedEvents().filter { $0.name == .webviewLoadStart }.count, 2)
     }
 
     /// The classic template reads naturally in German, with no raw {{ }} anywhere.
@@ -52,7 +52,7 @@ final class BundleStringsTests: EndToEndTestCase {
         XCTAssertTrue(text.contains("Lumen Notes Pro freischalten"), text)
         XCTAssertTrue(text.contains("Jederzeit kündbar"), text)
         XCTAssertFalse(text.contains("{{"), text)
-        XCTAssertFalse(loggedEvents().contains { $0.name == "templateVariable_unknown" })
+        XCTAssertFalse(loggedEvents().contains { $0.name == .templateVariableUnknown })
     }
 
     /// Tables that cannot be read show the fallback paywall, never a page of raw keys.
@@ -60,7 +60,7 @@ final class BundleStringsTests: EndToEndTestCase {
         let root = try bundle(tables: ["en": #"{"hello": "Hi", "hello": "again"}"#], body: "<p>{{ t.hello }}</p>")
         let result = try present(root.path, locale: "en", "Paywall.custom(document.title); Paywall.close()")
         XCTAssertEqual(result.status, 0, result.stderr)
-        let fallback = try XCTUnwrap(loggedEvents().first { $0.name == "paywall_fallback" })
+        let fallback = try XCTUnwrap(loggedEvents().first { $0.name == .paywallFallback })
         XCTAssertTrue(fallback.params["reason"]?.stringValue?.contains("duplicate key \"hello\"") ?? false, "\(fallback.params)")
         let validate = try PaywallProcess.run(["validate", root.path], in: workDir)
         XCTAssertTrue(validate.stdout.contains("locales") || validate.stderr.contains("locales"), validate.stdout + validate.stderr)

@@ -77,8 +77,8 @@ final class CacheTests: EndToEndTestCase {
         // Offline: the server is gone, the cache serves.
         let offline = try presentCached()
         XCTAssertEqual(offline.stdout, "{\"result\":\"declined\"}\n", offline.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "VERSION1")
-        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["paywall_identifier"], "promo",
+        XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], "VERSION1")
+        XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["paywall_identifier"], "promo",
                        "a cached bundle is named by its manifest's id, not its version folder")
 
         // A second version from a directory; then a byte of it flipped on disk.
@@ -96,8 +96,8 @@ final class CacheTests: EndToEndTestCase {
         try? FileManager.default.removeItem(atPath: eventsPath)
         let fallback = try presentCached()
         XCTAssertEqual(fallback.status, 0, fallback.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "VERSION1", "the last good version")
-        XCTAssertEqual(loggedEvents().first { $0.name == "bundle_refused" }?.params["version"], "2")
+        XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], "VERSION1", "the last good version")
+        XCTAssertEqual(loggedEvents().first { $0.name == .bundleRefused }?.params["version"], "2")
         XCTAssertTrue(fallback.stderr.contains("refused promo 2"), fallback.stderr)
     }
 
@@ -108,7 +108,7 @@ final class CacheTests: EndToEndTestCase {
         let showing = try PaywallProcess(
             ["present", "promo", "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
              "--eval", "Paywall.custom('shown')"], in: workDir)
-        waitForEvents { $0.contains { $0.name == "custom" } }
+        waitForEvents { $0.contains { $0.name == .custom } }
         let remove = try PaywallProcess.run(["cache", "remove", "promo", "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(remove.status, 1)
         XCTAssertTrue(remove.stderr.contains("promo is on screen in a running paywall"), remove.stderr)
@@ -139,7 +139,7 @@ final class CacheTests: EndToEndTestCase {
              "--eval", "Paywall.custom(Paywall.products.primary + ' ' + document.getElementById('sample').textContent); Paywall.close()"],
             in: workDir)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "lumen.pro.monthly CONFIGURED")
+        XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], "lumen.pro.monthly CONFIGURED")
 
         // The source gone and the config file gone: the cached config still loads.
         try FileManager.default.removeItem(at: config)
@@ -164,7 +164,7 @@ final class CacheTests: EndToEndTestCase {
         XCTAssertEqual(try PaywallProcess.run(["cache", "add", site.path, "--data-dir", dataDir], in: workDir).status, 0)
         let result = try presentCached()
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "MAIN")
+        XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], "MAIN")
     }
 
     /// `cache add` and `config load` stop at the download limits their options set, in words.

@@ -37,7 +37,7 @@ final class CustomerCenterTests: EndToEndTestCase {
         XCTAssertFalse(result.stderr.contains("threw"), result.stderr, file: file, line: line)
     }
 
-    private func params(_ name: String) -> [[String: JSONValue]] {
+    private func params(_ name: EventName) -> [[String: JSONValue]] {
         loggedEvents().filter { $0.name == name }.map(\.params)
     }
 
@@ -92,18 +92,18 @@ final class CustomerCenterTests: EndToEndTestCase {
         ])
         assertClosed(result)
 
-        XCTAssertEqual(params("customerCenter_open").first, ["screen": "management", "presentation": "sheet"])
-        let actions = params("customerCenter_action")
+        XCTAssertEqual(params(.customerCenterOpen).first, ["screen": "management", "presentation": "sheet"])
+        let actions = params(.customerCenterAction)
         XCTAssertEqual(actions.map { $0["path_id"] }, ["manage_subscription", "refund", "restore"])
         XCTAssertEqual(actions.first?["action"], "manage_subscription")
         XCTAssertEqual(actions.first?["product_id"], "lumen.pro.monthly")
-        XCTAssertEqual(params("customerCenter_surveyResponse"), [[
+        XCTAssertEqual(params(.customerCenterSurveyResponse), [[
             "survey_id": "cancel_survey", "option_id": "too_expensive", "action": "manage_subscription",
             "path_id": "manage_subscription", "product_id": "lumen.pro.monthly",
         ]])
-        XCTAssertEqual(params("customerCenter_refundRequest"), [["product_id": "lumen.pro.monthly", "status": "success"]])
-        XCTAssertTrue(eventNames().contains("restore_fail"), "\(eventNames())")
-        XCTAssertEqual(eventNames().last, "customerCenter_close")
+        XCTAssertEqual(params(.customerCenterRefundRequest), [["product_id": "lumen.pro.monthly", "status": "success"]])
+        XCTAssertTrue(eventNames().contains(.restoreFail), "\(eventNames())")
+        XCTAssertEqual(eventNames().last, .customerCenterClose)
 
         // The fake store, read by a fresh process: auto-renew off, then refunded.
         let subscription = try XCTUnwrap(try transactions().first { $0["product_id"] == "lumen.pro.monthly" })
@@ -126,7 +126,7 @@ final class CustomerCenterTests: EndToEndTestCase {
             """,
         ])
         assertClosed(result)
-        XCTAssertEqual(params("customerCenter_refundRequest"), [["product_id": "lumen.pro.monthly", "status": "user_cancelled"]])
+        XCTAssertEqual(params(.customerCenterRefundRequest), [["product_id": "lumen.pro.monthly", "status": "user_cancelled"]])
         let subscription = try XCTUnwrap(try transactions().first { $0["product_id"] == "lumen.pro.monthly" })
         XCTAssertEqual(subscription["revocation_date"], .null)
     }
@@ -214,8 +214,8 @@ final class CustomerCenterTests: EndToEndTestCase {
             XCTAssertEqual(result.stdout, "{\"result\":\"timeout\"}\n", result.stderr)
             XCTAssertFalse(result.stderr.contains("threw"), result.stderr)
         }
-        XCTAssertEqual(params("customerCenter_open").map { $0["presentation"] }, ["pushed", "embedded"])
-        XCTAssertEqual(params("customerCenter_action").map { $0["path_id"] }, ["refund", "refund"], "both reached the detail screen")
+        XCTAssertEqual(params(.customerCenterOpen).map { $0["presentation"] }, ["pushed", "embedded"])
+        XCTAssertEqual(params(.customerCenterAction).map { $0["path_id"] }, ["refund", "refund"], "both reached the detail screen")
         let bad = try customerCenter([], ["--presentation", "modal"])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("--presentation must be sheet, embedded or pushed"), bad.stderr)

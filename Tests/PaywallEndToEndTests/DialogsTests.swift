@@ -43,7 +43,7 @@ final class DialogsTests: EndToEndTestCase {
         let result = try presentAnsweringDialogs(clicking: "purchase")
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(eventNames().contains("transaction_pending"), "\(eventNames())")
+        XCTAssertTrue(eventNames().contains(.transactionPending), "\(eventNames())")
         assertDialog(title: "Waiting for Approval", messageContains: "Your purchase needs")
     }
 

@@ -17,7 +17,7 @@ final class LocaleTests: EndToEndTestCase {
                                              "--timeout", "30"], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr.components(separatedBy: "no strings for the locale 'xx_YY'").count, 2, result.stderr)
-        let fallbacks = loggedEvents().filter { $0.name == "locale_fallback" }
+        let fallbacks = loggedEvents().filter { $0.name == .localeFallback }
         XCTAssertEqual(fallbacks.map(\.params), [["requested": "xx_YY", "resolved": "en"]])
     }
 
@@ -26,6 +26,6 @@ final class LocaleTests: EndToEndTestCase {
         let result = try PaywallProcess.run(["present", bundle.path, "--events", eventsPath, "--timeout", "30"], in: workDir,
                                             environment: ["LANG": "garbage!!@#", "LC_ALL": nil, "LC_MESSAGES": nil])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "locale_fallback" }?.params["resolved"], "en")
+        XCTAssertEqual(loggedEvents().first { $0.name == .localeFallback }?.params["resolved"], "en")
     }
 }

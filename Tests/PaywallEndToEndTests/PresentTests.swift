@@ -17,11 +17,11 @@ final class PresentTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n")
         let names = eventNames()
-        for expected in ["paywall_open", "paywallWebviewLoad_start", "paywallWebviewLoad_complete", "paywall_decline",
-                         "paywall_close"] {
+        for expected in [EventName.paywallOpen, .webviewLoadStart, .webviewLoadComplete, .paywallDecline,
+                         .paywallClose] {
             XCTAssertTrue(names.contains(expected), "missing \(expected) in \(names)")
         }
-        XCTAssertEqual(names.last, "paywall_close")
+        XCTAssertEqual(names.last, .paywallClose)
         XCTAssertEqual(loggedEvents().last?.params["result"], "declined")
         XCTAssertEqual(loggedEvents().last?.params["paywall_identifier"], "kitchen-sink")
     }
@@ -38,7 +38,7 @@ final class PresentTests: EndToEndTestCase {
         let result = try present(bundle, ["--eval", "Paywall.custom('hello from the page'); Paywall.close()",
                                           "--timeout", "30"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let custom = loggedEvents().first { $0.name == "custom" }
+        let custom = loggedEvents().first { $0.name == .custom }
         XCTAssertEqual(custom?.params["data"], "hello from the page")
     }
 
@@ -51,7 +51,7 @@ final class PresentTests: EndToEndTestCase {
             """
         let result = try present(bundle, ["--eval", post, "--timeout", "30"])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "camel")
+        XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], "camel")
     }
 
     /// Bad messages are reported and skipped; the paywall keeps running and still closes.
@@ -72,14 +72,14 @@ final class PresentTests: EndToEndTestCase {
         let result = try present(bundle, scripts.flatMap { ["--eval", $0] } + ["--timeout", "30"])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         let events = loggedEvents()
-        let invalid = events.filter { $0.name == "pageMessage_invalid" }.map { $0.params["reason"]?.stringValue ?? "" }
+        let invalid = events.filter { $0.name == .pageMessageInvalid }.map { $0.params["reason"]?.stringValue ?? "" }
         XCTAssertEqual(invalid.count, 5, "\(invalid)")
         XCTAssertTrue(invalid[0].contains("not JSON"), invalid[0])
         XCTAssertTrue(invalid[1].contains("over the 1048576-byte limit"), invalid[1])
         XCTAssertTrue(invalid[2].contains("payload.events"), invalid[2])
         XCTAssertTrue(invalid[3].contains("no_such_event"), invalid[3])
         XCTAssertTrue(invalid[4].contains("\"data\""), invalid[4])
-        XCTAssertEqual(events.filter { $0.name == "custom" }.map { $0.params["data"] }, ["before", "after"])
+        XCTAssertEqual(events.filter { $0.name == .custom }.map { $0.params["data"] }, ["before", "after"])
     }
 
     /// Requests for files outside the bundle (the fixture's module tries them all) never succeed.
@@ -91,7 +91,7 @@ final class PresentTests: EndToEndTestCase {
         let wait = "await new Promise(done => { const t = setInterval(() => { if (document.title === 'reported') { clearInterval(t); done(); } }, 20); })"
         let result = try present(bundle, ["--eval", wait, "--eval", "Paywall.close()", "--timeout", "30"])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        let report = loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue ?? ""
+        let report = loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue ?? ""
         let attacks = try XCTUnwrap(try JSONValue(parsing: report)["attacks"]?.objectValue, "no report in \(report)")
         XCTAssertEqual(attacks.count, 11)
         for (path, outcome) in attacks {
@@ -138,15 +138,15 @@ final class PresentTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: opened.path), "the opener ran")
         let events = loggedEvents()
-        XCTAssertEqual(events.filter { $0.name == "url_openExternal" }.count, 0)
-        let refused = events.filter { $0.name == "pageAction_refused" }
+        XCTAssertEqual(events.filter { $0.name == .urlOpenExternal }.count, 0)
+        let refused = events.filter { $0.name == .pageActionRefused }
         XCTAssertEqual(Set(refused.compactMap { $0.params["url"]?.stringValue }),
                        ["https://example.com/terms", "https://example.com/external"])
         XCTAssertEqual(Set(refused.compactMap { $0.params["action"]?.stringValue }), ["link", "open_url_external"])
-        let blocked = events.filter { $0.name == "navigation_blocked" }.compactMap { $0.params["url"]?.stringValue }
+        let blocked = events.filter { $0.name == .navigationBlocked }.compactMap { $0.params["url"]?.stringValue }
         XCTAssertTrue(blocked.contains("javascript:alert(1)"), "\(blocked)")
         XCTAssertTrue(blocked.contains("paywall://other/index.html"), "\(blocked)")
-        let location = events.filter { $0.name == "custom" }.last?.params["data"]
+        let location = events.filter { $0.name == .custom }.last?.params["data"]
         XCTAssertEqual(location, "paywall://bundle/index.html", "the main frame stayed on the bundle")
     }
 
@@ -161,13 +161,13 @@ final class PresentTests: EndToEndTestCase {
             ["present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval",
              "await new Promise(done => document.addEventListener('click', () => setTimeout(done, 300))); Paywall.close()"],
             in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
-        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        waitForEvents { $0.contains { $0.name == .pageReady } }
         let window = try XCTUnwrap(RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^link$"))
         RealInput.click(window: window, x: 100, y: 100)
         let result = process.wait()
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         XCTAssertEqual(lines(of: opened, atLeast: 1), ["https://example.com/terms"])
-        XCTAssertEqual(loggedEvents().filter { $0.name == "url_openExternal" }.count, 1)
+        XCTAssertEqual(loggedEvents().filter { $0.name == .urlOpenExternal }.count, 1)
     }
 
     /// `open_url` loads into the one in-app browser window there is, however often a page calls it.
@@ -181,7 +181,7 @@ final class PresentTests: EndToEndTestCase {
                   if ((await fetch('counted.txt')).ok) { clearInterval(t); done(); } }, 50); });
                 Paywall.close()
                 """], in: workDir)
-        waitForEvents { $0.filter { $0.name == "url_openInApp" }.count == 4 }
+        waitForEvents { $0.filter { $0.name == .urlOpenInApp }.count == 4 }
         _ = RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^127\\.0\\.0\\.1$")
         usleep(500_000)  // time for any further window to map
         XCTAssertEqual(RealInput.windows(pid: process.process.processIdentifier, name: "^127\\.0\\.0\\.1$").count, 1)
@@ -196,6 +196,6 @@ final class PresentTests: EndToEndTestCase {
         let result = try present(bundle, ["--eval", "Paywall.close()",
                                           "--timeout", "30"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], "page saw paywall_open of listener")
+        XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], "page saw paywall_open of listener")
     }
 }

@@ -7,12 +7,12 @@ final class PreviewTests: EndToEndTestCase {
         let bundle = try inlineBundle("live", body: "<p>version one</p>")
         let preview = try PaywallProcess(["preview", bundle.path, "--events", eventsPath], in: workDir)
         defer { preview.terminate() }
-        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        waitForEvents { $0.contains { $0.name == .pageReady } }
 
         let css = bundle.appendingPathComponent("style.css")
         try "p { color: red }".write(to: css, atomically: true, encoding: .utf8)
-        waitForEvents { events in events.filter { $0.name == "page_ready" }.count == 2 }
-        let reload = loggedEvents().first { $0.name == "bundle_reload" }
+        waitForEvents { events in events.filter { $0.name == .pageReady }.count == 2 }
+        let reload = loggedEvents().first { $0.name == .bundleReload }
         XCTAssertEqual(reload?.params["files"], .array([.string(css.resolvingSymlinksInPath().path)]))
         XCTAssertTrue(preview.process.isRunning, "preview stays open across reloads")
     }
@@ -22,6 +22,6 @@ final class PreviewTests: EndToEndTestCase {
         let bundle = try inlineBundle("vars", body: "<script>Paywall.on('template_variables', () => Paywall.custom('got variables'));</script>")
         let preview = try PaywallProcess(["preview", bundle.path, "--events", eventsPath], in: workDir)
         defer { preview.terminate() }
-        waitForEvents { $0.contains { $0.name == "custom" && $0.params["data"] == "got variables" } }
+        waitForEvents { $0.contains { $0.name == .custom && $0.params["data"] == "got variables" } }
     }
 }

@@ -21,7 +21,7 @@ final class ProtocolTests: EndToEndTestCase {
     private func delivered(_ extra: [String] = []) throws -> [JSONValue] {
         let result = try present(try fixtureBundle("recorder"), ["report(); Paywall.close()"], extra)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        let data = try XCTUnwrap(loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue)
+        let data = try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue)
         return try XCTUnwrap(try JSONValue(parsing: data).arrayValue)
     }
 
@@ -29,7 +29,7 @@ final class ProtocolTests: EndToEndTestCase {
         let events = try delivered()
         let names = events.compactMap { $0["event_name"]?.stringValue }
         XCTAssertEqual(Array(names.prefix(3)), ["products", "template_variables", "template_substitutions_prefix"])
-        XCTAssertTrue(names.contains("paywall_open"), "lifecycle events reach a page's own window.paywall: \(names)")
+        XCTAssertTrue(names.contains(EventName.paywallOpen.rawValue), "lifecycle events reach a page's own window.paywall: \(names)")
         XCTAssertEqual(events[0]["products"]?.arrayValue?.first, ["product": "primary", "productId": "lumen.pro.yearly"])
         let variables = try XCTUnwrap(events[1]["variables"])
         XCTAssertEqual(variables["primary"]?["price"], "$39.99")
@@ -56,7 +56,7 @@ final class ProtocolTests: EndToEndTestCase {
         let result = try present(bundle, ["Paywall.custom(window.seenAtStart + ' ' + navigator.language); Paywall.close()"],
                                  ["--locale", "fr_FR"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "custom" }?.params["data"], #"{"deviceLocale":"fr_FR"} fr-FR"#)
+        XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], #"{"deviceLocale":"fr_FR"} fr-FR"#)
     }
 
     func testNoTrialPrefixAfterTheUserHadATrial() throws {
@@ -83,10 +83,10 @@ final class ProtocolTests: EndToEndTestCase {
             """
         let result = try present(bundle, [read])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        let texts = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue))
+        let texts = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
         XCTAssertEqual(texts, ["$39.99 per year", "Try 1-week free trial", "{{ primary.pricee }} and again {{ primary.pricee }}",
                                "1 year plan"])
-        let unknown = loggedEvents().filter { $0.name == "templateVariable_unknown" }
+        let unknown = loggedEvents().filter { $0.name == .templateVariableUnknown }
         XCTAssertEqual(unknown.map { $0.params["name"] }, ["primary.pricee"], "reported once")
     }
 
@@ -98,19 +98,19 @@ final class ProtocolTests: EndToEndTestCase {
             ["present", template.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath,
              "--timeout", "30", "--eval", read], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
-        let text = try XCTUnwrap(loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue)
+        let text = try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue)
         for expected in ["$39.99", "$7.99", "$99.99", "1-week free trial", "Start free trial"] {
             XCTAssertTrue(text.contains(expected), "missing \(expected) in \(text)")
         }
         XCTAssertFalse(text.contains("{{"), text)
-        XCTAssertFalse(eventNames().contains("templateVariable_unknown"))
+        XCTAssertFalse(eventNames().contains(.templateVariableUnknown))
     }
 
     func testOpenURLOpensAnInAppBrowser() throws {
         let bundle = try inlineBundle("links", body: "<p>links</p>")
         let result = try present(bundle, ["Paywall.openURL('https://example.com/help')", "Paywall.close()"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(loggedEvents().first { $0.name == "url_openInApp" }?.params["url"], "https://example.com/help")
+        XCTAssertEqual(loggedEvents().first { $0.name == .urlOpenInApp }?.params["url"], "https://example.com/help")
     }
 
     func testNotificationsPermissionsAndCallbacks() throws {
@@ -133,11 +133,11 @@ final class ProtocolTests: EndToEndTestCase {
             """
         let result = try present(bundle, [script], environment: ["PAYWALL_NOTIFIER": notifier.path])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        let answers = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue))
+        let answers = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
         let statuses = answers.arrayValue?.map { "\($0["event_name"]?.stringValue ?? "") \($0["status"]?.stringValue ?? "")" }
         XCTAssertEqual(Set(statuses ?? []), ["permission_result granted", "permission_result unsupported",
                                               "callback_result failure"])
-        XCTAssertTrue(eventNames().contains("notification_scheduled"))
+        XCTAssertTrue(eventNames().contains(.notificationScheduled))
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, !FileManager.default.fileExists(atPath: notified.path) { usleep(50_000) }
         XCTAssertEqual(try String(contentsOf: notified, encoding: .utf8), "Trial ends soon|Two days left\n")
@@ -149,7 +149,7 @@ final class ProtocolTests: EndToEndTestCase {
         XCTAssertEqual(set.status, 0, set.stderr)
         let result = try present(bundle, ["report(); Paywall.close()"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let data = try XCTUnwrap(loggedEvents().last { $0.name == "custom" }?.params["data"]?.stringValue)
+        let data = try XCTUnwrap(loggedEvents().last { $0.name == .custom }?.params["data"]?.stringValue)
         let variables = try JSONValue(parsing: data).arrayValue?.first { $0["event_name"] == "template_variables" }
         XCTAssertEqual(variables?["variables"]?["user"]?["name"], "Ada")
         XCTAssertEqual(variables?["variables"]?["device"]?["totalPaywallViews"], 2, "both presentations counted")

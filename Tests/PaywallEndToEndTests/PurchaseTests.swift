@@ -33,10 +33,10 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
         XCTAssertEqual(result.status, 0)
         let names = eventNames()
-        for expected in ["transaction_start", "transaction_complete", "freeTrial_start", "subscriptionStatus_didChange"] {
+        for expected in [EventName.transactionStart, .transactionComplete, .freeTrialStart, .subscriptionStatusDidChange] {
             XCTAssertTrue(names.contains(expected), "missing \(expected) in \(names)")
         }
-        XCTAssertFalse(names.contains("subscription_start"), "a free trial started, not a paid subscription")
+        XCTAssertFalse(names.contains(.subscriptionStart), "a free trial started, not a paid subscription")
 
         // A new process, reading only the SQLite cache: right at once, with no store.
         let cold = try status()
@@ -60,8 +60,8 @@ final class PurchaseTests: EndToEndTestCase {
         let result = try present(template, [
             "const seen = new Promise(done => Paywall.on('transaction_abandon', done)); document.getElementById('purchase').click(); await seen; Paywall.close()"])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        XCTAssertTrue(eventNames().contains("transaction_abandon"), "\(eventNames())")
-        XCTAssertFalse(eventNames().contains("transaction_complete"))
+        XCTAssertTrue(eventNames().contains(.transactionAbandon), "\(eventNames())")
+        XCTAssertFalse(eventNames().contains(.transactionComplete))
         XCTAssertEqual(try status()["subscription_status"], "inactive")
     }
 
@@ -70,7 +70,7 @@ final class PurchaseTests: EndToEndTestCase {
         let result = try present(template, [
             "const seen = new Promise(done => Paywall.on('transaction_fail', done)); document.getElementById('purchase').click(); await seen; Paywall.close()"])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        let failure = loggedEvents().first { $0.name == "transaction_fail" }
+        let failure = loggedEvents().first { $0.name == .transactionFail }
         XCTAssertTrue(failure?.params["message"]?.stringValue?.contains("card_declined") ?? false, "\(String(describing: failure))")
         XCTAssertEqual(try status()["subscription_status"], "inactive")
     }
@@ -80,7 +80,7 @@ final class PurchaseTests: EndToEndTestCase {
             "const seen = new Promise(done => Paywall.on('restore_fail', done)); document.getElementById('restore').click(); await seen; Paywall.close()"])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         let names = eventNames()
-        XCTAssertTrue(names.contains("restore_start") && names.contains("restore_fail"), "\(names)")
+        XCTAssertTrue(names.contains(.restoreStart) && names.contains(.restoreFail), "\(names)")
     }
 
     /// Bought elsewhere while the paywall is up (another process), then restored on it.
@@ -95,13 +95,13 @@ final class PurchaseTests: EndToEndTestCase {
             ["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
              "--eval", waitForFlag, "--eval", "document.getElementById('restore').click()"], in: workDir,
             environment: PaywallProcess.scribbledMemory)
-        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        waitForEvents { $0.contains { $0.name == .pageReady } }
         let bought = try store(["buy", "lumen.pro.monthly"])
         XCTAssertEqual(bought.status, 0, bought.stderr)
         try "yes".write(to: flag, atomically: true, encoding: .utf8)
         let result = presenting.wait()
         XCTAssertEqual(result.stdout, "{\"result\":\"restored\"}\n", result.stderr)
-        XCTAssertTrue(eventNames().contains("restore_complete"), "\(eventNames())")
+        XCTAssertTrue(eventNames().contains(.restoreComplete), "\(eventNames())")
     }
 
     /// A user whose cache never knew the store account's purchase (bought under another app
@@ -114,7 +114,7 @@ final class PurchaseTests: EndToEndTestCase {
              "--timeout", "30", "--eval", "document.getElementById('restore').click()"], in: workDir,
             environment: PaywallProcess.scribbledMemory)
         XCTAssertEqual(result.stdout, "{\"result\":\"restored\"}\n", result.stderr)
-        XCTAssertTrue(eventNames().contains("restore_complete"), "\(eventNames())")
+        XCTAssertTrue(eventNames().contains(.restoreComplete), "\(eventNames())")
         for (user, expected) in [("bob", "active"), ("alice", "inactive")] {
             let status = try PaywallProcess.run(["status", "--data-dir", dataDir, "--user", user, "--json"], in: workDir)
             XCTAssertEqual(try JSONValue(parsing: status.stdout)["subscription_status"], .string(expected), user)
@@ -128,8 +128,8 @@ final class PurchaseTests: EndToEndTestCase {
             "Paywall.close()"])
         XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.monthly\"}\n", result.stderr)
         XCTAssertEqual(result.status, 0)
-        XCTAssertFalse(eventNames().contains("paywall_decline"), "\(eventNames())")
-        XCTAssertEqual(loggedEvents().last { $0.name == "paywall_close" }?.params["result"], "purchased")
+        XCTAssertFalse(eventNames().contains(.paywallDecline), "\(eventNames())")
+        XCTAssertEqual(loggedEvents().last { $0.name == .paywallClose }?.params["result"], "purchased")
     }
 
     func testRefundEndsAccessForTheNextColdStart() throws {
@@ -227,12 +227,12 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertTrue(result.stderr.contains("purchase lumen.pro.yearly fake_"), result.stderr)
         XCTAssertTrue(result.stderr.contains("disk is full"), result.stderr)
         let failure = try XCTUnwrap(loggedEvents().first {
-            $0.name == "entitlementCache_writeFail" && $0.params["product_identifier"] != nil
+            $0.name == .entitlementCacheWriteFail && $0.params["product_identifier"] != nil
         }, "\(eventNames())")
         XCTAssertEqual(failure.params["product_identifier"], "lumen.pro.yearly")
         XCTAssertTrue(failure.params["transaction_id"]?.stringValue?.hasPrefix("fake_") ?? false, "\(failure.params)")
         XCTAssertTrue(failure.params["message"]?.stringValue?.contains("disk is full") ?? false, "\(failure.params)")
-        XCTAssertTrue(eventNames().contains("transaction_complete"))
+        XCTAssertTrue(eventNames().contains(.transactionComplete))
 
         let buy = try store(["buy", "lumen.credits.100"])
         XCTAssertEqual(buy.status, 0, buy.stderr)

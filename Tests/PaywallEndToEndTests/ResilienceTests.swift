@@ -25,13 +25,13 @@ final class ResilienceTests: EndToEndTestCase {
         let bundle = try inlineBundle("sturdy", body: "<p>sturdy</p>")
         let presenting = try PaywallProcess(["present", bundle.path, "--events", eventsPath, "--timeout", "20"], in: workDir)
         defer { presenting.terminate() }
-        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        waitForEvents { $0.contains { $0.name == .pageReady } }
         let victims = webProcesses(of: presenting.process.processIdentifier)
         XCTAssertFalse(victims.isEmpty, "found the web process")
         for pid in victims { kill(pid, SIGKILL) }
         waitForEvents { events in
-            events.contains { $0.name == "paywallWebviewLoad_processTerminated" }
-                && events.filter { $0.name == "page_ready" }.count == 2
+            events.contains { $0.name == .webviewProcessTerminated }
+                && events.filter { $0.name == .pageReady }.count == 2
         }
         XCTAssertTrue(presenting.process.isRunning, "the paywall is still up")
     }
@@ -55,10 +55,10 @@ final class ResilienceTests: EndToEndTestCase {
              "--products", "primary=lumen.pro.yearly,secondary=lumen.pro.monthly", "--events", eventsPath,
              "--timeout", "30", "--eval", read], in: workDir)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        XCTAssertTrue(eventNames().contains("paywallWebviewLoad_fail"), "\(eventNames())")
-        XCTAssertEqual(loggedEvents().first { $0.name == "paywall_fallback" }?.params["reason"]?.stringValue?
+        XCTAssertTrue(eventNames().contains(.webviewLoadFail), "\(eventNames())")
+        XCTAssertEqual(loggedEvents().first { $0.name == .paywallFallback }?.params["reason"]?.stringValue?
             .contains("path leaves the bundle"), true)
-        let shown = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == "custom" }?.params["data"]?.stringValue))
+        let shown = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
         XCTAssertEqual(shown, ["Upgrade", "primary Yearly$39.99 / year", "secondary Monthly$7.99 / month"])
 
         // In the user's language: the runtime's own texts, the products as the locale writes them.
@@ -73,7 +73,7 @@ final class ResilienceTests: EndToEndTestCase {
              "--products", "primary=lumen.pro.lifetime", "--locale", "fr_FR", "--events", eventsPath,
              "--timeout", "30", "--eval", french], in: workDir)
         XCTAssertEqual(localized.stdout, "{\"result\":\"declined\"}\n", localized.stderr)
-        let texts = try JSONValue(parsing: try XCTUnwrap(loggedEvents().last { $0.name == "custom" }?.params["data"]?.stringValue))
+        let texts = try JSONValue(parsing: try XCTUnwrap(loggedEvents().last { $0.name == .custom }?.params["data"]?.stringValue))
         XCTAssertEqual(texts, ["Passer à la version supérieure", "Restaurer les achats", "Achat unique99,99\u{a0}$US"])
     }
 
@@ -85,8 +85,8 @@ final class ResilienceTests: EndToEndTestCase {
              "--eval", "Paywall.close()"], in: workDir)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", "it still finished loading and closed")
         let names = eventNames()
-        let timeout = try XCTUnwrap(names.firstIndex(of: "paywallWebviewLoad_timeout"), "\(names)")
-        XCTAssertLessThan(timeout, try XCTUnwrap(names.firstIndex(of: "page_ready")), "the timeout came first")
+        let timeout = try XCTUnwrap(names.firstIndex(of: .webviewLoadTimeout), "\(names)")
+        XCTAssertLessThan(timeout, try XCTUnwrap(names.firstIndex(of: .pageReady)), "the timeout came first")
     }
 
     func testBenchReportsEveryMedian() throws {

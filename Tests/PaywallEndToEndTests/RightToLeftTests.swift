@@ -9,7 +9,7 @@ final class RightToLeftTests: EndToEndTestCase {
     private let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
 
     private func customData() -> [String] {
-        loggedEvents().filter { $0.name == "custom" }.compactMap { $0.params["data"]?.stringValue }
+        loggedEvents().filter { $0.name == .custom }.compactMap { $0.params["data"]?.stringValue }
     }
 
     /// A paywall written `<html lang="en">` is shown in the user's language and direction.

@@ -12,33 +12,33 @@ final class SignalTests: EndToEndTestCase {
     func testSIGTERMClosesAPresentedPaywallCleanly() throws {
         let bundle = try inlineBundle("idle", body: "<p>waiting</p>")
         let process = try start(["present", bundle.path, "--timeout", "60"])
-        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        waitForEvents { $0.contains { $0.name == .pageReady } }
         kill(process.process.processIdentifier, SIGTERM)
         let result = process.wait()
         XCTAssertEqual(result.status, 128 + SIGTERM, result.stderr)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n")
-        XCTAssertEqual(eventNames().last, "paywall_close")
+        XCTAssertEqual(eventNames().last, .paywallClose)
         XCTAssertEqual(loggedEvents().last?.params["result"], "declined")
     }
 
     func testSIGINTClosesAPreviewCleanly() throws {
         let bundle = try inlineBundle("idle", body: "<p>waiting</p>")
         let process = try start(["preview", bundle.path])
-        waitForEvents { $0.contains { $0.name == "page_ready" } }
+        waitForEvents { $0.contains { $0.name == .pageReady } }
         kill(process.process.processIdentifier, SIGINT)
         let result = process.wait()
         XCTAssertEqual(result.status, 128 + SIGINT, result.stderr)
-        XCTAssertEqual(eventNames().last, "paywall_close")
+        XCTAssertEqual(eventNames().last, .paywallClose)
     }
 
     func testSIGTERMClosesTheCustomerCenterCleanly() throws {
         let process = try start(["customer-center", "--timeout", "60", "--data-dir", workDir.appendingPathComponent("data").path])
-        waitForEvents { $0.contains { $0.name == "customerCenter_open" } }
+        waitForEvents { $0.contains { $0.name == .customerCenterOpen } }
         kill(process.process.processIdentifier, SIGTERM)
         let result = process.wait()
         XCTAssertEqual(result.status, 128 + SIGTERM, result.stderr)
         XCTAssertEqual(result.stdout, "{\"result\":\"closed\"}\n")
-        XCTAssertEqual(eventNames().last, "customerCenter_close")
+        XCTAssertEqual(eventNames().last, .customerCenterClose)
     }
 
     /// A close during a purchase waits for the store; a second signal does not wait.
@@ -50,7 +50,7 @@ final class SignalTests: EndToEndTestCase {
         let bundle = try inlineBundle("buy", body: "<p>buy</p>")
         let process = try start(["present", bundle.path, "--store", catalog, "--data-dir", data, "--products",
                                  "primary=lumen.pro.monthly", "--timeout", "60", "--eval", "Paywall.purchase('primary')"])
-        waitForEvents { $0.contains { $0.name == "transaction_start" } }
+        waitForEvents { $0.contains { $0.name == .transactionStart } }
         kill(process.process.processIdentifier, SIGTERM)
         usleep(300_000)
         XCTAssertTrue(process.process.isRunning, "the first signal waits for the store's answer")

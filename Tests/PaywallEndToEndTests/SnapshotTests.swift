@@ -39,7 +39,7 @@ final class SnapshotTests: EndToEndTestCase {
         let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out, "--events", eventsPath], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
         try PNGImage(path: out).assertColor(200, 360, [0, 128, 128], "page content")
-        let ready = loggedEvents().first { $0.name == "page_ready" }
+        let ready = loggedEvents().first { $0.name == .pageReady }
         XCTAssertEqual(ready?.params["via"], "load")
     }
 

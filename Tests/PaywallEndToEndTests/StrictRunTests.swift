@@ -27,8 +27,8 @@ final class StrictRunTests: EndToEndTestCase {
         let result = try present(["--strict"], ["throw new Error('no such button')", "Paywall.close()"])
         let message = try scriptError(result)
         XCTAssertTrue(message.contains("--eval #1") && message.contains("no such button"), message)
-        XCTAssertFalse(eventNames().contains("paywall_decline"), "the second script never ran: \(eventNames())")
-        XCTAssertEqual(loggedEvents().last { $0.name == "paywall_close" }?.params["result"], "script_error")
+        XCTAssertFalse(eventNames().contains(.paywallDecline), "the second script never ran: \(eventNames())")
+        XCTAssertEqual(loggedEvents().last { $0.name == .paywallClose }?.params["result"], "script_error")
     }
 
     /// The script that closed the paywall still counts: a throw after the close fails the run.

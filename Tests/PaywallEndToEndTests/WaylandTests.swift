@@ -47,7 +47,7 @@ final class WaylandTests: EndToEndTestCase {
             environment: PaywallProcess.scribbledMemory)
         XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
         XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(eventNames().contains("transaction_complete"))
+        XCTAssertTrue(eventNames().contains(.transactionComplete))
     }
 
     func testTheCustomerCenterOnWayland() throws {
@@ -59,6 +59,6 @@ final class WaylandTests: EndToEndTestCase {
         let image = try PNGImage(path: out)
         XCTAssertEqual([image.width, image.height], [400, 720])
         XCTAssertGreaterThan(image.distinctColors(), 3, "the management screen is drawn")
-        XCTAssertEqual(loggedEvents().first { $0.name == "customerCenter_open" }?.params["screen"], "management")
+        XCTAssertEqual(loggedEvents().first { $0.name == .customerCenterOpen }?.params["screen"], "management")
     }
 }

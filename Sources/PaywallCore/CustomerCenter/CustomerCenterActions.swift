@@ -91,7 +91,7 @@ extension CustomerCenterSession {
         if case .url(let url) = action { params["url"] = .string(url.absoluteString) }
         if case .webManagement(let url) = resolution { params["url"] = .string(url.absoluteString) }
         if case .custom(let identifier) = action { params["custom_identifier"] = .string(identifier) }
-        events.emit("customerCenter_action", params)
+        events.emit(.customerCenterAction, params)
         delegate?.customerCenter(didSelect: action, for: purchase?.latest)
         let pending = Pending(path: path, purchaseKey: purchase?.key)
         if CustomerCenterRules.asksSurvey(path, resolution: resolution), let survey = path.survey {
@@ -109,7 +109,7 @@ extension CustomerCenterSession {
         }
         let action = CustomerCenterAction(pending.path.type)
         let productId = pending.purchaseKey.flatMap { screen().row(key: $0)?.productId }
-        events.emit("customerCenter_surveyResponse", [
+        events.emit(.customerCenterSurveyResponse, [
             "survey_id": .string(survey.id), "option_id": .string(optionId), "action": .string(action.name),
             "path_id": .string(pending.path.id), "product_id": productId.map(JSONValue.string) ?? .null,
         ])
@@ -191,7 +191,7 @@ extension CustomerCenterSession {
     }
 
     private func refundFinished(productId: String, status: RefundRequestStatus) {
-        events.emit("customerCenter_refundRequest", ["product_id": .string(productId), "status": .string(status.rawValue)])
+        events.emit(.customerCenterRefundRequest, ["product_id": .string(productId), "status": .string(status.rawValue)])
         delegate?.customerCenter(didCompleteRefundRequestFor: productId, status: status)
     }
 
@@ -227,7 +227,7 @@ extension CustomerCenterSession {
             guard let purchases = self.purchases else {
                 return self.show(self.notice("restore.failed", ["reason": self.strings.text("cc.no_store")]))
             }
-            self.events.emit("restore_start")
+            self.events.emit(.restoreStart)
             self.perform({ await purchases.restore() }) { outcome in
                 self.events.emit(outcome.event.name, outcome.event.params)
                 guard let failure = outcome.failureDialog(strings: self.strings) else { return self.notice("cc.restore.done") }

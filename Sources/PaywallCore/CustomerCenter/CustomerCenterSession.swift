@@ -79,7 +79,7 @@ public final class CustomerCenterSession {
         // The runtime's own page: its links need no user gesture, only the rate limit.
         var limits = PageActionLimits()
         limits.requiresGesture = false
-        channel = PageChannel(events: events, tag: ["page": "customer_center"], readyEvent: "customerCenter_pageReady",
+        channel = PageChannel(events: events, tag: ["page": "customer_center"], readyEvent: .customerCenterPageReady,
                               limits: limits)
         channel.isClosed = { [unowned self] in isDismissed }
         channel.onMessage = { [unowned self] in handle($0) }
@@ -94,10 +94,10 @@ public final class CustomerCenterSession {
         guard !isStarted else { return }
         isStarted = true
         if let catalog = purchases?.catalog {
-            for problem in configuration.problems(with: catalog) { events.emit("customerCenter_configWarning", ["reason": .string(problem)]) }
+            for problem in configuration.problems(with: catalog) { events.emit(.customerCenterConfigWarning, ["reason": .string(problem)]) }
         }
         let screen = self.screen()
-        events.emit("customerCenter_open", ["screen": .string(screen.homeName), "presentation": .string(presentation.rawValue)])
+        events.emit(.customerCenterOpen, ["screen": .string(screen.homeName), "presentation": .string(presentation.rawValue)])
         render()
         lookUpLatestVersion()
     }
@@ -107,7 +107,7 @@ public final class CustomerCenterSession {
         guard !isDismissed else { return }
         reportBackedOutRefund()
         isDismissed = true
-        events.emit("customerCenter_close")
+        events.emit(.customerCenterClose)
         page?.dismiss()
         delegate?.customerCenterDidDismiss()
         let dismissed = onDismiss
@@ -161,7 +161,7 @@ public final class CustomerCenterSession {
                 latestVersion = try await check.fetch(feed: feed)
                 render()
             } catch {
-                events.emit("customerCenter_updateCheckFail", ["reason": .string("\(error)")])
+                events.emit(.customerCenterUpdateCheckFail, ["reason": .string("\(error)")])
             }
         }
     }
@@ -207,6 +207,6 @@ public final class CustomerCenterSession {
     // MARK: Messages from the page
 
     func reportInvalid(_ reason: String) {
-        channel.emit(EventName.pageMessageInvalid, ["reason": .string(reason)])
+        channel.emit(.pageMessageInvalid, ["reason": .string(reason)])
     }
 }

@@ -95,7 +95,7 @@ public final class Purchases {
             params["product_identifier"] = .string(product.id)
             if let transaction = latestTransaction(of: product) { params["transaction_id"] = .string(transaction.id) }
         }
-        events.emit(EventName.entitlementCacheWriteFail, params)
+        events.emit(.entitlementCacheWriteFail, params)
     }
 
     /// What a restore found.
@@ -107,11 +107,11 @@ public final class Purchases {
         case failed(reason: String, cause: StoreErrorText.Cause)
 
         /// The event reporting it (`restore_complete` or `restore_fail` with its `message`).
-        public var event: (name: String, params: [String: JSONValue]) {
+        public var event: (name: EventName, params: [String: JSONValue]) {
             switch self {
-            case .restored: ("restore_complete", [:])
-            case .nothingToRestore: ("restore_fail", ["message": "no active purchases to restore"])
-            case .failed(let reason, _): ("restore_fail", ["message": .string(reason)])
+            case .restored: (.restoreComplete, [:])
+            case .nothingToRestore: (.restoreFail, ["message": "no active purchases to restore"])
+            case .failed(let reason, _): (.restoreFail, ["message": .string(reason)])
             }
         }
 
@@ -174,14 +174,14 @@ public final class Purchases {
         subscriptionStatus = status
         customerInfo = info
         if infoChanged {
-            events.emit("customerInfo_didChange", [
+            events.emit(.customerInfoDidChange, [
                 "user_id": .string(userId),
                 "active_entitlements": .array(info.entitlements.filter(\.isActive).map { .string($0.id) }),
                 "transaction_count": .number(Double(info.transactions.count)),
             ])
         }
         if statusChanged {
-            events.emit("subscriptionStatus_didChange", [
+            events.emit(.subscriptionStatusDidChange, [
                 "user_id": .string(userId), "status": .string(status.name),
                 "entitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),
             ])

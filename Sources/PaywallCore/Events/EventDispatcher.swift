@@ -24,7 +24,7 @@ public final class EventDispatcher {
         for token in observers.keys.sorted() { observers[token]?(event) }
     }
 
-    public func emit(_ name: String, _ params: [String: JSONValue] = [:]) {
+    public func emit(_ name: EventName, _ params: [String: JSONValue] = [:]) {
         emit(PaywallEvent(name, params))
     }
 }

@@ -25,7 +25,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     /// Parameters every event of this page carries (`paywall_identifier`, or `page`).
     private let tag: [String: JSONValue]
     /// The event reported when the page becomes ready.
-    private let readyEvent: String
+    private let readyEvent: EventName
     private let decoder: PageEnvelopeDecoder
     /// Events for the page that arrived before it could receive them.
     private var pending: [JSONValue] = []
@@ -50,7 +50,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     ///   - readyEvent: what becoming ready is reported as.
     ///   - limits: what the page may make the machine do; a page of the runtime's own needs no
     ///     user gesture for the system opener.
-    public init(events: EventDispatcher, tag: [String: JSONValue], readyEvent: String, limits: PageActionLimits = PageActionLimits(),
+    public init(events: EventDispatcher, tag: [String: JSONValue], readyEvent: EventName, limits: PageActionLimits = PageActionLimits(),
                 decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
         self.events = events
         self.tag = tag
@@ -62,7 +62,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     // MARK: Events
 
     /// Reports `name` with this page's tag added to `extra`.
-    public func emit(_ name: String, _ extra: [String: JSONValue] = [:]) {
+    public func emit(_ name: EventName, _ extra: [String: JSONValue] = [:]) {
         events.emit(name, params(extra))
     }
 
@@ -78,7 +78,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
         do {
             list = try decoder.events(in: text)
         } catch {
-            return emit(EventName.pageMessageInvalid, ["reason": .string(error.description)])
+            return emit(.pageMessageInvalid, ["reason": .string(error.description)])
         }
         for (index, event) in list.enumerated() {
             // Once the page is dismissed, the rest of its batch has nothing left to act on.
@@ -93,19 +93,19 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
                 } else {
                     p["reason"] = .string("\(error)")
                 }
-                emit(EventName.pageMessageInvalid, p)
+                emit(.pageMessageInvalid, p)
             }
         }
     }
 
     public func loadStarted(url: String) {
         readiness.loadStarted()
-        emit(EventName.webviewLoadStart, ["url": .string(url)])
+        emit(.webviewLoadStart, ["url": .string(url)])
         onLoadStarted?()
     }
 
     public func loadFinished(url: String) {
-        emit(EventName.webviewLoadComplete, ["url": .string(url)])
+        emit(.webviewLoadComplete, ["url": .string(url)])
         let ready = readiness.loadDidFinish()
         onLoadFinished?()
         flushPending()
@@ -113,7 +113,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     }
 
     public func loadFailed(url: String, reason: String) {
-        emit(EventName.webviewLoadFail, ["url": .string(url), "reason": .string(reason)])
+        emit(.webviewLoadFail, ["url": .string(url), "reason": .string(reason)])
         onLoadFailed?(reason)
     }
 
@@ -122,7 +122,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     }
 
     public func webProcessTerminated(reason: String) {
-        emit(EventName.webviewProcessTerminated, ["reason": .string(reason)])
+        emit(.webviewProcessTerminated, ["reason": .string(reason)])
         onProcessTerminated?()
     }
 
@@ -175,7 +175,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
             openExternally(url, source: newWindow ? "new_window" : "link")
             return false
         case .block(let reason):
-            emit(EventName.navigationBlocked, ["url": .string(url), "reason": .string(reason)])
+            emit(.navigationBlocked, ["url": .string(url), "reason": .string(reason)])
             return false
         }
     }
@@ -184,25 +184,25 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     /// reported as `url_openExternal` with `source` (the message or the kind of link).
     public func openExternally(_ target: String, source: String) {
         guard let url = NavigationPolicy.externalURL(target) else {
-            return emit(EventName.navigationBlocked, [
+            return emit(.navigationBlocked, [
                 "url": .string(target), "reason": .string("only http, https and mailto URLs open in the system"),
             ])
         }
         if let reason = limits.openInSystem(at: Date()) {
             return refuse(source, reason, ["url": .string(url.absoluteString)])
         }
-        emit(EventName.urlOpenExternal, ["url": .string(url.absoluteString), "source": .string(source)])
+        emit(.urlOpenExternal, ["url": .string(url.absoluteString), "source": .string(source)])
         surface?.openExternally(url)
     }
 
     /// Opens `target` in the runtime's browser window (http and https only); reported as `url_openInApp`.
     public func openInApp(_ target: String) {
         guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            return emit(EventName.navigationBlocked, [
+            return emit(.navigationBlocked, [
                 "url": .string(target), "reason": .string("the in-app browser opens only http and https URLs"),
             ])
         }
-        emit("url_openInApp", ["url": .string(url.absoluteString)])
+        emit(.urlOpenInApp, ["url": .string(url.absoluteString)])
         surface?.openInAppBrowser(url)
     }
 
@@ -215,6 +215,6 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
         if last { p["further_refusals"] = "not reported" }
         p["action"] = .string(action)
         p["reason"] = .string(reason)
-        emit(EventName.pageActionRefused, p)
+        emit(.pageActionRefused, p)
     }
 }

@@ -6,10 +6,10 @@ extension PaywallSession {
     func handleAppMessage(_ message: PageMessage) {
         switch message {
         case .openDeepLink(let link):
-            events.emit("deepLink_open", params(["link": .string(link)]))
+            events.emit(.deepLinkOpen, params(["link": .string(link)]))
             delegate?.handleDeepLink(link)
         case .customPlacement(let name, let placementParams):
-            events.emit("customPlacement", params(["name": .string(name), "params": .object(placementParams)]))
+            events.emit(.customPlacement, params(["name": .string(name), "params": .object(placementParams)]))
             delegate?.handleCustomPlacement(name: name, params: placementParams)
         case .userAttributesUpdated(let attributes):
             var values: [String: JSONValue] = [:]
@@ -19,24 +19,24 @@ extension PaywallSession {
             } catch {
                 return refuse(message.eventName, "\(error)")
             }
-            events.emit("user_attributes", params(["attributes": .object(values)]))
+            events.emit(.userAttributes, params(["attributes": .object(values)]))
         case .requestStoreReview(let reviewType):
-            events.emit("storeReview_request", params(["review_type": .string(reviewType)]))
+            events.emit(.storeReviewRequest, params(["review_type": .string(reviewType)]))
             delegate?.handleStoreReviewRequest(reviewType: reviewType)
         case .scheduleNotification(let n):
             if let reason = limits.scheduleNotification() { return refuse(message.eventName, reason) }
             let shown = page?.scheduleNotification(title: n.title, subtitle: n.subtitle, body: n.body,
                                                    delay: max(0, n.delay) / 1000) ?? false
-            events.emit(shown ? "notification_scheduled" : "notification_unavailable", params([
+            events.emit(shown ? .notificationScheduled : .notificationUnavailable, params([
                 "type": .string(n.type), "title": .string(n.title), "delay_ms": .number(n.delay),
             ]))
         case .requestPermission(let type, let requestId):
             let status = permissionStatus(type)
-            events.emit("permission_request", params(["permission_type": .string(type), "status": .string(status)]))
+            events.emit(.permissionRequest, params(["permission_type": .string(type), "status": .string(status)]))
             deliver(["event_name": "permission_result", "permission_type": .string(type),
                      "request_id": .string(requestId), "status": .string(status)])
         case .requestCallback(let requestId, let name, let behavior, let variables):
-            events.emit("callback_request", params(["name": .string(name), "behavior": .string(behavior)]))
+            events.emit(.callbackRequest, params(["name": .string(name), "behavior": .string(behavior)]))
             let answer = { [weak self] (result: CallbackResult) in
                 var reply: [String: JSONValue] = ["event_name": "callback_result", "request_id": .string(requestId),
                                                   "name": .string(name)]
@@ -54,7 +54,7 @@ extension PaywallSession {
             Task { @MainActor in answer(await delegate.handleCallback(name: name, variables: variables)) }
         case .hapticFeedback(let type):
             // Desktops have no haptics: reported only, so a page's flow is visible in the log.
-            events.emit("haptic_feedback", params(["haptic_type": .string(type)]))
+            events.emit(.hapticFeedback, params(["haptic_type": .string(type)]))
         case .pageView(let view):
             var p: [String: JSONValue] = [
                 "page_node_id": .string(view.pageNodeId), "flow_position": .number(view.flowPosition),
@@ -64,19 +64,19 @@ extension PaywallSession {
             if let previous = view.previousPageNodeId { p["previous_page_node_id"] = .string(previous) }
             if let position = view.previousFlowPosition { p["previous_flow_position"] = .number(position) }
             if let time = view.timeOnPreviousPageMs { p["time_on_previous_page_ms"] = .number(time) }
-            events.emit("page_view", params(p))
+            events.emit(.pageView, params(p))
         case .webCheckout(let kind, let contextId, let productId):
             // Web checkout (Stripe) is not run on Linux; the steps are reported for analytics.
             var p: [String: JSONValue] = ["checkout_context_id": .string(contextId)]
             if let productId { p["product_identifier"] = .string(productId) }
             events.emit(kind, params(p))
         case .templateVariableUnknown(let name):
-            events.emit("templateVariable_unknown", params(["name": .string(name)]))
+            events.emit(.templateVariableUnknown, params(["name": .string(name)]))
         case .custom(let data):
-            events.emit(EventName.custom, params(["data": .string(data)]))
+            events.emit(.custom, params(["data": .string(data)]))
             delegate?.handleCustom(data)
         case .ping, .close, .restore, .purchase, .openURL, .openURLExternal:
-            events.emit(EventName.pageMessageUnsupported, params([
+            events.emit(.pageMessageUnsupported, params([
                 "event_name": .string(message.eventName),
                 "reason": .string("no purchase controller is configured"),
             ]))

@@ -60,7 +60,7 @@ public final class PaywallSession {
 
     public init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
         self.paywallId = paywallId
-        channel = PageChannel(events: events, tag: ["paywall_identifier": .string(paywallId)], readyEvent: EventName.pageReady,
+        channel = PageChannel(events: events, tag: ["paywall_identifier": .string(paywallId)], readyEvent: .pageReady,
                               decoder: decoder)
         channel.isClosed = { [unowned self] in result != nil }
         channel.onMessage = { [unowned self] in handle($0) }
@@ -85,7 +85,7 @@ public final class PaywallSession {
     /// The page is not ready after the load timeout: the host offers Retry and Close.
     public func loadTimedOut(after seconds: Double) {
         guard !readiness.isReady, result == nil else { return }
-        channel.emit("paywallWebviewLoad_timeout", ["seconds": .number(seconds)])
+        channel.emit(.webviewLoadTimeout, ["seconds": .number(seconds)])
         page?.showLoading(.slow)
     }
 
@@ -93,7 +93,7 @@ public final class PaywallSession {
     public func useFallback(reason: String) {
         guard !showsFallback, result == nil else { return }
         showsFallback = true
-        channel.emit("paywall_fallback", ["reason": .string(reason)])
+        channel.emit(.paywallFallback, ["reason": .string(reason)])
         page?.showFallback()
     }
 
@@ -127,7 +127,7 @@ public final class PaywallSession {
     func handle(_ message: PageMessage) {
         switch message {
         case .ping(let version):
-            channel.emit("ping", ["version": version.map(JSONValue.string) ?? .null])
+            channel.emit(.ping, ["version": version.map(JSONValue.string) ?? .null])
             // The protocol's order after a ping: products, variables, prefix; then anything held back.
             channel.pingArrived {
                 sendTemplateVariables()
@@ -231,11 +231,11 @@ public final class PaywallSession {
     }
 
     /// Emits an event to the observers and sends it to the page too (lifecycle events).
-    func report(_ name: String, _ extra: [String: JSONValue] = [:]) {
+    func report(_ name: EventName, _ extra: [String: JSONValue] = [:]) {
         let p = params(extra)
         events.emit(name, p)
         var pageEvent = p
-        pageEvent["event_name"] = .string(name)
+        pageEvent["event_name"] = .string(name.rawValue)
         deliver(.object(pageEvent))
     }
 

@@ -18,17 +18,17 @@ public enum PresentationGate {
             params["status"] = "timeout"
             params["reason"] = "subscriptionStatusTimeout"
             params["waited_ms"] = .number((timeout * 1000).rounded())
-            purchases.events.emit("paywallPresentationRequest", params)
+            purchases.events.emit(.paywallPresentationRequest, params)
             return nil  // present anyway: an unknown user is not known to have access
         }
         if !purchases.subscriptionStatus.activeEntitlements.isEmpty {
             params["status"] = "noPresentation"
             params["reason"] = "userIsSubscribed"
-            purchases.events.emit("paywallPresentationRequest", params)
+            purchases.events.emit(.paywallPresentationRequest, params)
             return .skipped(reason: "subscribed")
         }
         params["status"] = "presentation"
-        purchases.events.emit("paywallPresentationRequest", params)
+        purchases.events.emit(.paywallPresentationRequest, params)
         return nil
     }
 }

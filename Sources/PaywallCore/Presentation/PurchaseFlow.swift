@@ -21,7 +21,7 @@ final class PurchaseFlow {
         guard !inFlight else { return }
         guard let product = purchases.catalog.product(id: productId) else {
             let known = purchases.catalog.products.map(\.id).joined(separator: ", ")
-            session.report("transaction_fail", [
+            session.report(.transactionFail, [
                 "product_identifier": .string(productId),
                 "message": .string("unknown product id \"\(productId)\"; the catalog has: \(known)"),
             ])
@@ -30,13 +30,13 @@ final class PurchaseFlow {
         }
         if purchases.alreadyOwns(product) {
             // Nothing is charged twice: owning it already counts as a restore.
-            session.report("transaction_restore", ["product_identifier": .string(productId)])
+            session.report(.transactionRestore, ["product_identifier": .string(productId)])
             session.succeeded(.restored, dismiss: shouldDismiss)
             return
         }
         let trialExpected = product.introductoryOffer?.mode == .freeTrial && purchases.isEligibleForIntroOffer(product)
         begin()
-        session.report("transaction_start", ["product_identifier": .string(productId)])
+        session.report(.transactionStart, ["product_identifier": .string(productId)])
         Task { @MainActor in
             let result = await purchases.controller.purchase(product)
             defer { end() }
@@ -48,12 +48,12 @@ final class PurchaseFlow {
                 try? purchases.refresh(purchased: product)
                 completed(product, trialExpected: trialExpected, shouldDismiss: shouldDismiss)
             case .cancelled:
-                session.report("transaction_abandon", ["product_identifier": .string(productId)])
+                session.report(.transactionAbandon, ["product_identifier": .string(productId)])
             case .pending:
-                session.report("transaction_pending", ["product_identifier": .string(productId)])
+                session.report(.transactionPending, ["product_identifier": .string(productId)])
                 alert("purchase.pending")
             case .failed(let error):
-                session.report("transaction_fail", [
+                session.report(.transactionFail, [
                     "product_identifier": .string(productId), "message": .string("\(error)"),
                 ])
                 alert("purchase.failed", ["reason": StoreErrorText.reason(for: error, strings: strings)])
@@ -64,7 +64,7 @@ final class PurchaseFlow {
     func restore() {
         guard !inFlight else { return }
         begin()
-        session.report("restore_start")
+        session.report(.restoreStart)
         Task { @MainActor in
             let outcome = await purchases.restore()
             // After the outcome is reported: a close asked for meanwhile must not win over a restore.
@@ -82,13 +82,13 @@ final class PurchaseFlow {
         let transaction = purchases.latestTransaction(of: product)
         var params: [String: JSONValue] = ["product_identifier": .string(product.id)]
         if let transaction { params["transaction_id"] = .string(transaction.id) }
-        session.report("transaction_complete", params)
+        session.report(.transactionComplete, params)
         let startedTrial = purchases.transactionSource == nil ? trialExpected : transaction?.offerType == .trial
         switch product.kind {
         case .autoRenewable:
-            session.report(startedTrial ? "freeTrial_start" : "subscription_start", params)
+            session.report(startedTrial ? .freeTrialStart : .subscriptionStart, params)
         case .nonRenewing, .consumable, .nonConsumable:
-            session.report("nonRecurringProduct_purchase", params)
+            session.report(.nonRecurringProductPurchase, params)
         }
         session.succeeded(.purchased(productId: product.id), dismiss: shouldDismiss)
     }

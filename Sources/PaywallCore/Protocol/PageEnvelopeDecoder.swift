@@ -149,13 +149,14 @@ public struct PageEnvelopeDecoder: Sendable {
                 previousFlowPosition: try f.optionalNumber("previous_flow_position"),
                 type: try f.string("type"),
                 timeOnPreviousPageMs: try f.optionalNumber("time_on_previous_page_ms")))
-        case "initiate_web_checkout", "stripe_checkout_start", "stripe_checkout_complete",
-            "stripe_checkout_submit", "stripe_checkout_fail", "stripe_checkout_abandon":
-            return .webCheckout(
-                kind: name, checkoutContextId: try f.string("checkout_context_id"),
-                productId: try f.optionalString("product_identifier"))
         case "template_variable_unknown": return .templateVariableUnknown(name: try f.string("name"))
         default:
+            // The web checkout messages are reported under their own names (`EventName`).
+            if let step = EventName(rawValue: name), EventName.webCheckoutSteps.contains(step) {
+                return .webCheckout(
+                    kind: step, checkoutContextId: try f.string("checkout_context_id"),
+                    productId: try f.optionalString("product_identifier"))
+            }
             throw EventError(eventName: rawName, reason: "unknown event_name \"\(rawName)\"; see PROTOCOL.md for the known events")
         }
     }

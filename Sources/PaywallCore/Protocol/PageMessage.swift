@@ -21,8 +21,8 @@ public enum PageMessage: Equatable, Sendable {
     case requestCallback(requestId: String, name: String, behavior: String, variables: [String: JSONValue]?)
     case hapticFeedback(hapticType: String)
     case pageView(PageView)
-    /// `initiate_web_checkout` and the `stripe_checkout_*` family; `kind` is the event name.
-    case webCheckout(kind: String, checkoutContextId: String, productId: String?)
+    /// `initiate_web_checkout` and the `stripe_checkout_*` family; `kind` is the event it reports.
+    case webCheckout(kind: EventName, checkoutContextId: String, productId: String?)
     /// Ours: the runtime's page script met `{{ name }}` with no such template variable.
     case templateVariableUnknown(name: String)
 
@@ -45,7 +45,7 @@ public enum PageMessage: Equatable, Sendable {
         case .requestCallback: "request_callback"
         case .hapticFeedback: "haptic_feedback"
         case .pageView: "page_view"
-        case .webCheckout(let kind, _, _): kind
+        case .webCheckout(let kind, _, _): kind.rawValue
         case .templateVariableUnknown: "template_variable_unknown"
         }
     }

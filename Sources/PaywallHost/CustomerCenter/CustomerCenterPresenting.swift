@@ -104,7 +104,7 @@ extension PaywallPresenter {
         do {
             view.webView.load(runtime.mount(try PaywallBundle(path: bundle.path), host: view.webView.bundleHost))
         } catch {
-            events.emit(EventName.webviewLoadFail, ["url": .string(bundle.path), "reason": .string("\(error)"), "page": "customer_center"])
+            events.emit(.webviewLoadFail, ["url": .string(bundle.path), "reason": .string("\(error)"), "page": "customer_center"])
         }
     }
 

@@ -192,7 +192,7 @@ public final class PaywallPresenter {
     func reportLocaleFallbackOnce() {
         guard !localeFallbackReported, strings.resolution.fellBack else { return }
         localeFallbackReported = true
-        events.emit(EventName.localeFallback, [
+        events.emit(.localeFallback, [
             "requested": .string(strings.resolution.requested), "resolved": .string(strings.resolution.resolved),
         ])
     }

@@ -14,14 +14,14 @@ extension PaywallPresenter {
         let startsWebProcess = runtime.viewsMade == 0
         let before = memoryReader()
         let (presentation, entry) = prepare(bundle, options: options)
-        events.emit("paywallPreload_start", ["paywall_identifier": .string(id)])
+        events.emit(.paywallPreloadStart, ["paywall_identifier": .string(id)])
         presentation.session.onReady = { [weak self, weak presentation] in
             presentation?.session.onReady = nil
             guard let self, let presentation, self.isPreloaded(id) else { return }
             let grown = Double(max(0, self.memoryReader() - before)) / 1_048_576
             presentation.preloadCostMB = startsWebProcess ? 0 : grown
             let used = self.preloaded.reduce(0) { $0 + $1.presentation.preloadCostMB }
-            self.events.emit("paywallPreload_complete", [
+            self.events.emit(.paywallPreloadComplete, [
                 "paywall_identifier": .string(id), "preloaded_memory_mb": .number((used * 10).rounded() / 10),
             ])
             self.keepWithinMemoryBudget(used: used)
@@ -64,7 +64,7 @@ extension PaywallPresenter {
 
     private func evict(reason: String) {
         let entry = preloaded.removeFirst()
-        events.emit("paywallPreload_evicted", ["paywall_identifier": .string(entry.id), "reason": .string(reason)])
+        events.emit(.paywallPreloadEvicted, ["paywall_identifier": .string(entry.id), "reason": .string(reason)])
         discard(entry)
     }
 

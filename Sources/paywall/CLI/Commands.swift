@@ -33,7 +33,7 @@ enum Commands {
         help: "How long each --eval script's promise may take to settle (default 30); one that does not counts as failed.")
     static let dialogsOption = OptionSpec(
         name: "--dialogs", valueName: "show|auto",
-        help: "The runtime's own dialogs (purchase pending/failed, restore found nothing): show them (default) or answer them at once with OK (auto). Logged as dialog_shown.")
+        help: "The runtime's own dialogs (purchase pending/failed, restore found nothing): show them (default) or answer them at once with OK (auto). Logged as \(EventName.dialogShown.rawValue).")
     static let automationOption = OptionSpec(
         name: "--automation", valueName: nil,
         help: "Let WebKit's WebDriver (WebKitWebDriver, for Selenium) drive the window; the driver launches paywall with it.")

@@ -54,7 +54,7 @@ enum CustomerCenterCommand {
         }
         let (presenter, stores) = try PresentationHost.makePresenter(arguments, command: spec)
         presenter.events.observe { event in
-            if event.name == "customerCenter_configWarning" {
+            if event.name == .customerCenterConfigWarning {
                 PresentationHost.fail("warning: \(event.params["reason"]?.stringValue ?? "")")
             }
         }

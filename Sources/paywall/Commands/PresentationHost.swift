@@ -56,7 +56,7 @@ final class PresentationHost {
         (presenter, stores) = try Self.makePresenter(arguments, command: command)
         for (version, problems) in refused {
             Self.fail("warning: refused \(version.id) \(version.version): \(problems.map(\.description).joined(separator: "; "))")
-            presenter.events.emit("bundle_refused", [
+            presenter.events.emit(.bundleRefused, [
                 "id": .string(version.id), "version": .string(version.version),
                 "problems": .array(problems.map { .string($0.description) }),
             ])

@@ -16,7 +16,7 @@ enum PreviewCommand {
             let changed = current.changes(since: fingerprint)
             guard !changed.isEmpty else { return true }
             fingerprint = current
-            host.events.emit(EventName.bundleReload, ["files": .array(changed.map(JSONValue.string))])
+            host.events.emit(.bundleReload, ["files": .array(changed.map(JSONValue.string))])
             webView?.reload()
             return true
         }

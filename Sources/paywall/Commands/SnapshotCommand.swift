@@ -54,7 +54,7 @@ enum SnapshotCommand {
         options.size = size
         var loadError: String?
         let token = host.events.observe { event in
-            if event.name == EventName.webviewLoadFail { loadError = event.params["reason"]?.stringValue ?? "load failed" }
+            if event.name == .webviewLoadFail { loadError = event.params["reason"]?.stringValue ?? "load failed" }
         }
         var presentation: PaywallPresentation?
         let end = { (problem: String?) in

@@ -64,7 +64,7 @@ struct StoreContext {
     /// A purchase stands when the cache cannot record it; the user still hears about the cache.
     private static func warnOnCacheWriteFailures(_ events: EventDispatcher) {
         events.observe { event in
-            guard event.name == EventName.entitlementCacheWriteFail else { return }
+            guard event.name == .entitlementCacheWriteFail else { return }
             let purchase = [event.params["product_identifier"], event.params["transaction_id"]]
                 .compactMap { $0?.stringValue }.joined(separator: " ")
             let message = event.params["message"]?.stringValue ?? "the entitlement cache could not be written"
@@ -76,7 +76,7 @@ struct StoreContext {
     private static func report(_ recovery: RecoveringDatabase.Recovery?, events: EventDispatcher) {
         guard let recovery else { return }
         PresentationHost.fail("warning: \(recovery.description)")
-        events.emit("database_recovered", [
+        events.emit(.databaseRecovered, [
             "path": .string(recovery.path), "moved_to": .string(recovery.movedTo), "reason": .string(recovery.reason),
         ])
     }

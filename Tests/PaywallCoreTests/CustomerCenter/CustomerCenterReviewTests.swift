@@ -51,10 +51,10 @@ final class CustomerCenterReviewTests: XCTestCase {
         rig.send(#"{"event_name": "customer_center_path", "path_id": "refund", "product_id": "pro.monthly"}"#)
         XCTAssertNotNil(rig.session.dialog?.confirming)
         rig.send(#"{"event_name": "customer_center_action", "action": "close"}"#)
-        XCTAssertEqual(rig.events(named: "customerCenter_refundRequest").map(\.params),
+        XCTAssertEqual(rig.events(named: .customerCenterRefundRequest).map(\.params),
                        [["product_id": "pro.monthly", "status": "user_cancelled"]])
         XCTAssertEqual(delegate.refunds.map(\.status), [.userCancelled])
-        XCTAssertEqual(rig.names.suffix(2), ["customerCenter_refundRequest", "customerCenter_close"])
+        XCTAssertEqual(rig.names.suffix(2), [.customerCenterRefundRequest, .customerCenterClose])
     }
 
     @MainActor
@@ -73,8 +73,8 @@ final class CustomerCenterReviewTests: XCTestCase {
         resume(true)
         resume(true)
         try await rig.waitUntilIdle()
-        XCTAssertEqual(rig.events(named: "restore_start").count, 1)
-        XCTAssertEqual(rig.events(named: "customerCenter_action").count, 2, "both taps are reported")
+        XCTAssertEqual(rig.events(named: .restoreStart).count, 1)
+        XCTAssertEqual(rig.events(named: .customerCenterAction).count, 2, "both taps are reported")
     }
 
     func testConfigRefusesNonASCIIHexAndNonWebURLs() {
@@ -108,6 +108,6 @@ final class CustomerCenterReviewTests: XCTestCase {
         XCTAssertEqual(CustomerCenterConfiguration.default.problems(with: F.catalog), [])
         let rig = try CCSessionRig(dir: dir, configuration: config)
         rig.open()
-        XCTAssertEqual(rig.events(named: "customerCenter_configWarning").count, 1)
+        XCTAssertEqual(rig.events(named: .customerCenterConfigWarning).count, 1)
     }
 }

@@ -30,8 +30,8 @@ final class CustomerCenterSessionTests: XCTestCase {
     }
 
     @MainActor
-    private func ccNames(_ rig: CCSessionRig) -> [String] {
-        rig.names.filter { $0.hasPrefix("customerCenter_") }
+    private func ccNames(_ rig: CCSessionRig) -> [EventName] {
+        rig.names.filter { $0.rawValue.hasPrefix("customerCenter_") }
     }
 
     // MARK: Opening
@@ -43,7 +43,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         rig.session.start()
         XCTAssertEqual(rig.page.evaluated, [], "nothing is sent before the page is ready")
         rig.send(#"{"event_name": "ping"}"#)
-        XCTAssertEqual(rig.events(named: "customerCenter_open").map(\.params),
+        XCTAssertEqual(rig.events(named: .customerCenterOpen).map(\.params),
                        [["screen": "management", "presentation": "sheet"]])
         let model = try XCTUnwrap(rig.page.lastModel)
         XCTAssertEqual(model["screen"], "management")
@@ -56,7 +56,7 @@ final class CustomerCenterSessionTests: XCTestCase {
     func testStartWithNothingBoughtOpensTheNoPurchasesScreen() async throws {
         let rig = try CCSessionRig(dir: dir)
         rig.open()
-        XCTAssertEqual(rig.events(named: "customerCenter_open").first?.params["screen"], "no_purchases")
+        XCTAssertEqual(rig.events(named: .customerCenterOpen).first?.params["screen"], "no_purchases")
         XCTAssertEqual(rig.page.lastModel?["screen"], "no_purchases")
     }
 
@@ -75,7 +75,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(rig.page.lastModel?.ccPathIds, ["change_plan", "refund", "manage_subscription"])
 
         rig.send(Self.path("manage_subscription"))
-        XCTAssertEqual(rig.events(named: "customerCenter_action").map(\.params),
+        XCTAssertEqual(rig.events(named: .customerCenterAction).map(\.params),
                        [["action": "manage_subscription", "path_id": "manage_subscription", "product_id": "pro.monthly"]])
         let survey = try XCTUnwrap(rig.page.lastModel)
         XCTAssertEqual(survey["screen"], "survey")
@@ -86,7 +86,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertNil(rig.session.dialog, "nothing is confirmed before the survey is answered")
 
         rig.send(Self.option("too_expensive"))
-        XCTAssertEqual(rig.events(named: "customerCenter_surveyResponse").map(\.params), [[
+        XCTAssertEqual(rig.events(named: .customerCenterSurveyResponse).map(\.params), [[
             "survey_id": "cancel_survey", "option_id": "too_expensive", "action": "manage_subscription",
             "path_id": "manage_subscription", "product_id": "pro.monthly",
         ]])
@@ -109,7 +109,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertFalse(rig.purchases.customerInfo.transactions.contains { $0.willRenew })
         XCTAssertFalse(rig.page.lastModel?.ccPathIds.contains("manage_subscription") ?? true,
                        "the detail screen no longer offers to cancel")
-        XCTAssertEqual(ccNames(rig), ["customerCenter_open", "customerCenter_action", "customerCenter_surveyResponse"])
+        XCTAssertEqual(ccNames(rig), [.customerCenterOpen, .customerCenterAction, .customerCenterSurveyResponse])
     }
 
     /// A plan change the store made is shown as done even when the entitlement cache cannot
@@ -145,7 +145,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         try await rig.waitUntilIdle()
         XCTAssertNil(rig.session.dialog)
         XCTAssertTrue(try XCTUnwrap(rig.latestStoreTransaction("pro.monthly")).willRenew)
-        XCTAssertEqual(rig.events(named: "customerCenter_refundRequest").count, 0)
+        XCTAssertEqual(rig.events(named: .customerCenterRefundRequest).count, 0)
     }
 
     // MARK: Refunds
@@ -157,11 +157,11 @@ final class CustomerCenterSessionTests: XCTestCase {
         rig.open()
         rig.send(Self.detailMonthly)
         rig.send(Self.path("refund"))
-        XCTAssertEqual(rig.events(named: "customerCenter_action").last?.params["action"], "refund")
+        XCTAssertEqual(rig.events(named: .customerCenterAction).last?.params["action"], "refund")
         XCTAssertEqual(rig.session.dialog?.title, "Request a Refund for Pro Monthly?", "no survey on refund by default")
         rig.send(Self.action("confirm"))
         try await rig.waitUntilIdle()
-        XCTAssertEqual(rig.events(named: "customerCenter_refundRequest").map(\.params),
+        XCTAssertEqual(rig.events(named: .customerCenterRefundRequest).map(\.params),
                        [["product_id": "pro.monthly", "status": "success"]])
         XCTAssertEqual(rig.session.dialog?.title, "Refund Requested")
         XCTAssertNotNil(try XCTUnwrap(rig.latestStoreTransaction("pro.monthly")).revocationDate)
@@ -179,7 +179,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertNotNil(rig.session.dialog)
         rig.send(Self.action("dismiss"))
         try await rig.waitUntilIdle()
-        XCTAssertEqual(rig.events(named: "customerCenter_refundRequest").map(\.params),
+        XCTAssertEqual(rig.events(named: .customerCenterRefundRequest).map(\.params),
                        [["product_id": "pro.monthly", "status": "user_cancelled"]])
         XCTAssertNil(rig.session.dialog)
         XCTAssertNil(try XCTUnwrap(rig.latestStoreTransaction("pro.monthly")).revocationDate)
@@ -195,9 +195,9 @@ final class CustomerCenterSessionTests: XCTestCase {
         rig.open()
         rig.send(#"{"event_name": "customer_center_path", "path_id": "restore"}"#)
         try await rig.waitUntilIdle()
-        XCTAssertEqual(rig.events(named: "customerCenter_action").first?.params["action"], "restore")
-        XCTAssertTrue(rig.names.contains("restore_start"))
-        XCTAssertTrue(rig.names.contains("restore_complete"))
+        XCTAssertEqual(rig.events(named: .customerCenterAction).first?.params["action"], "restore")
+        XCTAssertTrue(rig.names.contains(.restoreStart))
+        XCTAssertTrue(rig.names.contains(.restoreComplete))
         XCTAssertEqual(rig.session.dialog?.title, "Purchases Restored")
         XCTAssertEqual(rig.page.lastModel?["dialog"]?["title"], "Purchases Restored")
         rig.send(Self.action("ok"))
@@ -210,7 +210,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         rig.open()
         rig.send(#"{"event_name": "customer_center_path", "path_id": "restore"}"#)
         try await rig.waitUntilIdle()
-        XCTAssertTrue(rig.names.contains("restore_fail"))
+        XCTAssertTrue(rig.names.contains(.restoreFail))
         XCTAssertEqual(rig.session.dialog?.title, "No Purchases Found")
     }
 
@@ -276,10 +276,10 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(rig.page.dismissCount, 1)
         XCTAssertTrue(rig.session.isDismissed)
         XCTAssertNil(rig.session.delegate, "the delegate is let go once dismissed")
-        XCTAssertEqual(rig.events(named: "customerCenter_close").count, 1)
+        XCTAssertEqual(rig.events(named: .customerCenterClose).count, 1)
         rig.session.dismiss()
         XCTAssertEqual(delegate.dismissCount, 1, "dismissed once")
-        XCTAssertEqual(rig.events(named: "customerCenter_close").count, 1)
+        XCTAssertEqual(rig.events(named: .customerCenterClose).count, 1)
     }
 
     @MainActor
@@ -294,7 +294,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         try await rig.waitUntilIdle()
         XCTAssertEqual(delegate.restoreQuestions, 1)
         XCTAssertEqual(delegate.selected.map(\.action), [.restore])
-        XCTAssertFalse(rig.names.contains("restore_start"))
+        XCTAssertFalse(rig.names.contains(.restoreStart))
         XCTAssertNil(rig.session.dialog)
         XCTAssertFalse(rig.session.isBusy)
 
@@ -302,7 +302,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         rig.send(#"{"event_name": "customer_center_path", "path_id": "restore"}"#)
         try await rig.waitUntilIdle()
         XCTAssertEqual(delegate.restoreQuestions, 2)
-        XCTAssertTrue(rig.names.contains("restore_start"))
+        XCTAssertTrue(rig.names.contains(.restoreStart))
         XCTAssertEqual(rig.session.dialog?.title, "Purchases Restored")
     }
 
@@ -336,8 +336,8 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertTrue(StoreCapabilities(rig.purchases.controller).isSandbox)
         rig.open()
         try await Task.sleep(nanoseconds: 1_500_000_000)
-        XCTAssertEqual(rig.events(named: "customerCenter_updateCheckFail").count, 0,
-                       "a fetch of the unroutable feed was attempted: \(rig.events(named: "customerCenter_updateCheckFail").map(\.params))")
+        XCTAssertEqual(rig.events(named: .customerCenterUpdateCheckFail).count, 0,
+                       "a fetch of the unroutable feed was attempted: \(rig.events(named: .customerCenterUpdateCheckFail).map(\.params))")
         XCTAssertEqual(rig.page.lastModel?.ccBannerKinds, [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("update.json").path))
     }
@@ -348,10 +348,10 @@ final class CustomerCenterSessionTests: XCTestCase {
         let rig = try CCSessionRig(dir: dir, controller: CCController(), transactions: [], configuration: updateConfiguration(),
                                    updateCheck: UpdateCheck(cachePath: dir.appendingPathComponent("update.json").path))
         rig.open()
-        for _ in 0..<200 where rig.events(named: "customerCenter_updateCheckFail").isEmpty {
+        for _ in 0..<200 where rig.events(named: .customerCenterUpdateCheckFail).isEmpty {
             try await Task.sleep(nanoseconds: 50_000_000)
         }
-        XCTAssertEqual(rig.events(named: "customerCenter_updateCheckFail").count, 1)
+        XCTAssertEqual(rig.events(named: .customerCenterUpdateCheckFail).count, 1)
     }
 
     @MainActor
@@ -365,7 +365,7 @@ final class CustomerCenterSessionTests: XCTestCase {
         rig.open()
         try await Task.sleep(nanoseconds: 200_000_000)
         XCTAssertEqual(rig.page.lastModel?.ccBannerKinds, ["update"])
-        XCTAssertEqual(rig.events(named: "customerCenter_updateCheckFail").count, 0, "a fresh cache needs no network")
+        XCTAssertEqual(rig.events(named: .customerCenterUpdateCheckFail).count, 0, "a fresh cache needs no network")
     }
 
     // MARK: Web purchases
@@ -386,9 +386,9 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(rig.page.lastModel?.ccPathIds, ["manage_subscription"])
         rig.send(Self.path("manage_subscription"))
         XCTAssertEqual(rig.page.openedExternally, [url])
-        XCTAssertEqual(rig.events(named: "customerCenter_action").first?.params["url"], .string(url.absoluteString))
+        XCTAssertEqual(rig.events(named: .customerCenterAction).first?.params["url"], .string(url.absoluteString))
         XCTAssertEqual(rig.session.route, [.home, .detail(purchaseKey: "pro.monthly")], "no survey before a web page")
-        XCTAssertEqual(rig.events(named: "customerCenter_surveyResponse").count, 0)
+        XCTAssertEqual(rig.events(named: .customerCenterSurveyResponse).count, 0)
         XCTAssertEqual(controller.cancelled, [], "the controller is not asked")
         XCTAssertNil(rig.session.dialog)
     }

@@ -53,13 +53,13 @@ final class PurchasesTests: XCTestCase {
 
     @MainActor
     func testAppSetStatusIsCachedForTheNextColdStart() async throws {
-        var names: [String] = []
+        var names: [EventName] = []
         let events = EventDispatcher()
         events.observe { names.append($0.name) }
         let purchases = try appMode(events)
         XCTAssertEqual(purchases.subscriptionStatus, .unknown)
         try purchases.setSubscriptionStatus(.active(["pro"]))
-        XCTAssertEqual(names, ["subscriptionStatus_didChange"])
+        XCTAssertEqual(names, [.subscriptionStatusDidChange])
         try purchases.setSubscriptionStatus(.active(["pro"]))
         XCTAssertEqual(names.count, 1, "no event when nothing changed")
         XCTAssertEqual(try appMode().subscriptionStatus, .active(["pro"]), "a fresh start has it at once")
@@ -116,8 +116,8 @@ final class PurchasesTests: XCTestCase {
         guard case .purchased = await store.purchase(testCatalog.product(id: "pro.monthly")!) else { return XCTFail() }
         try purchases.refresh()
         XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
-        XCTAssertEqual(events.map(\.name), ["subscriptionStatus_didChange", "customerInfo_didChange",
-                                            "subscriptionStatus_didChange"])
+        XCTAssertEqual(events.map(\.name), [.subscriptionStatusDidChange, .customerInfoDidChange,
+                                            .subscriptionStatusDidChange])
         XCTAssertEqual(events.last?.params["entitlements"], ["pro"])
     }
 
@@ -170,20 +170,20 @@ final class PurchasesTests: XCTestCase {
     /// the app hears that the cache write failed.
     @MainActor
     func testAppSetStatusAppliesWhenTheCacheCannotBeWritten() async throws {
-        var names: [String] = []
+        var names: [EventName] = []
         let events = EventDispatcher()
         events.observe { names.append($0.name) }
         let purchases = try appMode(events)
         try refuseWrites(purchases.cache)
         XCTAssertThrowsError(try purchases.setSubscriptionStatus(.active(["pro"])))
         XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
-        XCTAssertEqual(names, ["subscriptionStatus_didChange", EventName.entitlementCacheWriteFail])
+        XCTAssertEqual(names, [.subscriptionStatusDidChange, EventName.entitlementCacheWriteFail])
     }
 
     /// A restore the store answered is a restore, whether or not the cache could keep it.
     @MainActor
     func testRestoreWhoseCacheWriteFailsStillRestores() async throws {
-        var names: [String] = []
+        var names: [EventName] = []
         let dispatcher = EventDispatcher()
         dispatcher.observe { names.append($0.name) }
         let (store, purchases) = try runtimeMode(dispatcher)

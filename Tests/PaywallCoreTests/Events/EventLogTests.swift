@@ -25,17 +25,17 @@ final class EventLogTests: XCTestCase {
         let path = dir.appendingPathComponent("events.jsonl").path
         let log = try EventLog(path: path)
         XCTAssertEqual(log.path, path)
-        log.append(PaywallEvent("paywall_open", ["paywall_identifier": "pw"]))
-        log.append(PaywallEvent("custom", ["data": "line one\nline two", "n": 2]))
+        log.append(PaywallEvent(.paywallOpen, ["paywall_identifier": "pw"]))
+        log.append(PaywallEvent(.custom, ["data": "line one\nline two", "n": 2]))
 
         let lines = try lines(of: path)
         guard lines.count == 2 else { return XCTFail("expected 2 lines, got \(lines)") }
         let first = try JSONValue(parsing: lines[0])
         let second = try JSONValue(parsing: lines[1])
         XCTAssertEqual(first.objectValue.map { Set($0.keys) }, ["name", "params", "timestamp"])
-        XCTAssertEqual(first["name"], "paywall_open")
+        XCTAssertEqual(first["name"], .string(EventName.paywallOpen.rawValue))
         XCTAssertEqual(first["params"], ["paywall_identifier": "pw"])
-        XCTAssertEqual(second["name"], "custom")
+        XCTAssertEqual(second["name"], .string(EventName.custom.rawValue))
         XCTAssertEqual(second["params"], ["data": "line one\nline two", "n": 2])
 
         let stamp = try XCTUnwrap(first["timestamp"]?.stringValue)
@@ -49,19 +49,20 @@ final class EventLogTests: XCTestCase {
         let path = dir.appendingPathComponent("shared.jsonl").path
         let a = try EventLog(path: path)
         let b = try EventLog(path: path)
-        a.append(PaywallEvent("one"))
-        b.append(PaywallEvent("two"))
-        a.append(PaywallEvent("three"))
-        b.append(PaywallEvent("four"))
+        a.append(PaywallEvent(.paywallOpen))
+        b.append(PaywallEvent(.pageReady))
+        a.append(PaywallEvent(.paywallDecline))
+        b.append(PaywallEvent(.paywallClose))
         let names = try lines(of: path).map { try JSONValue(parsing: $0)["name"] }
-        XCTAssertEqual(names, ["one", "two", "three", "four"])
+        XCTAssertEqual(names, [EventName.paywallOpen, .pageReady, .paywallDecline, .paywallClose].map { .string($0.rawValue) })
     }
 
     func testReopeningAppendsInsteadOfTruncating() throws {
         let path = dir.appendingPathComponent("again.jsonl").path
-        try EventLog(path: path).append(PaywallEvent("first"))
-        try EventLog(path: path).append(PaywallEvent("second"))
-        XCTAssertEqual(try lines(of: path).map { try JSONValue(parsing: $0)["name"] }, ["first", "second"])
+        try EventLog(path: path).append(PaywallEvent(.paywallOpen))
+        try EventLog(path: path).append(PaywallEvent(.paywallClose))
+        XCTAssertEqual(try lines(of: path).map { try JSONValue(parsing: $0)["name"] },
+                       [EventName.paywallOpen, .paywallClose].map { .string($0.rawValue) })
     }
 
     func testMissingDirectoryThrowsCannotOpenNamingThePath() throws {

@@ -83,7 +83,7 @@ final class PageActionLimitsTests: XCTestCase {
         XCTAssertEqual(try state.userAttributes(user: "u"), [:], "the update is refused whole")
         XCTAssertEqual(h.events.last?.name, EventName.pageActionRefused)
         XCTAssertEqual(h.events.last?.params["action"], "user_attribute_updated")
-        XCTAssertFalse(h.names.contains("user_attributes"))
+        XCTAssertFalse(h.names.contains(.userAttributes))
     }
 
     func testAUserHasAtMostOneMegabyteOfAttributes() throws {

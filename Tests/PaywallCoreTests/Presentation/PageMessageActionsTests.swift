@@ -62,7 +62,7 @@ final class PageMessageActionsTests: XCTestCase {
         let h = loadedHarness()
         h.session.productSlots = ProductSlots([("primary", "com.lumen.pro.annual"), ("secondary", "com.lumen.pro.monthly")])
         send(h, #"{"event_name": "ping", "version": "2.1.0"}"#)
-        XCTAssertEqual(h.names, ["ping", "page_ready"])
+        XCTAssertEqual(h.names, [.ping, .pageReady])
         XCTAssertEqual(h.events[0].params, ["version": "2.1.0", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.events[1].params, ["via": "ping", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.readyCount, 1)
@@ -78,7 +78,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testPingWithoutVersionReportsNull() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "ping"}"#)
-        XCTAssertEqual(h.events.first?.name, "ping")
+        XCTAssertEqual(h.events.first?.name, .ping)
         XCTAssertEqual(h.events.first?.params, ["version": .null, "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.page.deliveredEvents, [], "no product slots and no template variables: nothing to send")
     }
@@ -86,7 +86,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testCloseDeclinesAndDismisses() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "close"}"#)
-        XCTAssertEqual(h.names, ["paywall_decline", "paywall_close"])
+        XCTAssertEqual(h.names, [.paywallDecline, .paywallClose])
         XCTAssertEqual(h.events[0].params, ["source": "page", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.events[1].params, ["result": "declined", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.finished, [.declined])
@@ -96,7 +96,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testRestoreWithoutPurchaseControllerIsUnsupported() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "restore"}"#)
-        XCTAssertEqual(h.names, ["pageMessage_unsupported"])
+        XCTAssertEqual(h.names, [.pageMessageUnsupported])
         XCTAssertEqual(h.events[0].params, [
             "event_name": "restore", "reason": "no purchase controller is configured", "paywall_identifier": "pw-1",
         ])
@@ -107,7 +107,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testPurchaseWithoutPurchaseControllerIsUnsupported() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "purchase", "product": "primary", "product_identifier": "com.lumen.pro.annual"}"#)
-        XCTAssertEqual(h.names, ["pageMessage_unsupported"])
+        XCTAssertEqual(h.names, [.pageMessageUnsupported])
         XCTAssertEqual(h.events[0].params, [
             "event_name": "purchase", "reason": "no purchase controller is configured", "paywall_identifier": "pw-1",
         ])
@@ -118,7 +118,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testOpenURLOpensThePaymentSheetInTheInAppBrowser() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "open_url", "url": "https://checkout.stripe.com/c/pay/cs_live_a1", "browser_type": "payment_sheet"}"#)
-        XCTAssertEqual(h.names, ["url_openInApp"])
+        XCTAssertEqual(h.names, [.urlOpenInApp])
         XCTAssertEqual(h.events[0].params, [
             "url": "https://checkout.stripe.com/c/pay/cs_live_a1", "paywall_identifier": "pw-1",
         ])
@@ -130,7 +130,7 @@ final class PageMessageActionsTests: XCTestCase {
         let h = loadedHarness()
         h.session.channel.userInput()  // right after the user's click (PageActionLimits)
         send(h, #"{"event_name": "open_url_external", "url": "mailto:support@lumen.app"}"#)
-        XCTAssertEqual(h.names, ["url_openExternal"])
+        XCTAssertEqual(h.names, [.urlOpenExternal])
         XCTAssertEqual(h.events[0].params, [
             "url": "mailto:support@lumen.app", "source": "open_url_external", "paywall_identifier": "pw-1",
         ])
@@ -145,7 +145,7 @@ final class PageMessageActionsTests: XCTestCase {
         let delegate = RecordingDelegate()
         h.session.delegate = delegate
         send(h, #"{"event_name": "open_deep_link", "link": "lumen://settings/subscription?source=paywall"}"#)
-        XCTAssertEqual(h.names, ["deepLink_open"])
+        XCTAssertEqual(h.names, [.deepLinkOpen])
         XCTAssertEqual(h.events[0].params, [
             "link": "lumen://settings/subscription?source=paywall", "paywall_identifier": "pw-1",
         ])
@@ -157,7 +157,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testOpenDeepLinkWithoutDelegateIsStillReported() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "open_deep_link", "link": "lumen://home"}"#)
-        XCTAssertEqual(h.names, ["deepLink_open"])
+        XCTAssertEqual(h.names, [.deepLinkOpen])
         XCTAssertEqual(h.finished, [])
     }
 
@@ -166,7 +166,7 @@ final class PageMessageActionsTests: XCTestCase {
         let delegate = RecordingDelegate()
         h.session.delegate = delegate
         send(h, #"{"event_name": "custom", "data": "show_onboarding_tips"}"#)
-        XCTAssertEqual(h.names, ["custom"])
+        XCTAssertEqual(h.names, [.custom])
         XCTAssertEqual(h.events[0].params, ["data": "show_onboarding_tips", "paywall_identifier": "pw-1"])
         XCTAssertEqual(delegate.calls, [.custom("show_onboarding_tips")])
         XCTAssertEqual(h.page.evaluated, [])
@@ -178,7 +178,7 @@ final class PageMessageActionsTests: XCTestCase {
         h.session.delegate = delegate
         send(h, #"{"event_name": "custom_placement", "name": "upsell_lifetime", "params": {"source": "annual_plan_card", "discount_percent": 40, "nested": {"a": [1, true]}}}"#)
         let params: [String: JSONValue] = ["source": "annual_plan_card", "discount_percent": 40, "nested": ["a": [1, true]]]
-        XCTAssertEqual(h.names, ["customPlacement"])
+        XCTAssertEqual(h.names, [.customPlacement])
         XCTAssertEqual(h.events[0].params, [
             "name": "upsell_lifetime", "params": .object(params), "paywall_identifier": "pw-1",
         ])
@@ -210,7 +210,7 @@ final class PageMessageActionsTests: XCTestCase {
             "referrer": .null, "no_value": .null,
         ]
         XCTAssertEqual(received, [attributes])
-        XCTAssertEqual(h.names, ["user_attributes"])
+        XCTAssertEqual(h.names, [.userAttributes])
         XCTAssertEqual(h.events[0].params, ["attributes": .object(attributes), "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.page.evaluated, [])
     }
@@ -227,7 +227,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testUserAttributeUpdatedWithoutObserverIsStillReported() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "user_attribute_updated", "attributes": []}"#)
-        XCTAssertEqual(h.names, ["user_attributes"])
+        XCTAssertEqual(h.names, [.userAttributes])
         XCTAssertEqual(h.events[0].params, ["attributes": [:], "paywall_identifier": "pw-1"])
     }
 
@@ -237,7 +237,7 @@ final class PageMessageActionsTests: XCTestCase {
         h.session.delegate = delegate
         send(h, #"{"event_name": "request_store_review", "review_type": "in-app"}"#,
              #"{"event_name": "request_store_review", "review_type": "external"}"#)
-        XCTAssertEqual(h.names, ["storeReview_request", "storeReview_request"])
+        XCTAssertEqual(h.names, [.storeReviewRequest, .storeReviewRequest])
         XCTAssertEqual(h.events[0].params, ["review_type": "in-app", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.events[1].params, ["review_type": "external", "paywall_identifier": "pw-1"])
         XCTAssertEqual(delegate.calls, [.storeReview(reviewType: "in-app"), .storeReview(reviewType: "external")])
@@ -251,7 +251,7 @@ final class PageMessageActionsTests: XCTestCase {
         XCTAssertEqual(shown.title, "Your free trial ends tomorrow")
         XCTAssertEqual(shown.body, "Cancel anytime before Friday.")
         XCTAssertEqual(shown.delay, 518_400, "the page's milliseconds become seconds")
-        XCTAssertEqual(h.names, ["notification_scheduled"])
+        XCTAssertEqual(h.names, [.notificationScheduled])
         XCTAssertEqual(h.events[0].params, [
             "type": "TRIAL_STARTED", "title": "Your free trial ends tomorrow", "delay_ms": 518_400_000,
             "paywall_identifier": "pw-1",
@@ -264,7 +264,7 @@ final class PageMessageActionsTests: XCTestCase {
              #"{"event_name": "schedule_notification", "type": "TRIAL_STARTED", "title": "Now", "body": "b", "delay": -2000}"#)
         XCTAssertEqual(h.page.notifications.map(\.delay), [1.5, 0])
         XCTAssertEqual(h.page.notifications.map(\.title), ["Soon", "Now"])
-        XCTAssertEqual(h.names, ["notification_scheduled", "notification_scheduled"])
+        XCTAssertEqual(h.names, [.notificationScheduled, .notificationScheduled])
         XCTAssertEqual(h.events[1].params["delay_ms"], .number(-2000), "the event reports what the page sent")
     }
 
@@ -273,7 +273,7 @@ final class PageMessageActionsTests: XCTestCase {
         h.page.canNotify = false
         send(h, #"{"event_name": "schedule_notification", "type": "TRIAL_STARTED", "title": "Trial reminder", "body": "Ends in 2 days.", "delay": 172800000}"#)
         XCTAssertEqual(h.page.notifications.count, 0)
-        XCTAssertEqual(h.names, ["notification_unavailable"])
+        XCTAssertEqual(h.names, [.notificationUnavailable])
         XCTAssertEqual(h.events[0].params, [
             "type": "TRIAL_STARTED", "title": "Trial reminder", "delay_ms": 172_800_000, "paywall_identifier": "pw-1",
         ])
@@ -283,14 +283,14 @@ final class PageMessageActionsTests: XCTestCase {
         let h = loadedHarness()
         h.session.page = nil
         send(h, #"{"event_name": "schedule_notification", "type": "TRIAL_STARTED", "title": "t", "body": "b", "delay": 0}"#)
-        XCTAssertEqual(h.names, ["notification_unavailable"])
+        XCTAssertEqual(h.names, [.notificationUnavailable])
     }
 
     func testRequestPermissionForNotificationsIsGrantedWhenAvailable() async throws {
         let h = loadedHarness()
         h.session.notificationsAvailable = true
         send(h, #"{"event_name": "request_permission", "permission_type": "notification", "request_id": "perm_8f3a1c2e"}"#)
-        XCTAssertEqual(h.names, ["permission_request"])
+        XCTAssertEqual(h.names, [.permissionRequest])
         XCTAssertEqual(h.events[0].params, [
             "permission_type": "notification", "status": "granted", "paywall_identifier": "pw-1",
         ])
@@ -324,7 +324,7 @@ final class PageMessageActionsTests: XCTestCase {
         h.session.notificationsAvailable = true
         send(h, #"{"event_name": "request_permission", "permission_type": "camera", "request_id": "perm_cam"}"#,
              #"{"event_name": "request_permission", "permission_type": "location", "request_id": "perm_loc"}"#)
-        XCTAssertEqual(h.names, ["permission_request", "permission_request"])
+        XCTAssertEqual(h.names, [.permissionRequest, .permissionRequest])
         XCTAssertEqual(h.events[0].params, ["permission_type": "camera", "status": "unsupported", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.events[1].params, ["permission_type": "location", "status": "unsupported", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.page.deliveredEvents, [
@@ -353,7 +353,7 @@ final class PageMessageActionsTests: XCTestCase {
         delegate.callbackResult = .success(["valid": true, "discount_percent": 40, "code": "SPRING40"])
         h.session.delegate = delegate
         send(h, #"{"event_name": "request_callback", "request_id": "cb_2d9e7b41", "name": "validate_promo_code", "behavior": "blocking", "variables": {"code": "SPRING40"}}"#)
-        XCTAssertEqual(h.names, ["callback_request"])
+        XCTAssertEqual(h.names, [.callbackRequest])
         XCTAssertEqual(h.events[0].params, [
             "name": "validate_promo_code", "behavior": "blocking", "paywall_identifier": "pw-1",
         ])
@@ -363,13 +363,13 @@ final class PageMessageActionsTests: XCTestCase {
             "event_name": "callback_result", "request_id": "cb_2d9e7b41", "name": "validate_promo_code",
             "status": "success", "data": ["valid": true, "discount_percent": 40, "code": "SPRING40"],
         ]])
-        XCTAssertEqual(h.names, ["callback_request"], "the answer goes to the page, not to the app's events")
+        XCTAssertEqual(h.names, [.callbackRequest], "the answer goes to the page, not to the app's events")
     }
 
     func testRequestCallbackAnswersFailureWithoutDelegate() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "request_callback", "request_id": "cb_71f0aa", "name": "check_eligibility", "behavior": "non-blocking"}"#)
-        XCTAssertEqual(h.names, ["callback_request"])
+        XCTAssertEqual(h.names, [.callbackRequest])
         XCTAssertEqual(h.events[0].params, [
             "name": "check_eligibility", "behavior": "non-blocking", "paywall_identifier": "pw-1",
         ])
@@ -407,7 +407,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testHapticFeedbackIsOnlyReported() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "haptic_feedback", "haptic_type": "medium"}"#)
-        XCTAssertEqual(h.names, ["haptic_feedback"])
+        XCTAssertEqual(h.names, [.hapticFeedback])
         XCTAssertEqual(h.events[0].params, ["haptic_type": "medium", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.page.evaluated, [])
         XCTAssertEqual(h.finished, [])
@@ -416,7 +416,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testPageViewReportsEveryField() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "page_view", "page_node_id": "node_plans", "flow_position": 2, "page_name": "Choose your plan", "navigation_node_id": "nav_3f1a", "previous_page_node_id": "node_features", "previous_flow_position": 1, "type": "forward", "time_on_previous_page_ms": 5230}"#)
-        XCTAssertEqual(h.names, ["page_view"])
+        XCTAssertEqual(h.names, [.pageView])
         XCTAssertEqual(h.events[0].params, [
             "page_node_id": "node_plans", "flow_position": 2, "page_name": "Choose your plan",
             "navigation_node_id": "nav_3f1a", "previous_page_node_id": "node_features", "previous_flow_position": 1,
@@ -427,7 +427,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testPageViewLeavesOutOptionalFieldsThePageDidNotSend() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "page_view", "page_node_id": "node_welcome", "flow_position": 0, "page_name": "Welcome", "navigation_node_id": "nav_0001", "type": "entry"}"#)
-        XCTAssertEqual(h.names, ["page_view"])
+        XCTAssertEqual(h.names, [.pageView])
         XCTAssertEqual(h.events[0].params, [
             "page_node_id": "node_welcome", "flow_position": 0, "page_name": "Welcome",
             "navigation_node_id": "nav_0001", "type": "entry", "paywall_identifier": "pw-1",
@@ -439,19 +439,19 @@ final class PageMessageActionsTests: XCTestCase {
 
     func testWebCheckoutStepsAreReportedUnderTheirOwnNames() async throws {
         let h = loadedHarness()
-        let kinds = [
-            "initiate_web_checkout", "stripe_checkout_start", "stripe_checkout_submit", "stripe_checkout_complete",
-            "stripe_checkout_fail", "stripe_checkout_abandon",
+        let kinds: [EventName] = [
+            .initiateWebCheckout, .stripeCheckoutStart, .stripeCheckoutSubmit, .stripeCheckoutComplete,
+            .stripeCheckoutFail, .stripeCheckoutAbandon,
         ]
         for kind in kinds {
-            send(h, #"{"event_name": "\#(kind)", "checkout_context_id": "wcc_7Hq2LmN9", "product_identifier": "com.lumen.pro.annual"}"#)
+            send(h, #"{"event_name": "\#(kind.rawValue)", "checkout_context_id": "wcc_7Hq2LmN9", "product_identifier": "com.lumen.pro.annual"}"#)
         }
         XCTAssertEqual(h.names, kinds)
         for event in h.events {
             XCTAssertEqual(event.params, [
                 "checkout_context_id": "wcc_7Hq2LmN9", "product_identifier": "com.lumen.pro.annual",
                 "paywall_identifier": "pw-1",
-            ], event.name)
+            ], event.name.rawValue)
         }
         XCTAssertEqual(h.page.evaluated, [])
         XCTAssertEqual(h.page.browsed, [])
@@ -461,7 +461,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testWebCheckoutWithoutProductLeavesItOut() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "stripe_checkout_submit", "checkout_context_id": "wcc_1"}"#)
-        XCTAssertEqual(h.names, ["stripe_checkout_submit"])
+        XCTAssertEqual(h.names, [.stripeCheckoutSubmit])
         XCTAssertEqual(h.events[0].params, [
             "checkout_context_id": "wcc_1", "paywall_identifier": "pw-1",
         ])
@@ -470,7 +470,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testCamelCaseWebCheckoutNameIsReportedSnakeCased() async throws {
         let h = loadedHarness()
         send(h, #"{"eventName": "stripeCheckoutComplete", "checkoutContextId": "wcc_2", "productIdentifier": "com.lumen.pro.monthly"}"#)
-        XCTAssertEqual(h.names, ["stripe_checkout_complete"])
+        XCTAssertEqual(h.names, [.stripeCheckoutComplete])
         XCTAssertEqual(h.events[0].params["checkout_context_id"], "wcc_2")
         XCTAssertEqual(h.events[0].params["product_identifier"], "com.lumen.pro.monthly")
     }
@@ -478,7 +478,7 @@ final class PageMessageActionsTests: XCTestCase {
     func testTemplateVariableUnknownIsReported() async throws {
         let h = loadedHarness()
         send(h, #"{"event_name": "template_variable_unknown", "name": "primary.trialPeriodPrices"}"#)
-        XCTAssertEqual(h.names, ["templateVariable_unknown"])
+        XCTAssertEqual(h.names, [.templateVariableUnknown])
         XCTAssertEqual(h.events[0].params, ["name": "primary.trialPeriodPrices", "paywall_identifier": "pw-1"])
         XCTAssertEqual(h.page.evaluated, [])
     }
@@ -507,10 +507,10 @@ final class PageMessageActionsTests: XCTestCase {
         h.session.delegate = delegate
         h.session.channel.receive(try ConformanceTests.corpusText("mixed-batch.json"))
         XCTAssertEqual(h.names, [
-            "ping", "page_ready",
-            "pageMessage_invalid", "pageMessage_invalid", "pageMessage_invalid", "pageMessage_invalid",
-            "pageMessage_invalid", "pageMessage_invalid",
-            "custom", "paywall_decline", "paywall_close",
+            .ping, .pageReady,
+            .pageMessageInvalid, .pageMessageInvalid, .pageMessageInvalid, .pageMessageInvalid,
+            .pageMessageInvalid, .pageMessageInvalid,
+            .custom, .paywallDecline, .paywallClose,
         ])
         let invalid = h.events.filter { $0.name == EventName.pageMessageInvalid }
         XCTAssertEqual(invalid.map { $0.params["index"] }, [1, 2, 3, 4, 5, 6])

@@ -25,7 +25,7 @@ final class PaywallSessionTests: XCTestCase {
             session.onReady = { [unowned self] in self.readyCount += 1 }
         }
 
-        var names: [String] { events.map(\.name) }
+        var names: [EventName] { events.map(\.name) }
     }
 
     // MARK: Page messages
@@ -38,17 +38,17 @@ final class PaywallSessionTests: XCTestCase {
             #"{"event_name": "close"}"#,
         ]))
         // Events are reported in batch order, problems included.
-        XCTAssertEqual(h.names, ["custom", "pageMessage_invalid", "paywall_decline", "paywall_close"])
+        XCTAssertEqual(h.names, [.custom, .pageMessageInvalid, .paywallDecline, .paywallClose])
 
-        let custom = try XCTUnwrap(h.events.first { $0.name == "custom" })
+        let custom = try XCTUnwrap(h.events.first { $0.name == .custom })
         XCTAssertEqual(custom.params["data"], "hello")
-        let invalid = try XCTUnwrap(h.events.first { $0.name == "pageMessage_invalid" })
+        let invalid = try XCTUnwrap(h.events.first { $0.name == .pageMessageInvalid })
         XCTAssertEqual(invalid.params["index"], 1)
         XCTAssertEqual(invalid.params["event_name"], "teleport")
         XCTAssertEqual(invalid.params["reason"], #"unknown event_name "teleport"; see PROTOCOL.md for the known events"#)
-        let decline = try XCTUnwrap(h.events.first { $0.name == "paywall_decline" })
+        let decline = try XCTUnwrap(h.events.first { $0.name == .paywallDecline })
         XCTAssertEqual(decline.params["source"], "page")
-        let close = try XCTUnwrap(h.events.first { $0.name == "paywall_close" })
+        let close = try XCTUnwrap(h.events.first { $0.name == .paywallClose })
         XCTAssertEqual(close.params["result"], "declined")
 
         XCTAssertEqual(h.finished, [.declined])
@@ -64,9 +64,9 @@ final class PaywallSessionTests: XCTestCase {
             #"{"event_name": "teleport"}"#,
             #"{"event_name": "close"}"#,
         ]))
-        XCTAssertEqual(h.names.sorted(), ["custom", "pageMessage_invalid", "paywall_close", "paywall_decline"])
+        XCTAssertEqual(h.names.map(\.rawValue).sorted(), [EventName.custom, .pageMessageInvalid, .paywallClose, .paywallDecline].map(\.rawValue))
         XCTAssertEqual(
-            h.names.filter { $0 != "pageMessage_invalid" }, ["custom", "paywall_decline", "paywall_close"])
+            h.names.filter { $0 != .pageMessageInvalid }, [.custom, .paywallDecline, .paywallClose])
         XCTAssertEqual(h.finished, [.declined])
         XCTAssertEqual(h.page.dismissCount, 1)
     }
@@ -91,14 +91,14 @@ final class PaywallSessionTests: XCTestCase {
             #"{"event_name": "open_url_external", "url": "https://example.com"}"#,
             #"{"event_name": "custom", "data": "late"}"#,
         ]))
-        XCTAssertEqual(h.names, ["paywall_decline", "paywall_close"])
+        XCTAssertEqual(h.names, [.paywallDecline, .paywallClose])
         XCTAssertEqual(h.page.openedExternally, [])
     }
 
     func testTextThatIsNotJSONGivesOneInvalidEvent() async {
         let h = Harness()
         h.session.channel.receive("this is not json")
-        XCTAssertEqual(h.names, ["pageMessage_invalid"])
+        XCTAssertEqual(h.names, [.pageMessageInvalid])
         XCTAssertEqual(h.events.first?.params["reason"], .string(PageEnvelopeDecoder.EnvelopeError.notJSON.description))
         XCTAssertEqual(h.finished, [])
         XCTAssertEqual(h.page.evaluated, [])
@@ -111,7 +111,7 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.userInput()  // right after the user's click (PageActionLimits)
         h.session.channel.receive(envelope([#"{"event_name": "open_url_external", "url": "https://example.com/terms"}"#]))
         XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/terms")!])
-        XCTAssertEqual(h.names, ["url_openExternal"])
+        XCTAssertEqual(h.names, [.urlOpenExternal])
         XCTAssertEqual(h.events.first?.params["url"], "https://example.com/terms")
         XCTAssertEqual(h.events.first?.params["source"], "open_url_external")
     }
@@ -120,7 +120,7 @@ final class PaywallSessionTests: XCTestCase {
         let h = Harness()
         h.session.channel.receive(envelope([#"{"event_name": "open_url_external", "url": "javascript:alert(1)"}"#]))
         XCTAssertEqual(h.page.openedExternally, [])
-        XCTAssertEqual(h.names, ["navigation_blocked"])
+        XCTAssertEqual(h.names, [.navigationBlocked])
         XCTAssertEqual(h.events.first?.params["url"], "javascript:alert(1)")
     }
 
@@ -129,7 +129,7 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.receive(envelope([#"{"event_name": "open_url", "url": "https://pay.example.com"}"#]))
         XCTAssertEqual(h.page.browsed, [URL(string: "https://pay.example.com")!])
         XCTAssertEqual(h.page.openedExternally, [])
-        XCTAssertEqual(h.names, ["url_openInApp"])
+        XCTAssertEqual(h.names, [.urlOpenInApp])
         XCTAssertEqual(h.events.first?.params["url"], "https://pay.example.com")
     }
 
@@ -137,13 +137,13 @@ final class PaywallSessionTests: XCTestCase {
         let h = Harness()
         h.session.channel.receive(envelope([#"{"event_name": "open_url", "url": "file:///etc/passwd"}"#]))
         XCTAssertEqual(h.page.browsed, [])
-        XCTAssertEqual(h.names, ["navigation_blocked"])
+        XCTAssertEqual(h.names, [.navigationBlocked])
     }
 
     func testPurchaseIsUnsupported() async {
         let h = Harness()
         h.session.channel.receive(envelope([#"{"event_name": "purchase", "product_identifier": "pro"}"#]))
-        XCTAssertEqual(h.names, ["pageMessage_unsupported"])
+        XCTAssertEqual(h.names, [.pageMessageUnsupported])
         XCTAssertEqual(h.events.first?.params["event_name"], "purchase")
         XCTAssertEqual(h.finished, [])
         XCTAssertEqual(h.page.dismissCount, 0)
@@ -158,7 +158,7 @@ final class PaywallSessionTests: XCTestCase {
         h.session.finish(.declined)
         XCTAssertEqual(h.session.result, .timeout)
         XCTAssertEqual(h.finished, [.timeout])
-        XCTAssertEqual(h.names, ["paywall_close"])
+        XCTAssertEqual(h.names, [.paywallClose])
         XCTAssertEqual(h.events.first?.params["result"], "timeout")
         XCTAssertEqual(h.page.dismissCount, 1)
     }
@@ -166,7 +166,7 @@ final class PaywallSessionTests: XCTestCase {
     func testWindowClosedByUserDeclines() async {
         let h = Harness()
         h.session.windowClosedByUser()
-        XCTAssertEqual(h.names, ["paywall_decline", "paywall_close"])
+        XCTAssertEqual(h.names, [.paywallDecline, .paywallClose])
         XCTAssertEqual(h.events.first?.params["source"], "window")
         XCTAssertEqual(h.finished, [.declined])
     }
@@ -191,7 +191,7 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.receive(envelope([#"{"event_name": "close"}"#]))
         XCTAssertEqual(h.events.count, 17, "the load failure brings paywall_fallback too")
         for event in h.events {
-            XCTAssertEqual(event.params["paywall_identifier"], "spring-sale", event.name)
+            XCTAssertEqual(event.params["paywall_identifier"], "spring-sale", event.name.rawValue)
         }
         XCTAssertEqual(h.finished, [.declined])
     }
@@ -210,20 +210,20 @@ final class PaywallSessionTests: XCTestCase {
         makeReady(h)
         XCTAssertEqual(h.page.evaluated, [])
         h.session.presented()
-        XCTAssertEqual(h.names.last, "paywall_open")
+        XCTAssertEqual(h.names.last, .paywallOpen)
         XCTAssertEqual(h.page.evaluated.count, 1)
         let script = try XCTUnwrap(h.page.evaluated.first)
         XCTAssertTrue(script.contains("accept64("), script)
         XCTAssertEqual(
-            h.page.deliveredEvents, [["event_name": "paywall_open", "paywall_identifier": "pw-7"]])
+            h.page.deliveredEvents, [["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-7"]])
 
         h.session.channel.receive(envelope([#"{"event_name": "close"}"#]))
         XCTAssertEqual(h.page.evaluated.count, 3)
         XCTAssertTrue(h.page.evaluated.allSatisfy { $0.contains("accept64(") })
         XCTAssertEqual(h.page.deliveredEvents, [
-            ["event_name": "paywall_open", "paywall_identifier": "pw-7"],
-            ["event_name": "paywall_decline", "paywall_identifier": "pw-7", "source": "page"],
-            ["event_name": "paywall_close", "paywall_identifier": "pw-7", "result": "declined"],
+            ["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-7"],
+            ["event_name": .string(EventName.paywallDecline.rawValue), "paywall_identifier": "pw-7", "source": "page"],
+            ["event_name": .string(EventName.paywallClose.rawValue), "paywall_identifier": "pw-7", "result": "declined"],
         ])
     }
 
@@ -237,12 +237,12 @@ final class PaywallSessionTests: XCTestCase {
         XCTAssertEqual(h.page.evaluated.count, 1, "delivered once the page loaded")
         XCTAssertTrue(h.page.evaluated.first?.contains("accept64(") == true)
         XCTAssertEqual(
-            h.page.deliveredEvents, [["event_name": "paywall_open", "paywall_identifier": "pw-8"]])
+            h.page.deliveredEvents, [["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-8"]])
         // Delivered once: a later event does not resend it.
         h.session.finish(.timeout)
         XCTAssertEqual(h.page.deliveredEvents, [
-            ["event_name": "paywall_open", "paywall_identifier": "pw-8"],
-            ["event_name": "paywall_close", "paywall_identifier": "pw-8", "result": "timeout"],
+            ["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-8"],
+            ["event_name": .string(EventName.paywallClose.rawValue), "paywall_identifier": "pw-8", "result": "timeout"],
         ])
     }
 
@@ -267,7 +267,7 @@ final class PaywallSessionTests: XCTestCase {
         h.session.limits.systemOpenInterval = 0
         XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "https://example.com/", bundleHost: "b", newWindow: false))
         XCTAssertEqual(h.page.openedExternally, [URL(string: "https://example.com/")!])
-        XCTAssertEqual(h.names, ["url_openExternal"])
+        XCTAssertEqual(h.names, [.urlOpenExternal])
         XCTAssertEqual(h.events.first?.params["source"], "link")
 
         XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "https://example.com/2", bundleHost: "b", newWindow: true))
@@ -278,7 +278,7 @@ final class PaywallSessionTests: XCTestCase {
         let h = Harness()
         XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "paywall://evil/x", bundleHost: "b", newWindow: false))
         XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "javascript:alert(1)", bundleHost: "b", newWindow: false))
-        XCTAssertEqual(h.names, ["navigation_blocked", "navigation_blocked"])
+        XCTAssertEqual(h.names, [.navigationBlocked, .navigationBlocked])
         XCTAssertEqual(h.page.openedExternally, [])
     }
 
@@ -294,9 +294,9 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.receive(envelope([#"{"event_name": "ping", "version": "2"}"#]))
         h.session.channel.pingGraceElapsed()
         XCTAssertEqual(h.readyCount, 1)
-        XCTAssertEqual(h.names.filter { $0 == "page_ready" }.count, 1)
-        XCTAssertEqual(h.events.first { $0.name == "page_ready" }?.params["via"], "ping")
-        XCTAssertEqual(h.events.first { $0.name == "ping" }?.params["version"], "2")
+        XCTAssertEqual(h.names.filter { $0 == .pageReady }.count, 1)
+        XCTAssertEqual(h.events.first { $0.name == .pageReady }?.params["via"], "ping")
+        XCTAssertEqual(h.events.first { $0.name == .ping }?.params["version"], "2")
     }
 
     func testGraceAfterLoadWithoutPingIsReadyViaLoad() async {
@@ -305,7 +305,7 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.loadFinished(url: "u")
         h.session.channel.pingGraceElapsed()
         XCTAssertEqual(h.readyCount, 1)
-        XCTAssertEqual(h.events.first { $0.name == "page_ready" }?.params["via"], "load")
+        XCTAssertEqual(h.events.first { $0.name == .pageReady }?.params["via"], "load")
     }
 
     func testReloadReportsReadinessAgain() async {
@@ -327,11 +327,11 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.loadFailed(url: "paywall://b/x.html", reason: "gone")
         h.session.channel.webProcessTerminated(reason: "crash")
         XCTAssertEqual(h.names, [
-            "paywallWebviewLoad_start", "paywallWebviewLoad_complete", "paywallWebviewLoad_fail", "paywall_fallback",
-            "paywallWebviewLoad_processTerminated",
+            .webviewLoadStart, .webviewLoadComplete, .webviewLoadFail, .paywallFallback,
+            .webviewProcessTerminated,
         ])
         XCTAssertEqual(h.events.first?.params["url"], "paywall://b/index.html")
-        XCTAssertEqual(h.events.first { $0.name == "paywallWebviewLoad_fail" }?.params["reason"], "gone")
+        XCTAssertEqual(h.events.first { $0.name == .webviewLoadFail }?.params["reason"], "gone")
     }
 }
 
@@ -352,7 +352,7 @@ final class LoadingStateTests: XCTestCase {
         h.session.channel.loadStarted(url: "paywall://b/index.html")
         h.session.loadTimedOut(after: 5)
         XCTAssertEqual(h.page.loading, [.loading, .slow])
-        XCTAssertEqual(h.events.last?.name, "paywallWebviewLoad_timeout")
+        XCTAssertEqual(h.events.last?.name, .webviewLoadTimeout)
         XCTAssertEqual(h.events.last?.params["seconds"], 5)
         h.session.channel.loadFinished(url: "paywall://b/index.html")
         h.session.channel.receive(envelope([#"{"event_name": "ping"}"#]))
@@ -367,7 +367,7 @@ final class LoadingStateTests: XCTestCase {
         h.session.channel.loadFailed(url: "paywall://b/index.html", reason: "forbidden")
         h.session.channel.loadFailed(url: "paywall://b/index.html", reason: "again")
         XCTAssertEqual(h.page.fallbacks, 1)
-        XCTAssertEqual(h.events.map(\.name), ["paywallWebviewLoad_fail", "paywall_fallback", "paywallWebviewLoad_fail"])
+        XCTAssertEqual(h.events.map(\.name), [.webviewLoadFail, .paywallFallback, .webviewLoadFail])
         XCTAssertTrue(h.session.showsFallback)
     }
 }

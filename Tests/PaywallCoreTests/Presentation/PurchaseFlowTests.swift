@@ -34,7 +34,7 @@ final class PurchaseFlowTests: XCTestCase {
             session.onFinish = { [unowned self] in self.finished.append($0) }
         }
 
-        var names: [String] { events.map(\.name) }
+        var names: [EventName] { events.map(\.name) }
 
         func send(_ event: String) { session.channel.receive(envelope([event])) }
 
@@ -49,11 +49,11 @@ final class PurchaseFlowTests: XCTestCase {
         let rig = try Rig(dir: dir)
         rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_start", "transaction_complete", "freeTrial_start", "paywall_close"])
+        XCTAssertEqual(rig.names, [.transactionStart, .transactionComplete, .freeTrialStart, .paywallClose])
         XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
         XCTAssertEqual(rig.page.progress, [true, false], "the overlay is shown and always cleared")
         XCTAssertEqual(rig.events[0].params["product_identifier"], "pro.monthly")
-        XCTAssertTrue(rig.page.deliveredEvents.contains { $0["event_name"] == "transaction_complete" }, "the page hears it too")
+        XCTAssertTrue(rig.page.deliveredEvents.contains { $0["event_name"] == .string(EventName.transactionComplete.rawValue) }, "the page hears it too")
     }
 
     /// The store charged: the paywall says so and closes even though the entitlement cache
@@ -66,9 +66,9 @@ final class PurchaseFlowTests: XCTestCase {
         rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
         await rig.settle()
         XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
-        XCTAssertFalse(rig.names.contains("transaction_fail"))
+        XCTAssertFalse(rig.names.contains(.transactionFail))
         let transactionId = JSONValue.string(try XCTUnwrap(store.currentTransactions().last).id)
-        XCTAssertEqual(rig.events.first { $0.name == "transaction_complete" }?.params["transaction_id"], transactionId)
+        XCTAssertEqual(rig.events.first { $0.name == .transactionComplete }?.params["transaction_id"], transactionId)
         let failure = try XCTUnwrap(rig.events.first { $0.name == EventName.entitlementCacheWriteFail }, "\(rig.names)")
         XCTAssertEqual(failure.params["product_identifier"], "pro.monthly")
         XCTAssertEqual(failure.params["transaction_id"], transactionId)
@@ -81,7 +81,7 @@ final class PurchaseFlowTests: XCTestCase {
         let rig = try Rig(dir: dir)
         rig.send(#"{"event_name": "purchase", "product_identifier": "credits", "should_dismiss": false}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_start", "transaction_complete", "nonRecurringProduct_purchase"])
+        XCTAssertEqual(rig.names, [.transactionStart, .transactionComplete, .nonRecurringProductPurchase])
         XCTAssertEqual(rig.finished, [])
     }
 
@@ -105,8 +105,8 @@ final class PurchaseFlowTests: XCTestCase {
             rig.controller.release()
             await rig.settle()
             XCTAssertEqual(rig.finished, [expected])
-            XCTAssertEqual(rig.names.contains("paywall_decline"), decline, "\(rig.names)")
-            XCTAssertEqual(rig.names.filter { $0 == "paywall_close" }.count, 1)
+            XCTAssertEqual(rig.names.contains(.paywallDecline), decline, "\(rig.names)")
+            XCTAssertEqual(rig.names.filter { $0 == .paywallClose }.count, 1)
         }
     }
 
@@ -122,7 +122,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.send(#"{"event_name": "close"}"#)
         await rig.settle()
         XCTAssertEqual(rig.finished, [.restored])
-        XCTAssertFalse(rig.names.contains("paywall_decline"), "\(rig.names)")
+        XCTAssertFalse(rig.names.contains(.paywallDecline), "\(rig.names)")
     }
 
     /// The app (or a signal) taking the paywall down mid-purchase waits the same way.
@@ -137,7 +137,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.release()
         await rig.settle()
         XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
-        XCTAssertFalse(rig.names.contains("paywall_decline"))
+        XCTAssertFalse(rig.names.contains(.paywallDecline))
     }
 
     @MainActor
@@ -200,7 +200,7 @@ final class PurchaseFlowTests: XCTestCase {
         let dialogs = rig.events.filter { $0.name == EventName.dialogShown }
         XCTAssertEqual(dialogs.map { $0.params["title"] }, ["Purchase Failed", "Product Unavailable", "No Purchases Found"])
         XCTAssertEqual(Set(dialogs.map { $0.params["answer"] }), ["ok"])
-        XCTAssertEqual(rig.page.deliveredEvents.filter { $0["event_name"] == "dialog_shown" }.count, 3)
+        XCTAssertEqual(rig.page.deliveredEvents.filter { $0["event_name"] == .string(EventName.dialogShown.rawValue) }.count, 3)
         XCTAssertEqual(rig.finished, [])
     }
 
@@ -215,8 +215,8 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.release()
         await rig.settle()
         XCTAssertEqual(rig.controller.purchased, ["credits"])
-        XCTAssertEqual(rig.names.filter { $0 == "transaction_start" }.count, 1)
-        XCTAssertFalse(rig.names.contains("restore_start"))
+        XCTAssertEqual(rig.names.filter { $0 == .transactionStart }.count, 1)
+        XCTAssertFalse(rig.names.contains(.restoreStart))
     }
 
     @MainActor
@@ -224,7 +224,7 @@ final class PurchaseFlowTests: XCTestCase {
         let rig = try Rig(dir: dir)
         rig.send(#"{"event_name": "purchase", "product_identifier": "nope"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_fail", "dialog_shown"])
+        XCTAssertEqual(rig.names, [.transactionFail, .dialogShown])
         let message = rig.events[0].params["message"]?.stringValue ?? ""
         XCTAssertTrue(message.contains("unknown product id \"nope\""), message)
         XCTAssertTrue(message.contains("pro.monthly"), "names what the catalog has: \(message)")
@@ -240,7 +240,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.send(#"{"event_name": "purchase", "product_identifier": "lifetime"}"#)
         await rig.settle()
         XCTAssertEqual(rig.controller.purchased, [])
-        XCTAssertEqual(rig.names, ["transaction_restore", "paywall_close"])
+        XCTAssertEqual(rig.names, [.transactionRestore, .paywallClose])
         XCTAssertEqual(rig.finished, [.restored])
     }
 
@@ -250,7 +250,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.purchaseResults = [.cancelled]
         rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_start", "transaction_abandon"])
+        XCTAssertEqual(rig.names, [.transactionStart, .transactionAbandon])
         XCTAssertEqual(rig.finished, [])
         XCTAssertEqual(rig.page.progress, [true, false])
         XCTAssertTrue(rig.page.alerts.isEmpty, "the user cancelled; nothing to tell them")
@@ -266,7 +266,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.purchaseResults = [.failed(CardDeclined())]
         rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_start", "transaction_fail", "dialog_shown"])
+        XCTAssertEqual(rig.names, [.transactionStart, .transactionFail, .dialogShown])
         XCTAssertEqual(rig.events[1].params["message"], "card declined")
         XCTAssertEqual(rig.page.alerts.first?.title, "Purchase Failed")
         XCTAssertEqual(rig.page.alerts.first?.message,
@@ -279,7 +279,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.purchaseResults = [.pending]
         rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["transaction_start", "transaction_pending", "dialog_shown"])
+        XCTAssertEqual(rig.names, [.transactionStart, .transactionPending, .dialogShown])
         XCTAssertEqual(rig.page.alerts.map(\.title), ["Waiting for Approval"])
         // Shown to the user, whose answer is not known yet.
         let dialog = try XCTUnwrap(rig.events.first { $0.name == EventName.dialogShown })
@@ -296,7 +296,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.events = []
         rig.send(#"{"event_name": "restore"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["restore_start", "restore_fail", "dialog_shown"])
+        XCTAssertEqual(rig.names, [.restoreStart, .restoreFail, .dialogShown])
         XCTAssertEqual(rig.events[1].params["message"], "no active purchases to restore")
         XCTAssertEqual(rig.page.alerts.first?.title, "No Purchases Found")
         XCTAssertEqual(rig.page.progress, [true, false])
@@ -309,7 +309,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.events = []
         rig.send(#"{"event_name": "restore"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["restore_start", "restore_complete", "paywall_close"])
+        XCTAssertEqual(rig.names, [.restoreStart, .restoreComplete, .paywallClose])
         XCTAssertEqual(rig.finished, [.restored])
     }
 
@@ -319,7 +319,7 @@ final class PurchaseFlowTests: XCTestCase {
         rig.controller.restoreResult = .failed(nil)
         rig.send(#"{"event_name": "restore"}"#)
         await rig.settle()
-        XCTAssertEqual(rig.names, ["restore_start", "restore_fail", "dialog_shown"])
+        XCTAssertEqual(rig.names, [.restoreStart, .restoreFail, .dialogShown])
         XCTAssertEqual(rig.page.alerts.first?.title, "Restore Failed")
     }
 
@@ -335,10 +335,10 @@ final class PurchaseFlowTests: XCTestCase {
     @MainActor
     func testWithoutAControllerPurchaseIsUnsupported() async throws {
         let session = PaywallSession(paywallId: "pw", events: EventDispatcher())
-        var names: [String] = []
+        var names: [EventName] = []
         session.events.observe { names.append($0.name) }
         session.channel.receive(envelope([#"{"event_name": "purchase", "product_identifier": "x"}"#]))
-        XCTAssertEqual(names, ["pageMessage_unsupported"])
+        XCTAssertEqual(names, [.pageMessageUnsupported])
     }
 }
 
@@ -381,7 +381,7 @@ final class PresentationGateTests: XCTestCase {
         dispatcher.observe { events.append($0) }
         let result = await PresentationGate.check(try purchases(dispatcher), paywallId: "pw", timeout: 0.05)
         XCTAssertNil(result, "presented anyway")
-        XCTAssertEqual(events.map(\.name), ["paywallPresentationRequest"])
+        XCTAssertEqual(events.map(\.name), [.paywallPresentationRequest])
         XCTAssertEqual(events[0].params["status"], "timeout")
         XCTAssertEqual(events[0].params["reason"], "subscriptionStatusTimeout")
         XCTAssertEqual(events[0].params["waited_ms"], 50)

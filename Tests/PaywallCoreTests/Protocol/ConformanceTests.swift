@@ -81,18 +81,18 @@ final class ConformanceTests: XCTestCase {
             previousPageNodeId: "node_features", previousFlowPosition: 1, type: "forward",
             timeOnPreviousPageMs: 5230))),
         "initiate_web_checkout.json": messages(.webCheckout(
-            kind: "initiate_web_checkout", checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
+            kind: .initiateWebCheckout, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
         "stripe_checkout_start.json": messages(.webCheckout(
-            kind: "stripe_checkout_start", checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
+            kind: .stripeCheckoutStart, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
         "stripe_checkout_complete.json": messages(.webCheckout(
-            kind: "stripe_checkout_complete", checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
+            kind: .stripeCheckoutComplete, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
         "stripe_checkout_submit.json": messages(.webCheckout(
-            kind: "stripe_checkout_submit", checkoutContextId: "wcc_7Hq2LmN9", productId: nil)),
+            kind: .stripeCheckoutSubmit, checkoutContextId: "wcc_7Hq2LmN9", productId: nil)),
         "stripe_checkout_fail.json": messages(.webCheckout(
-            kind: "stripe_checkout_fail", checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.monthly")),
+            kind: .stripeCheckoutFail, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.monthly")),
         // An explicit `"product_identifier": null` reads as absent.
         "stripe_checkout_abandon.json": messages(.webCheckout(
-            kind: "stripe_checkout_abandon", checkoutContextId: "wcc_7Hq2LmN9", productId: nil)),
+            kind: .stripeCheckoutAbandon, checkoutContextId: "wcc_7Hq2LmN9", productId: nil)),
         "template_variable_unknown.json": messages(.templateVariableUnknown(name: "primary.trialPeriodPrices")),
 
         // MARK: Whole envelopes rejected

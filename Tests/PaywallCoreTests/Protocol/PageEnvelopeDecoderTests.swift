@@ -209,17 +209,18 @@ final class PageEnvelopeDecoderTests: XCTestCase {
     }
 
     func testWebCheckoutFamily() throws {
-        let kinds = [
-            "initiate_web_checkout", "stripe_checkout_start", "stripe_checkout_complete",
-            "stripe_checkout_submit", "stripe_checkout_fail", "stripe_checkout_abandon",
+        let kinds: [EventName] = [
+            .initiateWebCheckout, .stripeCheckoutStart, .stripeCheckoutComplete,
+            .stripeCheckoutSubmit, .stripeCheckoutFail, .stripeCheckoutAbandon,
         ]
         for kind in kinds {
+            let name = kind.rawValue
             XCTAssertEqual(
-                try decodeOne(#"{"event_name": "\#(kind)", "checkout_context_id": "ctx-\#(kind)", "product_identifier": "pro"}"#),
-                .webCheckout(kind: kind, checkoutContextId: "ctx-\(kind)", productId: "pro"), kind)
+                try decodeOne(#"{"event_name": "\#(name)", "checkout_context_id": "ctx-\#(name)", "product_identifier": "pro"}"#),
+                .webCheckout(kind: kind, checkoutContextId: "ctx-\(name)", productId: "pro"), name)
             XCTAssertEqual(
-                try decodeOne(#"{"event_name": "\#(kind)", "checkout_context_id": "c"}"#),
-                .webCheckout(kind: kind, checkoutContextId: "c", productId: nil), kind)
+                try decodeOne(#"{"event_name": "\#(name)", "checkout_context_id": "c"}"#),
+                .webCheckout(kind: kind, checkoutContextId: "c", productId: nil), name)
         }
     }
 
@@ -415,7 +416,7 @@ final class PageEnvelopeDecoderTests: XCTestCase {
             .userAttributesUpdated([]))
         XCTAssertEqual(
             try decodeOne(#"{"eventName": "stripeCheckoutAbandon", "checkoutContextId": "c"}"#),
-            .webCheckout(kind: "stripe_checkout_abandon", checkoutContextId: "c", productId: nil))
+            .webCheckout(kind: .stripeCheckoutAbandon, checkoutContextId: "c", productId: nil))
     }
 
     func testSnakeCaseKeyWinsOverItsCamelCaseTwin() throws {

@@ -217,9 +217,9 @@ final class CCSessionRig {
             environment: .init(appVersion: "1.0.0", userId: "app-user", device: CCFixture.device()))
     }
 
-    var names: [String] { events.map(\.name) }
+    var names: [EventName] { events.map(\.name) }
 
-    func events(named name: String) -> [PaywallEvent] { events.filter { $0.name == name } }
+    func events(named name: EventName) -> [PaywallEvent] { events.filter { $0.name == name } }
 
     /// Starts the session and answers its first ping, as a loaded page does.
     func open() {

@@ -46,22 +46,27 @@ class EndToEndTestCase: XCTestCase {
 
     var eventsPath: String { workDir.appendingPathComponent("events.jsonl").path }
 
-    /// The events written to `eventsPath` so far, each checked to be a well-formed log line.
+    /// The events written to `eventsPath` so far, each checked to be a well-formed log line
+    /// whose name is an `EventName`.
     func loggedEvents(file: StaticString = #filePath, line: UInt = #line) -> [PaywallEvent] {
         guard let text = try? String(contentsOfFile: eventsPath, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { raw in
-            guard let value = try? JSONValue(parsing: String(raw)), let name = value["name"]?.stringValue,
+            guard let value = try? JSONValue(parsing: String(raw)), let text = value["name"]?.stringValue,
                 let params = value["params"]?.objectValue, let stamp = value["timestamp"]?.stringValue,
                 let date = try? Date(stamp, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
             else {
                 XCTFail("malformed event log line: \(raw)", file: file, line: line)
                 return nil
             }
+            guard let name = EventName(rawValue: text) else {
+                XCTFail("event log line names \"\(text)\", which is not an EventName case: \(raw)", file: file, line: line)
+                return nil
+            }
             return PaywallEvent(name, params, timestamp: date)
         }
     }
 
-    func eventNames() -> [String] { loggedEvents().map(\.name) }
+    func eventNames() -> [EventName] { loggedEvents().map(\.name) }
 
     /// Polls the event log until `condition` holds; fails after `timeout` seconds.
     func waitForEvents(timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line,

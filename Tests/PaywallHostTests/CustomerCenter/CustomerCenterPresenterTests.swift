@@ -12,12 +12,12 @@ final class CustomerCenterPresenterTests: XCTestCase {
     func testOneAtATimeDismissFromTheAppAndPreloadedPage() async throws {
         guard try startToolkitOnDisplay() else { return }
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
-        var names: [String] = []
+        var names: [EventName] = []
         presenter.events.observe { names.append($0.name) }
 
         presenter.preloadCustomerCenter()
         let preloaded = try XCTUnwrap(presenter.preloadedCustomerCenter)
-        let loaded = await runLoop { names.contains("customerCenter_pageReady") }
+        let loaded = await runLoop { names.contains(.customerCenterPageReady) }
         XCTAssertTrue(loaded, "the preloaded page never became ready")
         var dismissed = 0
         let view = try XCTUnwrap(presenter.presentCustomerCenter(offscreen: true, onDismiss: { dismissed += 1 }))
@@ -29,7 +29,7 @@ final class CustomerCenterPresenterTests: XCTestCase {
         // The page, ready before it was presented, draws its first screen.
         let drawn = await runLoop { view.session.renderedRevision > 0 }
         XCTAssertTrue(drawn, "the customer center page never drew its screen")
-        XCTAssertEqual(names.filter { $0.hasPrefix("customerCenter_") }, ["customerCenter_pageReady", "customerCenter_open"])
+        XCTAssertEqual(names.filter { $0.rawValue.hasPrefix("customerCenter_") }, [.customerCenterPageReady, .customerCenterOpen])
 
         // The desktop switches to dark: the page is drawn again, dark.
         Toolkit.setInterfaceStyle("dark")
@@ -47,7 +47,7 @@ final class CustomerCenterPresenterTests: XCTestCase {
         presenter.dismissCustomerCenter()
         XCTAssertEqual(dismissed, 1)
         XCTAssertTrue(view.session.isDismissed)
-        XCTAssertEqual(names.last, "customerCenter_close")
+        XCTAssertEqual(names.last, .customerCenterClose)
         presenter.dismissCustomerCenter()
         XCTAssertEqual(dismissed, 1, "dismissing twice reports once")
 
@@ -63,7 +63,7 @@ final class CustomerCenterPresenterTests: XCTestCase {
         XCTAssertFalse(again.session.isDismissed)
         gtk_container_remove(UnsafeMutablePointer(OpaquePointer(stack)), again.widget)
         XCTAssertTrue(again.session.isDismissed, "removing the widget dismissed it")
-        XCTAssertEqual(names.last, "customerCenter_close")
+        XCTAssertEqual(names.last, .customerCenterClose)
         XCTAssertNotNil(presenter.customerCenterWidget(.embedded))
         presenter.dismissCustomerCenter()
     }

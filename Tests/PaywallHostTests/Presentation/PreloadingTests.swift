@@ -24,13 +24,13 @@ final class PreloadingTests: XCTestCase {
 
         for (index, id) in ["a", "b", "c", "d"].enumerated() {
             presenter.preload(bundle, as: id)
-            let done = await runLoop { events.filter { $0.name == "paywallPreload_complete" }.count == index + 1 }
+            let done = await runLoop { events.filter { $0.name == .paywallPreloadComplete }.count == index + 1 }
             XCTAssertTrue(done, "preload \(id) never completed")
         }
-        XCTAssertEqual(events.filter { $0.name == "paywallPreload_complete" }.map { $0.params["preloaded_memory_mb"] },
+        XCTAssertEqual(events.filter { $0.name == .paywallPreloadComplete }.map { $0.params["preloaded_memory_mb"] },
                        [0, 50, 100, 150])
         // 150 MB is over 120: the oldest go until it fits (a was charged nothing, b 50).
-        XCTAssertEqual(events.filter { $0.name == "paywallPreload_evicted" }.map(\.params), [
+        XCTAssertEqual(events.filter { $0.name == .paywallPreloadEvicted }.map(\.params), [
             ["paywall_identifier": "a", "reason": "memory_budget"], ["paywall_identifier": "b", "reason": "memory_budget"],
         ])
         XCTAssertEqual(["a", "b", "c", "d"].map(presenter.isPreloaded), [false, false, true, true])
@@ -38,7 +38,7 @@ final class PreloadingTests: XCTestCase {
         // The count bound still applies, oldest first.
         presenter.maxPreloaded = 2
         presenter.preload(bundle, as: "e")
-        XCTAssertEqual(events.filter { $0.name == "paywallPreload_evicted" }.last?.params,
+        XCTAssertEqual(events.filter { $0.name == .paywallPreloadEvicted }.last?.params,
                        ["paywall_identifier": "c", "reason": "count"])
         for id in ["d", "e"] { presenter.discardPreloaded(id: id) }
     }

@@ -28,10 +28,10 @@ final class WebDriverAutomationTests: XCTestCase {
         var events: [PaywallEvent] = []
         presenter.events.observe { events.append($0) }
         let presentation = try presentClassic(presenter)
-        let ready = await runLoop { events.contains { $0.name == "page_ready" } }
+        let ready = await runLoop { events.contains { $0.name == .pageReady } }
         XCTAssertTrue(ready, "the page never got ready: \(events.map(\.name))")
-        XCTAssertEqual(events.first { $0.name == "page_ready" }?.params["via"], "ping", "the bundle's own page answered")
-        XCTAssertFalse(events.contains { $0.name == "paywall_fallback" }, "\(events.map(\.name))")
+        XCTAssertEqual(events.first { $0.name == .pageReady }?.params["via"], "ping", "the bundle's own page answered")
+        XCTAssertFalse(events.contains { $0.name == .paywallFallback }, "\(events.map(\.name))")
         XCTAssertNotEqual(webkit_web_view_is_controlled_by_automation(presentation.webView.view), 0)
         presentation.dismiss()
     }

@@ -104,12 +104,12 @@ struct Bench {
         var times: [Double] = []
         for _ in 0..<runs {
             presenter.preload(bundle, as: "bench")
-            await event("paywallPreload_complete")
+            await event(.paywallPreloadComplete)
             let start = Self.now()
             guard let presentation = presenter.presentPreloaded(id: "bench", completion: { _ in }) else {
                 throw BenchError("preloaded paywall missing")
             }
-            await event(EventName.paywallOpen)
+            await event(.paywallOpen)
             try await twoFrames(presentation.webView)
             times.append(Self.now() - start)
             presentation.dismiss()
@@ -124,7 +124,7 @@ struct Bench {
         for _ in 0..<runs {
             if preloaded {
                 presenter.preloadCustomerCenter()
-                await event("customerCenter_pageReady")
+                await event(.customerCenterPageReady)
             }
             let start = Self.now()
             guard let view = presenter.presentCustomerCenter() else { throw BenchError("customer center not shown") }
@@ -192,12 +192,12 @@ struct Bench {
         presenter.maxPreloaded = 8
         presenter.preloadMemoryBudgetMB = .infinity  // all four must stay loaded while measured
         presenter.preload(bundle, as: "base")
-        await event("paywallPreload_complete")
+        await event(.paywallPreloadComplete)
         try await settle()
         let before = ProcessMemory.treeRSS()
         for index in 1...3 {
             presenter.preload(bundle, as: "extra\(index)")
-            await event("paywallPreload_complete")
+            await event(.paywallPreloadComplete)
         }
         try await settle()
         let after = ProcessMemory.treeRSS()
@@ -218,7 +218,7 @@ struct Bench {
     }
 
     /// The next event named `name`.
-    private func event(_ name: String) async {
+    private func event(_ name: EventName) async {
         await withCheckedContinuation { done in
             var token = 0
             var resumed = false
