@@ -199,6 +199,21 @@ final class CustomerCenterTests: EndToEndTestCase {
         XCTAssertTrue(reasons.contains { $0.contains("no path \"refund\" on the no_purchases screen") }, "\(reasons)")
     }
 
+    /// A link in the customer center reaches the system browser and is reported as a paywall's
+    /// link is (`url_openExternal`); it needs no click first (the page is the runtime's own).
+    func testALinkGoesToTheSystemBrowserWithUrlOpenExternal() throws {
+        let (opener, opened) = try urlOpener()
+        let result = try customerCenter([
+            "await CustomerCenter.waitFor(m => m.screen === 'no_purchases')",
+            "location.href = 'https://example.com/help'",
+            "await new Promise(done => setTimeout(done, 300))",
+            "CustomerCenter.tap('[data-action=\"close\"]')",
+        ], environment: ["PAYWALL_URL_OPENER": opener.path])
+        assertClosed(result)
+        XCTAssertEqual(lines(of: opened, atLeast: 1), ["https://example.com/help"])
+        XCTAssertEqual(params(.urlOpenExternal), [["url": "https://example.com/help", "source": "link", "page": "customer_center"]])
+    }
+
     func testPushedAndEmbeddedHaveNoCloseButtonAndReportTheirPresentation() throws {
         _ = try store(["buy", "lumen.pro.monthly"])
         for presentation in ["pushed", "embedded"] {

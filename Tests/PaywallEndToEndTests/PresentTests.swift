@@ -100,26 +100,6 @@ final class PresentTests: EndToEndTestCase {
         }
     }
 
-    /// A script that writes each URL it is given to `opened.txt`, standing in for xdg-open.
-    private func urlOpener() throws -> (opener: URL, opened: URL) {
-        let opened = workDir.appendingPathComponent("opened.txt")
-        let opener = workDir.appendingPathComponent("opener.sh")
-        try "#!/bin/sh\necho \"$1\" >> '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
-        return (opener, opened)
-    }
-
-    private func lines(of file: URL, atLeast count: Int) -> [String] {
-        let deadline = Date().addingTimeInterval(5)
-        var lines: [String] = []
-        while Date() < deadline {
-            lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if lines.count >= count { break }
-            usleep(50_000)
-        }
-        return lines
-    }
-
     /// A page's script cannot reach the system opener on its own (no click or key press in the
     /// view came first); bad schemes and other hosts stay blocked; the page stays.
     func testScriptedLinksDoNotReachTheSystemOpener() throws {

@@ -239,6 +239,27 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(rig.page.lastModel?["screen"], "detail")
     }
 
+    // MARK: Links
+
+    /// A link in the customer center goes where a paywall's goes, reported the same way: web and
+    /// mail links to the system (`url_openExternal`, no user gesture needed on the runtime's own
+    /// page), other schemes blocked (`navigation_blocked`), never dropped silently.
+    @MainActor
+    func testALinkReportsUrlOpenExternalAsAPaywallsDoes() async throws {
+        let rig = try CCSessionRig(dir: dir)
+        rig.open()
+        let channel = rig.session.channel
+        XCTAssertFalse(channel.shouldAllowNavigation(to: "https://example.com/help", bundleHost: "customer-center", newWindow: false))
+        XCTAssertFalse(channel.shouldAllowNavigation(to: "myapp://settings", bundleHost: "customer-center", newWindow: false))
+        XCTAssertTrue(channel.shouldAllowNavigation(to: "paywall://customer-center/index.html", bundleHost: "customer-center",
+                                                    newWindow: false))
+        XCTAssertEqual(rig.page.openedExternally, [URL(string: "https://example.com/help")!])
+        let opened = rig.events(named: .urlOpenExternal).map(\.params)
+        XCTAssertEqual(opened, [["url": "https://example.com/help", "source": "link", "page": "customer_center"]])
+        let blocked = rig.events(named: .navigationBlocked).map(\.params)
+        XCTAssertEqual(blocked.map { $0["url"] }, ["myapp://settings"])
+    }
+
     // MARK: Delegate
 
     @MainActor

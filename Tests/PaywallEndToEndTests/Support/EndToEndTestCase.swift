@@ -44,6 +44,26 @@ class EndToEndTestCase: XCTestCase {
         return dir
     }
 
+    /// A script that writes each URL it is given to `opened.txt`, standing in for xdg-open.
+    func urlOpener() throws -> (opener: URL, opened: URL) {
+        let opened = workDir.appendingPathComponent("opened.txt")
+        let opener = workDir.appendingPathComponent("opener.sh")
+        try "#!/bin/sh\necho \"$1\" >> '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        return (opener, opened)
+    }
+
+    func lines(of file: URL, atLeast count: Int) -> [String] {
+        let deadline = Date().addingTimeInterval(5)
+        var lines: [String] = []
+        while Date() < deadline {
+            lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.count >= count { break }
+            usleep(50_000)
+        }
+        return lines
+    }
+
     var eventsPath: String { workDir.appendingPathComponent("events.jsonl").path }
 
     /// The events written to `eventsPath` so far, each checked to be a well-formed log line
