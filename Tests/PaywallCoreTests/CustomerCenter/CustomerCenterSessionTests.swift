@@ -112,16 +112,24 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(ccNames(rig), ["customerCenter_open", "customerCenter_action", "customerCenter_surveyResponse"])
     }
 
-    /// A plan change is a purchase like a paywall's: it runs through `Purchases.purchase` and
-    /// reports the same `transaction_*` events with the same parameters (no paywall identifier:
-    /// no paywall is on screen).
+    /// A session over a store where the user bought the monthly plan, on its plans screen.
     @MainActor
-    func testPlanChangeReportsTheTransactionEventsOfAPurchase() async throws {
+    private func plansOfAMonthlySubscription() async throws -> CCSessionRig {
         let rig = try CCSessionRig(dir: dir)
         try await rig.buy(FakeStoreFixture.monthly)
         rig.open()
         rig.send(Self.detailMonthly)
         rig.send(Self.path("change_plan"))
+        XCTAssertEqual(rig.page.lastModel?["screen"], "plans")
+        return rig
+    }
+
+    /// A plan change is a purchase like a paywall's: it runs through `Purchases.purchase` and
+    /// reports the same `transaction_*` events with the same parameters (no paywall identifier:
+    /// no paywall is on screen).
+    @MainActor
+    func testPlanChangeReportsTheTransactionEventsOfAPurchase() async throws {
+        let rig = try await plansOfAMonthlySubscription()
         rig.events = []
         rig.send(Self.path("change_plan", product: "pro.yearly"))
         try await rig.waitUntilIdle()
@@ -139,12 +147,7 @@ final class CustomerCenterSessionTests: XCTestCase {
     /// record it; the cache failure is reported on its own, naming the new plan.
     @MainActor
     func testPlanChangeWhoseCacheWriteFailsIsDoneAndTheFailureIsReported() async throws {
-        let rig = try CCSessionRig(dir: dir)
-        try await rig.buy(FakeStoreFixture.monthly)
-        rig.open()
-        rig.send(Self.detailMonthly)
-        rig.send(Self.path("change_plan"))
-        XCTAssertEqual(rig.page.lastModel?["screen"], "plans")
+        let rig = try await plansOfAMonthlySubscription()
         try refuseWrites(rig.purchases.cache)
         rig.send(Self.path("change_plan", product: "pro.yearly"))
         try await rig.waitUntilIdle()
