@@ -199,7 +199,7 @@ extension CustomerCenterSession {
 
     private func changePlan(of row: CustomerCenterPurchase, to plan: Product) {
         guard let purchases else { return }
-        let report = { @MainActor [events] (name: String, params: [String: JSONValue]) in events.emit(name, params) }
+        let report = reportToEvents
         perform({ await purchases.purchase(plan, changingPlan: true, report: report) }, refreshes: false) { attempt in
             switch attempt {
             case .purchased, .alreadyOwned:
@@ -230,8 +230,8 @@ extension CustomerCenterSession {
             guard let purchases = self.purchases else {
                 return self.show(self.notice("restore.failed", ["reason": self.strings.text("cc.no_store")]))
             }
-            let events = self.events
-            self.perform({ await purchases.restore { events.emit($0, $1) } }, refreshes: false) { outcome in
+            let report = self.reportToEvents
+            self.perform({ await purchases.restore(report: report) }, refreshes: false) { outcome in
                 guard let failure = outcome.failureDialog(strings: self.strings) else { return self.notice("cc.restore.done") }
                 return self.notice(failure.key, failure.arguments)
             }
@@ -274,6 +274,11 @@ extension CustomerCenterSession {
             if isDismissed { delegate = nil }
             show(isDismissed ? nil : dialog)
         }
+    }
+
+    /// The purchase path's events go to the customer center's observers.
+    private var reportToEvents: Purchases.EventReport {
+        { [events] in events.emit($0, $1) }
     }
 
     /// A dialog with the texts `key.title` and `key.message`.
