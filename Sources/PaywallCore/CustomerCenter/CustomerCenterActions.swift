@@ -163,15 +163,17 @@ extension CustomerCenterSession {
     }
 
     private func confirmed(_ pending: Pending) {
-        guard let purchases, let key = pending.purchaseKey, let row = screen().row(key: key), let t = row.latest else { return }
+        guard let manager = purchases?.controller as? SubscriptionManaging, let key = pending.purchaseKey,
+            let row = screen().row(key: key), let t = row.latest
+        else { return }
         switch pending.path.type {
         case .manageSubscription:
-            perform({ await purchases.controller.cancelSubscription(transactionId: t.id) }) { cancelled in
+            perform({ await manager.cancelSubscription(transactionId: t.id) }) { cancelled in
                 cancelled ? self.notice("cc.cancel.done", ["date": t.expirationDate.map(self.formatted) ?? ""])
                     : self.notice("cc.cancel.failed")
             }
         case .refund:
-            perform({ await purchases.controller.requestRefund(transactionId: t.id) }) { status in
+            perform({ await manager.requestRefund(transactionId: t.id) }) { status in
                 self.refundFinished(productId: t.productId, status: status)
                 switch status {
                 case .success: return self.notice("cc.refund.done")
@@ -197,9 +199,10 @@ extension CustomerCenterSession {
 
     private func changePlan(of row: CustomerCenterPurchase, to plan: Product) {
         guard let purchases else { return }
-        perform({ await purchases.controller.purchase(plan) }, purchased: { if case .purchased = $0 { plan } else { nil } }) { result in
-            switch result {
-            case .purchased:
+        let report = reportToEvents
+        perform({ await purchases.purchase(plan, changingPlan: true, report: report) }, refreshes: false) { attempt in
+            switch attempt {
+            case .purchased, .alreadyOwned:
                 // An upgrade starts at once; a downgrade waits for the end of the current period.
                 let current = self.screen().rows.first { $0.productId == plan.id && $0.isActive }
                 let immediate = current != nil
@@ -209,7 +212,7 @@ extension CustomerCenterSession {
                 return .notice(self.strings.text("cc.plans.done.title"),
                                self.strings.text(immediate ? "cc.plans.done.now" : "cc.plans.done.later",
                                                  ["plan": plan.displayName, "date": date]), strings: self.strings)
-            case .cancelled: return nil
+            case .cancelled, .unknownProduct: return nil
             case .pending: return self.notice("purchase.pending")
             case .failed(let error): return self.notice("cc.plans.failed", ["reason": StoreErrorText.reason(for: error, strings: self.strings)])
             }
@@ -227,9 +230,8 @@ extension CustomerCenterSession {
             guard let purchases = self.purchases else {
                 return self.show(self.notice("restore.failed", ["reason": self.strings.text("cc.no_store")]))
             }
-            self.events.emit(.restoreStart)
-            self.perform({ await purchases.restore() }) { outcome in
-                self.events.emit(outcome.event.name, outcome.event.params)
+            let report = self.reportToEvents
+            self.perform({ await purchases.restore(report: report) }, refreshes: false) { outcome in
                 guard let failure = outcome.failureDialog(strings: self.strings) else { return self.notice("cc.restore.done") }
                 return self.notice(failure.key, failure.arguments)
             }
@@ -255,24 +257,28 @@ extension CustomerCenterSession {
             confirming: nil))
     }
 
-    /// Runs a controller call under the progress overlay, reads the purchases again, then
-    /// shows the dialog `report` makes of the call's outcome. `purchased` names the product an
-    /// outcome bought, for the report of a cache that could not record it (see `refresh`).
-    private func perform<Outcome>(_ call: @escaping @MainActor () async -> Outcome,
-                                  purchased: @escaping @MainActor (Outcome) -> Product? = { _ in nil },
+    /// Runs a controller call under the progress overlay, reads the purchases again unless the
+    /// call did (`refreshes` false: a purchase or restore through `Purchases`), then shows the
+    /// dialog `report` makes of the call's outcome.
+    private func perform<Outcome>(_ call: @escaping @MainActor () async -> Outcome, refreshes: Bool = true,
                                   report: @escaping @MainActor (Outcome) -> CustomerCenterDialog?) {
         setBusy(true)
         Task { @MainActor in
             let outcome = await call()
             // The outcome stands whatever the refresh meets (a cache write failure is reported
             // by `refresh`); a store that cannot be read leaves the screens as they were.
-            try? purchases?.refresh(purchased: purchased(outcome))
+            if refreshes { try? purchases?.refresh() }
             let dialog = report(outcome)
             popToExistingScreen()
             isBusy = false
             if isDismissed { delegate = nil }
             show(isDismissed ? nil : dialog)
         }
+    }
+
+    /// The purchase path's events go to the customer center's observers.
+    private var reportToEvents: Purchases.EventReport {
+        { [events] in events.emit($0, $1) }
     }
 
     /// A dialog with the texts `key.title` and `key.message`.

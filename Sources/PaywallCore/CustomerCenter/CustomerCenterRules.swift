@@ -19,11 +19,16 @@ public struct StoreCapabilities: Equatable, Sendable {
         self.isSandbox = isSandbox
     }
 
+    /// What `controller` offers through `SubscriptionManaging`; nothing when it does not adopt it.
     @MainActor
     public init(_ controller: PurchaseController) {
-        self.init(stores: controller.managedStores, canManageSubscriptions: controller.canManageSubscriptions,
-                  canRequestRefunds: controller.canRequestRefunds, canChangePlans: controller.canChangePlans,
-                  isSandbox: controller.isSandbox)
+        guard let manager = controller as? SubscriptionManaging else {
+            self.init()
+            return
+        }
+        self.init(stores: manager.managedStores, canManageSubscriptions: manager.canManageSubscriptions,
+                  canRequestRefunds: manager.canRequestRefunds, canChangePlans: manager.canChangePlans,
+                  isSandbox: manager.isSandbox)
     }
 }
 

@@ -95,52 +95,7 @@ public final class Purchases {
             params["product_identifier"] = .string(product.id)
             if let transaction = latestTransaction(of: product) { params["transaction_id"] = .string(transaction.id) }
         }
-        events.emit(.entitlementCacheWriteFail, params)
-    }
-
-    /// What a restore found.
-    public enum RestoreOutcome: Equatable, Sendable {
-        case restored
-        /// The store answered, but the user has no active purchase.
-        case nothingToRestore
-        /// `reason` is for the event log; `cause` says it in the user's language.
-        case failed(reason: String, cause: StoreErrorText.Cause)
-
-        /// The event reporting it (`restore_complete` or `restore_fail` with its `message`).
-        public var event: (name: EventName, params: [String: JSONValue]) {
-            switch self {
-            case .restored: (.restoreComplete, [:])
-            case .nothingToRestore: (.restoreFail, ["message": "no active purchases to restore"])
-            case .failed(let reason, _): (.restoreFail, ["message": .string(reason)])
-            }
-        }
-
-        /// The string-table key (`KEY.title`, `KEY.message`) and arguments of the dialog that
-        /// tells the user a restore found nothing or failed, in `strings`' language; nil when it restored.
-        public func failureDialog(strings: StringTable) -> (key: String, arguments: [String: String])? {
-            switch self {
-            case .restored: nil
-            case .nothingToRestore: ("restore.nothing", [:])
-            case .failed(_, let cause): ("restore.failed", ["reason": StoreErrorText.reason(for: cause, strings: strings)])
-            }
-        }
-    }
-
-    /// Asks the controller to restore, then reads the store again.
-    public func restore() async -> RestoreOutcome {
-        switch await controller.restorePurchases() {
-        case .restored:
-            do {
-                // The fake store's restore moves the account's purchases between app users:
-                // every user's cached status follows, not only this one's.
-                if let store = transactionSource as? FakeStore { try refreshEveryUser(of: store) } else { try refresh() }
-            } catch {
-                return .failed(reason: "\(error)", cause: StoreErrorText.Cause(error))
-            }
-            return subscriptionStatus.activeEntitlements.isEmpty ? .nothingToRestore : .restored
-        case .failed(let error):
-            return .failed(reason: error.map { "\($0)" } ?? "the store did not say why", cause: StoreErrorText.Cause(error))
-        }
+        events.emit(EventName.entitlementCacheWriteFail, params)
     }
 
     /// Waits until the status is known or `timeout` seconds pass. Returns false on timeout.
@@ -155,17 +110,15 @@ public final class Purchases {
         return subscriptionStatus != .unknown
     }
 
-    /// Introductory offers are for users who never subscribed in the product's group.
+    /// Whether the user may have `product`'s introductory offer, as far as their transactions
+    /// tell (see `OwnershipRules`).
     public func isEligibleForIntroOffer(_ product: Product) -> Bool {
-        guard product.introductoryOffer != nil else { return false }
-        guard let group = product.subscriptionGroup else { return true }
-        return !customerInfo.transactions.contains { $0.subscriptionGroupId == group }
+        OwnershipRules.isEligibleForIntroOffer(product, history: customerInfo.transactions)
     }
 
     /// Whether buying `product` would give the user nothing they do not already have.
     public func alreadyOwns(_ product: Product) -> Bool {
-        guard product.kind != .consumable, !product.entitlements.isEmpty else { return false }
-        return Set(product.entitlements).isSubset(of: subscriptionStatus.activeEntitlements)
+        OwnershipRules.hasEverything(product, activeEntitlements: subscriptionStatus.activeEntitlements)
     }
 
     private func update(status: SubscriptionStatus, info: CustomerInfo) {

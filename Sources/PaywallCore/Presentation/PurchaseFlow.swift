@@ -1,8 +1,9 @@
 import Foundation
 
-/// What a paywall's `purchase` and `restore` messages do: run them through the purchase
-/// controller with a progress overlay, report every step as events (to the app and the page),
-/// tell the user what went wrong, and close the paywall on success.
+/// What a paywall's `purchase` and `restore` messages look like to the user: a progress
+/// overlay while the store works, a dialog when something went wrong, and the presentation's
+/// result on success. The purchase itself (ownership, the store call, the events) is
+/// `Purchases.purchase`; its events reach the page too.
 @MainActor
 final class PurchaseFlow {
     unowned let session: PaywallSession
@@ -19,57 +20,30 @@ final class PurchaseFlow {
 
     func purchase(productId: String, shouldDismiss: Bool) {
         guard !inFlight else { return }
-        guard let product = purchases.catalog.product(id: productId) else {
-            let known = purchases.catalog.products.map(\.id).joined(separator: ", ")
-            session.report(.transactionFail, [
-                "product_identifier": .string(productId),
-                "message": .string("unknown product id \"\(productId)\"; the catalog has: \(known)"),
-            ])
-            alert("purchase.unavailable")
-            return
-        }
-        if purchases.alreadyOwns(product) {
-            // Nothing is charged twice: owning it already counts as a restore.
-            session.report(.transactionRestore, ["product_identifier": .string(productId)])
-            session.succeeded(.restored, dismiss: shouldDismiss)
-            return
-        }
-        let trialExpected = product.introductoryOffer?.mode == .freeTrial && purchases.isEligibleForIntroOffer(product)
-        begin()
-        session.report(.transactionStart, ["product_identifier": .string(productId)])
-        Task { @MainActor in
-            let result = await purchases.controller.purchase(product)
-            defer { end() }
-            switch result {
-            case .purchased:
-                // The store charged: this is a success whatever the refresh meets. A cache it
-                // cannot write is reported by `refresh` itself; a store it cannot read leaves
-                // the status as it was until the next refresh.
-                try? purchases.refresh(purchased: product)
-                completed(product, trialExpected: trialExpected, shouldDismiss: shouldDismiss)
-            case .cancelled:
-                session.report(.transactionAbandon, ["product_identifier": .string(productId)])
-            case .pending:
-                session.report(.transactionPending, ["product_identifier": .string(productId)])
-                alert("purchase.pending")
-            case .failed(let error):
-                session.report(.transactionFail, [
-                    "product_identifier": .string(productId), "message": .string("\(error)"),
-                ])
-                alert("purchase.failed", ["reason": StoreErrorText.reason(for: error, strings: strings)])
+        // Runs at once up to the store call: an unknown or owned product is answered before
+        // the page's next message, and `begin` marks the flow in flight before any other tap.
+        Task.immediate { @MainActor in
+            let attempt = await purchases.purchase(productId: productId, report: report, beforeStoreCall: begin)
+            switch attempt {
+            case .unknownProduct: alert("purchase.unavailable")
+            case .alreadyOwned: session.succeeded(.restored, dismiss: shouldDismiss)
+            case .purchased: session.succeeded(.purchased(productId: productId), dismiss: shouldDismiss)
+            case .cancelled: break
+            case .pending: alert("purchase.pending")
+            case .failed(let error): alert("purchase.failed", ["reason": StoreErrorText.reason(for: error, strings: strings)])
             }
+            // After the outcome is reported: a close asked for meanwhile must not win over a purchase.
+            if inFlight { end() }
         }
     }
 
     func restore() {
         guard !inFlight else { return }
         begin()
-        session.report(.restoreStart)
-        Task { @MainActor in
-            let outcome = await purchases.restore()
+        Task.immediate { @MainActor in
+            let outcome = await purchases.restore(report: report)
             // After the outcome is reported: a close asked for meanwhile must not win over a restore.
             defer { end() }
-            session.report(outcome.event.name, outcome.event.params)
             if let failure = outcome.failureDialog(strings: strings) {
                 alert(failure.key, failure.arguments)
             } else {
@@ -78,19 +52,9 @@ final class PurchaseFlow {
         }
     }
 
-    private func completed(_ product: Product, trialExpected: Bool, shouldDismiss: Bool) {
-        let transaction = purchases.latestTransaction(of: product)
-        var params: [String: JSONValue] = ["product_identifier": .string(product.id)]
-        if let transaction { params["transaction_id"] = .string(transaction.id) }
-        session.report(.transactionComplete, params)
-        let startedTrial = purchases.transactionSource == nil ? trialExpected : transaction?.offerType == .trial
-        switch product.kind {
-        case .autoRenewable:
-            session.report(startedTrial ? .freeTrialStart : .subscriptionStart, params)
-        case .nonRenewing, .consumable, .nonConsumable:
-            session.report(.nonRecurringProductPurchase, params)
-        }
-        session.succeeded(.purchased(productId: product.id), dismiss: shouldDismiss)
+    /// The purchase path's events go to the app and the page, with the paywall's identifier.
+    private func report(_ name: EventName, _ params: [String: JSONValue]) {
+        session.report(name, params)
     }
 
     private func begin() {

@@ -16,59 +16,15 @@ public enum RestorationResult: Sendable {
     case failed((any Error)?)
 }
 
-/// The result of a refund request, as the customer center reports it.
-public enum RefundRequestStatus: String, Sendable {
-    case success
-    case userCancelled = "user_cancelled"
-    case error
-}
-
-/// Makes purchases for the runtime. An app plugs in its own (its license server, a web
-/// checkout, ...) or uses a store the runtime ships, such as `FakeStore` for testing.
+/// Makes purchases for the runtime: Superwall's contract, exactly its two methods. An app plugs
+/// in its own (its license server, a web checkout, ...) or uses a store the runtime ships, such
+/// as `FakeStore` for testing. What the customer center can do beyond buying and restoring
+/// (cancel, refund, plan changes) a controller offers by also adopting `SubscriptionManaging`.
 ///
-/// Called on the main actor. Only `purchase` and `restorePurchases` are required; the other
-/// capabilities, used by the customer center, default to "not supported".
+/// Called on the main actor, through `Purchases.purchase(_:)` and `Purchases.restore()`, which
+/// check ownership first and report every step as events.
 @MainActor
 public protocol PurchaseController: AnyObject {
     func purchase(_ product: Product) async -> PurchaseResult
     func restorePurchases() async -> RestorationResult
-
-    /// Turns off auto-renewal of the subscription behind `transactionId`.
-    var canManageSubscriptions: Bool { get }
-    func cancelSubscription(transactionId: String) async -> Bool
-
-    var canRequestRefunds: Bool { get }
-    func requestRefund(transactionId: String) async -> RefundRequestStatus
-
-    /// Whether a subscription may move to another plan of its group: buying that plan
-    /// upgrades or downgrades it.
-    var canChangePlans: Bool { get }
-
-    /// The stores whose purchases the capabilities above act on.
-    var managedStores: Set<StoreKind> { get }
-    /// Purchases are tests (no money moves); support emails say so and update checks are skipped.
-    var isSandbox: Bool { get }
-}
-
-extension PurchaseController {
-    public var canManageSubscriptions: Bool { false }
-    public func cancelSubscription(transactionId: String) async -> Bool { false }
-    public var canRequestRefunds: Bool { false }
-    public func requestRefund(transactionId: String) async -> RefundRequestStatus { .error }
-    public var canChangePlans: Bool { false }
-    public var managedStores: Set<StoreKind> { [] }
-    public var isSandbox: Bool { false }
-}
-
-/// A store whose transactions the runtime reads to work out entitlements itself (the fake
-/// store now, real stores later). With a plain `PurchaseController`, the app sets the
-/// subscription status instead.
-@MainActor
-public protocol TransactionSource: AnyObject {
-    /// Every transaction of the store account, with renewals up to now applied.
-    func currentTransactions() throws -> [StoreTransaction]
-    /// The time the store's clock says it is (a fake store's clock can be moved).
-    func now() throws -> Date
-    /// Makes `userId` the user whose transactions are read and who buys next.
-    func switchUser(_ userId: String)
 }

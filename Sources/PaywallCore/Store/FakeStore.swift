@@ -5,7 +5,7 @@ import Foundation
 /// auto-renew off, billing retry and grace, refunds, upgrades and downgrades, expiry).
 /// State lives in SQLite, so it survives restarts.
 @MainActor
-public final class FakeStore: PurchaseController, TransactionSource {
+public final class FakeStore: PurchaseController, SubscriptionManaging, TransactionSource {
     public let catalog: Catalog
     let db: FakeStoreDatabase
     /// The real time the store's clock is offset from (injectable so tests start on a fixed date).
@@ -106,6 +106,8 @@ public final class FakeStore: PurchaseController, TransactionSource {
         }
     }
 
+    // MARK: SubscriptionManaging
+
     public var canManageSubscriptions: Bool { true }
     public var canRequestRefunds: Bool { true }
     public var canChangePlans: Bool { true }
@@ -124,7 +126,19 @@ public final class FakeStore: PurchaseController, TransactionSource {
 
     public func currentTransactions() throws -> [StoreTransaction] {
         try db.database.transaction { try settle(at: try now()) }
-        return try db.records(where: "approval = 'approved' AND user_id = ?", [.text(userId)]).map(\.transaction)
+        return try approvedTransactions()
+    }
+
+    /// A restore gives the current user the account's purchases made under other app users.
+    public var restoreTransfersPurchases: Bool { true }
+
+    public func accountUserIds() throws -> [String] {
+        Array(Set(try allRecords().map(\.userId))).sorted()
+    }
+
+    /// The current user's approved transactions as stored (renewals not applied), oldest first.
+    private func approvedTransactions() throws -> [StoreTransaction] {
+        try db.records(where: "approval = 'approved' AND user_id = ?", [.text(userId)]).map(\.transaction)
     }
 
     /// Every transaction of every user, pending and declined ones included, for `paywall store transactions`.
@@ -164,17 +178,9 @@ public final class FakeStore: PurchaseController, TransactionSource {
         }
     }
 
-    /// Whether buying `product` now would give the user nothing new.
+    /// Whether buying `product` now would give the user nothing new (see `OwnershipRules.holds`).
     func owns(_ product: Product, at now: Date) throws -> Bool {
-        switch product.kind {
-        case .consumable:
-            return false
-        case .nonConsumable:
-            return try !db.records(where: "approval = 'approved' AND product_id = ? AND revocation_date IS NULL AND user_id = ?",
-                                   [.text(product.id), .text(userId)]).isEmpty
-        case .autoRenewable, .nonRenewing:
-            return try activeChains(at: now).contains { $0.transaction.productId == product.id }
-        }
+        OwnershipRules.holds(product, transactions: try approvedTransactions(), now: now)
     }
 
     /// Cancels a pending downgrade away from `product` when the user picks it again.
@@ -247,12 +253,9 @@ public final class FakeStore: PurchaseController, TransactionSource {
         return record
     }
 
-    /// Introductory offers are for users who never subscribed in the product's group.
+    /// Whether the current user may have `product`'s introductory offer (see `OwnershipRules`).
     public func isEligibleForIntroOffer(_ product: Product) throws -> Bool {
-        guard product.introductoryOffer != nil else { return false }
-        guard let group = product.subscriptionGroup else { return true }
-        return try db.records(where: "approval = 'approved' AND subscription_group_id = ? AND user_id = ?",
-                              [.text(group), .text(userId)]).isEmpty
+        OwnershipRules.isEligibleForIntroOffer(product, history: try approvedTransactions())
     }
 
     // MARK: Lifecycle

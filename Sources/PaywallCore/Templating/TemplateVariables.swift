@@ -97,7 +97,7 @@ public struct TemplateVariables {
             "isRTL": .bool(strings.isRightToLeft),
             "layoutDirection": .string(strings.isRightToLeft ? "rtl" : "ltr"),
             "timezoneOffset": .number(Double(TimeZone.current.secondsFromGMT(for: now))),
-            "isSandbox": .bool(purchases?.transactionSource is FakeStore),
+            "isSandbox": .bool((purchases?.controller as? SubscriptionManaging)?.isSandbox ?? false),
             "activeEntitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),
             "activeProducts": .array(activeProducts.map(JSONValue.string)),
             "subscriptionStatus": .string(status.name.uppercased()),

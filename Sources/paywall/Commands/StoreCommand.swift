@@ -52,7 +52,7 @@ enum StoreCommand {
             // Keeps every user's entitlement cache in step with the store, so `paywall status`
             // is right at once. A cache it cannot write is a warning (see `StoreContext`), never
             // a failed purchase: the store charged.
-            try purchases.refreshEveryUser(of: store, purchased: bought)
+            try purchases.refreshEveryUser(purchased: bought)
             if action == "seed" { printJSON(entitlementsReport(purchases)) }
             return 0
         }

@@ -28,6 +28,19 @@ final class CustomerCenterRulesTests: XCTestCase {
                                         now: F.now).map(\.path.id)
     }
 
+    // MARK: 0. Capabilities come from SubscriptionManaging
+
+    /// Superwall's two methods give the customer center nothing to act with; what a controller
+    /// adopts of `SubscriptionManaging` it offers, and nothing else.
+    @MainActor
+    func testCapabilitiesAreWhatTheControllerAdoptsOfSubscriptionManaging() {
+        XCTAssertEqual(StoreCapabilities(ScriptedController()), StoreCapabilities())
+        let refundsOnly = CCController()
+        refundsOnly.stores = [.appStore]
+        refundsOnly.refunds = true
+        XCTAssertEqual(StoreCapabilities(refundsOnly), StoreCapabilities(stores: [.appStore], canRequestRefunds: true))
+    }
+
     // MARK: 1. Refund and change plan need the controller's store, never family sharing
 
     func testRefundAndChangePlanAppearForPurchasesOfStoresTheControllerActsOn() throws {

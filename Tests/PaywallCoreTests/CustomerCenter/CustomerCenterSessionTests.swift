@@ -112,16 +112,42 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(ccNames(rig), [.customerCenterOpen, .customerCenterAction, .customerCenterSurveyResponse])
     }
 
-    /// A plan change the store made is shown as done even when the entitlement cache cannot
-    /// record it; the cache failure is reported on its own, naming the new plan.
+    /// A session over a store where the user bought the monthly plan, on its plans screen.
     @MainActor
-    func testPlanChangeWhoseCacheWriteFailsIsDoneAndTheFailureIsReported() async throws {
+    private func plansOfAMonthlySubscription() async throws -> CCSessionRig {
         let rig = try CCSessionRig(dir: dir)
         try await rig.buy(FakeStoreFixture.monthly)
         rig.open()
         rig.send(Self.detailMonthly)
         rig.send(Self.path("change_plan"))
         XCTAssertEqual(rig.page.lastModel?["screen"], "plans")
+        return rig
+    }
+
+    /// A plan change is a purchase like a paywall's: it runs through `Purchases.purchase` and
+    /// reports the same `transaction_*` events with the same parameters (no paywall identifier:
+    /// no paywall is on screen).
+    @MainActor
+    func testPlanChangeReportsTheTransactionEventsOfAPurchase() async throws {
+        let rig = try await plansOfAMonthlySubscription()
+        rig.events = []
+        rig.send(Self.path("change_plan", product: "pro.yearly"))
+        try await rig.waitUntilIdle()
+        XCTAssertEqual(rig.session.dialog?.title, "Plan Changed")
+        let yearly = try XCTUnwrap(rig.latestStoreTransaction("pro.yearly"))
+        let transactionEvents = rig.events.filter { $0.name.rawValue.hasPrefix("transaction_") || $0.name.rawValue.hasSuffix("_start") }
+        XCTAssertEqual(transactionEvents.map(\.name), [.transactionStart, .transactionComplete, .subscriptionStart],
+                       "\(rig.names)")
+        XCTAssertEqual(transactionEvents.first?.params, ["product_identifier": "pro.yearly"])
+        XCTAssertEqual(transactionEvents.dropFirst().first?.params,
+                       ["product_identifier": "pro.yearly", "transaction_id": .string(yearly.id)])
+    }
+
+    /// A plan change the store made is shown as done even when the entitlement cache cannot
+    /// record it; the cache failure is reported on its own, naming the new plan.
+    @MainActor
+    func testPlanChangeWhoseCacheWriteFailsIsDoneAndTheFailureIsReported() async throws {
+        let rig = try await plansOfAMonthlySubscription()
         try refuseWrites(rig.purchases.cache)
         rig.send(Self.path("change_plan", product: "pro.yearly"))
         try await rig.waitUntilIdle()

@@ -141,7 +141,7 @@ final class RecordingCustomerCenterDelegate: CustomerCenterDelegate {
 
 /// A purchase controller with configurable capabilities that records what it is asked.
 @MainActor
-final class CCController: PurchaseController {
+final class CCController: PurchaseController, SubscriptionManaging {
     var stores: Set<StoreKind> = []
     var sandbox = false
     var manages = false

@@ -32,13 +32,13 @@ final class EveryUserSyncTests: FakeStoreTestCase {
         let tester = try purchases(store, cache: cache, user: Purchases.anonymousUser)
 
         try store.advance(ClockAdvance(value: 2, unit: .month))
-        try tester.refreshEveryUser(of: store)
+        try tester.refreshEveryUser()
         let (expired, info) = try cache.coldStartStatus(user: "alice")
         XCTAssertEqual(expired, .inactive, "the clock moved past alice's last period")
         XCTAssertEqual(info.entitlements.first?.state, .expired)
 
         try store.reset()
-        try tester.refreshEveryUser(of: store)
+        try tester.refreshEveryUser()
         XCTAssertEqual(try cache.transactions(user: "alice"), [])
         XCTAssertEqual(try cache.coldStartStatus(user: "carol").0, .active(["pro"]), "the app sets carol's status itself")
         XCTAssertEqual(tester.userId, Purchases.anonymousUser, "the current user stays loaded")
