@@ -8,8 +8,8 @@ extension BundleCache {
     }
 
     /// Marks bundle `id` as on screen for as long as the returned lock lives, for every process
-    /// using this cache (`paywall present` takes it; an app presenting from the cache should
-    /// too): `prune` keeps the bundle and `remove` refuses it meanwhile.
+    /// using this cache (`CachedPaywall.find` takes it for whoever presents from the cache):
+    /// `prune` keeps the bundle and `remove` refuses it meanwhile.
     public func holdInUse(_ id: String) throws -> FileLock {
         try FileLock(path: inUseLockPath(id), mode: .shared)
     }

@@ -141,19 +141,15 @@ final class PresentationHost {
         guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil) }
         let data = try DataDirectory(explicit: arguments.value("--data-dir"))
         let cache = try BundleCache(directory: data.bundleCache)
-        let entry = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
-            .flatMap { try? PaywallConfig(data: $0, origin: "config") }?.entry(id: target)
-        guard try entry != nil || cache.list().contains(where: { $0.id == target }) else {
+        let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
+            .flatMap { try? PaywallConfig(data: $0, origin: "config") }
+        guard let paywall = try CachedPaywall.find(id: target, config: config, in: cache, onRefused: onRefused) else {
             guard FileManager.default.fileExists(atPath: target) else {
                 throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
             }
             return (try PaywallBundle(path: target), ProductSlots(), nil)
         }
-        // A config id names its bundle by source, and brings its slots.
-        let bundleId = try entry.flatMap { try cache.bundleId(installedFrom: BundleSource($0.source)) } ?? target
-        let inUse = try cache.holdInUse(bundleId)
-        let version = try cache.goodVersion(id: bundleId, onRefused: onRefused)
-        return (try PaywallBundle(path: version.directory.path), entry?.slots ?? ProductSlots(), inUse)
+        return (paywall.bundle, paywall.slots, paywall.inUse)
     }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.

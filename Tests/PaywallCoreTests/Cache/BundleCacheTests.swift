@@ -9,14 +9,8 @@ final class BundleCacheTests: XCTestCase {
     override func setUpWithError() throws { dir = try makeTemporaryDirectory("BundleCacheTests").resolvingSymlinksInPath() }
     override func tearDown() { removeTemporaryDirectory(dir) }
 
-    /// A packed bundle `id` at `version` whose index.html says `text`.
     private func bundle(_ id: String, _ version: String, _ text: String, extra: [String: String] = [:]) throws -> URL {
-        let root = dir.appendingPathComponent("src-\(id)-\(version)")
-        _ = try writeFile("<p>\(text)</p>", to: "index.html", in: root)
-        for (path, body) in extra { _ = try writeFile(body, to: path, in: root) }
-        _ = try writeFile(#"{"id": "\#(id)", "version": "\#(version)"}"#, to: "manifest.json", in: root)
-        try BundleInspector.pack(root)
-        return root
+        try packedBundle(id, version, text, extra: extra, in: dir)
     }
 
     @MainActor
