@@ -19,6 +19,8 @@ public final class BundleCache {
         get { limits.idleTimeout }
         set { limits.idleTimeout = newValue }
     }
+    /// Where hashing and copying run: off the main actor.
+    package var fileWork = BundleFileWork()
     /// Files of one bundle downloaded at the same time.
     static let parallelDownloads = 6
 
@@ -87,7 +89,8 @@ public final class BundleCache {
         let latest = try index.query("SELECT * FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
                                      [.text(source.description)]).first
         // Only a good copy makes "not modified" useful: without one the manifest is asked for whole.
-        let known = latest.flatMap(installed).flatMap { !$0.refused && verify($0).isEmpty ? $0 : nil }
+        var known: InstalledBundle?
+        if let candidate = latest.flatMap(installed), !candidate.refused, await verify(candidate).isEmpty { known = candidate }
         let validators = known == nil ? nil
             : latest.map { BundleSource.Validators(etag: $0["etag"]?.string, lastModified: $0["last_modified"]?.string) }
         guard let (data, newValidators) = try await source.manifest(known: validators, limits: limits, deadline: deadline) else {
@@ -116,7 +119,7 @@ public final class BundleCache {
                 try? BundleManifest(data: $0, root: directory, path: "", checkPreviewStore: false)
             }
             if let existing, existing != manifest { throw CacheError.versionConflict(id: id, version: version) }
-            if existing != nil, let current = try installedVersion(id: id, version: version), verify(current).isEmpty {
+            if existing != nil, let current = try installedVersion(id: id, version: version), await verify(current).isEmpty {
                 try record(id: id, version: version, source: source, validators: newValidators, size: manifest.totalSize)
                 return current
             }
@@ -126,11 +129,7 @@ public final class BundleCache {
         // Every file is fetched and checked before anything becomes visible.
         let staging = directory.appendingPathComponent("tmp/\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
-        for (path, entry) in manifest.files {
-            let target = staging.appendingPathComponent(path)
-            try Self.createFolder(target.deletingLastPathComponent())
-            try FileError.wrap("copy to", target.path) { try FileManager.default.copyItem(at: objectURL(entry.sha256), to: target) }
-        }
+        try await fileWork.copy(manifest.files.map { (from: objectURL($0.value.sha256), to: staging.appendingPathComponent($0.key)) })
         let manifestCopy = staging.appendingPathComponent(BundleManifest.fileName)
         try FileError.wrap("write", manifestCopy.path) { try data.write(to: manifestCopy) }
         try Self.createFolder(final.deletingLastPathComponent())
@@ -174,7 +173,7 @@ public final class BundleCache {
 
     private func storeObject(path: String, entry: BundleManifest.FileEntry, from source: BundleSource, deadline: Date) async throws {
         let object = objectURL(entry.sha256)
-        if let stored = DownloadSink.digest(of: object, limit: entry.size), stored == (entry.size, entry.sha256) { return }
+        if let stored = await fileWork.digest(of: object, limit: entry.size), stored == (entry.size, entry.sha256) { return }
         let partial = directory.appendingPathComponent("tmp/\(UUID().uuidString).part")
         defer { try? FileManager.default.removeItem(at: partial) }
         let sink = try DownloadSink(file: partial, limit: entry.size, kind: .declared)
@@ -189,7 +188,7 @@ public final class BundleCache {
         try FileError.wrap("move to", object.path) { try FileManager.default.moveItem(at: partial, to: object) }
     }
 
-    static func createFolder(_ url: URL) throws(FileError) {
+    nonisolated static func createFolder(_ url: URL) throws(FileError) {
         try FileError.wrap("create the folder", url.path) {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
@@ -223,7 +222,7 @@ public final class BundleCache {
 
     /// The newest version of `id` whose files all match their hashes. A version that fails is
     /// refused for good and reported through `onRefused`; the one before it is tried next.
-    public func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) throws
+    public func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws
         -> InstalledBundle
     {
         let versions = try index.query("SELECT * FROM versions WHERE bundle_id = ? AND refused = 0 ORDER BY installed_at DESC",
@@ -239,7 +238,7 @@ public final class BundleCache {
             {
                 continue
             }
-            let problems = verify(version)
+            let problems = await verify(version)
             if problems.isEmpty {
                 try index.query("UPDATE versions SET last_used_at = ? WHERE bundle_id = ? AND version = ?",
                                 [.date(Date()), .text(id), .text(version.version)])
@@ -252,24 +251,9 @@ public final class BundleCache {
     }
 
     /// The problems of one cached version: files missing or not matching the manifest.
-    public func verify(_ version: InstalledBundle) -> [BundleProblem] {
-        let label = "\(version.id) \(version.version)"
-        guard FileManager.default.fileExists(atPath: version.directory.appendingPathComponent(BundleManifest.fileName).path),
-            let manifest = try? BundleManifest(root: version.directory), !manifest.files.isEmpty
-        else {
-            return [BundleProblem(file: "\(label): manifest.json", message: "missing, unreadable or without files")]
-        }
-        var problems: [BundleProblem] = []
-        for (path, entry) in manifest.files.sorted(by: { $0.key < $1.key }) {
-            guard let data = FileManager.default.contents(atPath: version.directory.appendingPathComponent(path).path) else {
-                problems.append(BundleProblem(file: "\(label): \(path)", message: "missing"))
-                continue
-            }
-            if entry.mismatch(data) != nil {
-                problems.append(BundleProblem(file: "\(label): \(path)", message: "does not match its sha256"))
-            }
-        }
-        return problems
+    /// The files are hashed off the main actor.
+    public func verify(_ version: InstalledBundle) async -> [BundleProblem] {
+        await fileWork.problems(of: version)
     }
 
     // MARK: Helpers

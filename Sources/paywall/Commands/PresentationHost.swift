@@ -143,7 +143,13 @@ final class PresentationHost {
         let cache = try BundleCache(directory: data.bundleCache)
         let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
             .flatMap { try? PaywallConfig(data: $0, origin: "config") }
-        guard let paywall = try CachedPaywall.find(id: target, config: config, in: cache, onRefused: onRefused) else {
+        let (found, refused) = try Subcommands.runAsync { () async throws -> (CachedPaywall?, [(InstalledBundle, [BundleProblem])]) in
+            var refused: [(InstalledBundle, [BundleProblem])] = []
+            let found = try await CachedPaywall.find(id: target, config: config, in: cache) { refused.append(($0, $1)) }
+            return (found, refused)
+        }
+        refused.forEach(onRefused)
+        guard let paywall = found else {
             guard FileManager.default.fileExists(atPath: target) else {
                 throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
             }

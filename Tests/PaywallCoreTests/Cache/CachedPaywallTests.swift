@@ -14,8 +14,16 @@ final class CachedPaywallTests: XCTestCase {
 
     @MainActor
     private func find(_ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache,
-                      onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) throws -> CachedPaywall? {
-        try CachedPaywall.find(id: id, config: config, in: cache, onRefused: onRefused)
+                      onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws -> CachedPaywall? {
+        try await CachedPaywall.find(id: id, config: config, in: cache, onRefused: onRefused)
+    }
+
+    /// `find`, failing the test when nothing is found.
+    @MainActor
+    private func found(_ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache,
+                       onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws -> CachedPaywall {
+        let paywall = try await find(id, config, in: cache, onRefused: onRefused)
+        return try XCTUnwrap(paywall)
     }
 
     @MainActor
@@ -23,7 +31,7 @@ final class CachedPaywallTests: XCTestCase {
         let cache = try cache()
         try await cache.install(.directory(try packedBundle("promo", "1", "one", in: dir)))
         try await cache.install(.directory(try packedBundle("promo", "2", "two", in: dir)))
-        let found = try XCTUnwrap(try find("promo", in: cache))
+        let found = try await found("promo", in: cache)
         XCTAssertEqual(found.version.version, "2")
         XCTAssertEqual(found.bundle.root, found.version.directory.resolvingSymlinksInPath())
         XCTAssertEqual(found.bundle.identifier, "promo")
@@ -37,7 +45,7 @@ final class CachedPaywallTests: XCTestCase {
         try await cache.install(.directory(source))
         let slots = try ProductSlots(parsing: "primary=pro.yearly")
         let config = PaywallConfig(paywalls: [.init(id: "spring", source: source.path, slots: slots, preload: false)])
-        let found = try XCTUnwrap(try find("spring", config, in: cache))
+        let found = try await found("spring", config, in: cache)
         XCTAssertEqual([found.version.id, found.version.version], ["promo", "1"])
         XCTAssertEqual(found.slots, slots)
     }
@@ -46,14 +54,18 @@ final class CachedPaywallTests: XCTestCase {
     func testAnIdNeitherTheConfigNorTheCacheKnowsIsNotFound() async throws {
         let cache = try cache()
         try await cache.install(.directory(try packedBundle("promo", "1", "one", in: dir)))
-        XCTAssertNil(try find("other", PaywallConfig(paywalls: []), in: cache))
+        let found = try await find("other", PaywallConfig(paywalls: []), in: cache)
+        XCTAssertNil(found)
     }
 
     @MainActor
-    func testAConfigEntryWhoseBundleWasNeverInstalledIsNotCached() throws {
+    func testAConfigEntryWhoseBundleWasNeverInstalledIsNotCached() async throws {
         let config = PaywallConfig(paywalls: [.init(id: "spring", source: "https://cdn.example.com/spring/manifest.json",
                                                     slots: ProductSlots(), preload: false)])
-        XCTAssertThrowsError(try find("spring", config, in: try cache())) { error in
+        do {
+            _ = try await find("spring", config, in: try cache())
+            XCTFail("found a bundle that was never installed")
+        } catch {
             guard case BundleCache.CacheError.notCached("spring") = error else { return XCTFail("\(error)") }
         }
     }
@@ -65,7 +77,7 @@ final class CachedPaywallTests: XCTestCase {
         let v2 = try await cache.install(.directory(try packedBundle("promo", "2", "two", in: dir)))
         try Data("<p>tw0</p>".utf8).write(to: v2.directory.appendingPathComponent("index.html"))
         var refused: [String] = []
-        let found = try XCTUnwrap(try find("promo", in: cache) { version, _ in refused.append(version.version) })
+        let found = try await found("promo", in: cache) { version, _ in refused.append(version.version) }
         XCTAssertEqual(found.version.version, "1")
         XCTAssertEqual(refused, ["2"])
     }
@@ -75,7 +87,10 @@ final class CachedPaywallTests: XCTestCase {
         let cache = try cache()
         let v1 = try await cache.install(.directory(try packedBundle("promo", "1", "one", in: dir)))
         try FileManager.default.removeItem(at: v1.directory)
-        XCTAssertThrowsError(try find("promo", in: cache)) { error in
+        do {
+            _ = try await find("promo", in: cache)
+            XCTFail("found a version whose files are gone")
+        } catch {
             guard case BundleCache.CacheError.noGoodVersion("promo") = error else { return XCTFail("\(error)") }
         }
     }
@@ -85,12 +100,12 @@ final class CachedPaywallTests: XCTestCase {
     func testTheFoundPaywallIsKeptInUseWhileHeld() async throws {
         let cache = try cache()
         try await cache.install(.directory(try packedBundle("promo", "1", "one", in: dir)))
-        var found = try find("promo", in: cache)
+        var found = try await find("promo", in: cache)
         XCTAssertNotNil(found)
         let other = try BundleCache(directory: cache.directory)  // another process's cache
-        XCTAssertEqual(try other.prune(budgetBytes: 0), [])
+        await XCTAssertEqualAsync(try await other.prune(budgetBytes: 0), [])
         XCTAssertThrowsError(try other.remove(id: "promo")) { XCTAssertTrue("\($0)".contains("promo is on screen"), "\($0)") }
         found = nil
-        XCTAssertEqual(try other.prune(budgetBytes: 0), ["promo 1"])
+        await XCTAssertEqualAsync(try await other.prune(budgetBytes: 0), ["promo 1"])
     }
 }
