@@ -205,7 +205,7 @@ final class CacheTests: EndToEndTestCase {
         let changed = try add(try packed("v1", version: "1", marker: "ONE", manifest: #", "products": {"primary": "pro.yearly"}"#))
         XCTAssertEqual(changed.status, 1)
         XCTAssertEqual(changed.stdout, "")
-        XCTAssertEqual(changed.stderr, "paywall: promo 1 is already cached with different content; bump the version in the new bundle's manifest, or run `paywall cache remove promo` first\n")
+        XCTAssertEqual(changed.stderr, "paywall: promo 1 is already cached with different content; bump the version in the new bundle's manifest, or remove the cached promo first; `paywall cache remove promo` removes the cached one\n")
         XCTAssertEqual(try Data(contentsOf: cached), before)
     }
 

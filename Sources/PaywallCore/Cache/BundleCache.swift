@@ -41,6 +41,8 @@ public final class BundleCache {
 
     public enum CacheError: Error, CustomStringConvertible {
         case invalidManifest(String)
+        /// The manifest at this source lacks the id, version or file list that packing writes.
+        case unpacked(String)
         case fileMismatch(file: String, reason: String)
         case notCached(String)
         case noGoodVersion(String)
@@ -53,10 +55,11 @@ public final class BundleCache {
             switch self {
             case .invalidManifest(let why): why
             case .fileMismatch(let file, let why): "\(file): \(why); the bundle was not installed"
-            case .notCached(let id): "no bundle \(id) in the cache; add it with `paywall cache add URL|DIR`"
+            case .unpacked(let source): "\(source): manifest.json needs id, version and files: the bundle is not packed"
+            case .notCached(let id): "no bundle \(id) in the cache; install it first"
             case .noGoodVersion(let id): "every cached version of \(id) failed verification; add it again"
             case .versionConflict(let id, let version):
-                "\(id) \(version) is already cached with different content; bump the version in the new bundle's manifest, or run `paywall cache remove \(id)` first"
+                "\(id) \(version) is already cached with different content; bump the version in the new bundle's manifest, or remove the cached \(id) first"
             case .notModifiedButNotCached(let source):
                 "\(source) answered 304 Not Modified, but nothing from it is cached: the server must send the manifest to a request without If-None-Match or If-Modified-Since; fix its caching, then add the bundle again"
             case .tooLarge(let why): why
@@ -105,7 +108,7 @@ public final class BundleCache {
             throw CacheError.invalidManifest(error.description)
         }
         guard let id = manifest.id, let version = manifest.version, !manifest.files.isEmpty else {
-            throw CacheError.invalidManifest("\(source.description): manifest.json needs id, version and files; run `paywall bundle pack`")
+            throw CacheError.unpacked(source.description)
         }
         guard BundleManifest.isPlainName(id), BundleManifest.isPlainName(version), manifest.files.keys.allSatisfy(BundleManifest.isBundlePath) else {
             throw CacheError.invalidManifest("\(source.description): id, version or a file path is not a plain relative name")

@@ -47,7 +47,7 @@ enum Subcommands {
         switch outcome! {
         case .success(let code): return code
         case .failure(let error as CLIError): throw error
-        case .failure(let error): throw .failure(FileError.describe(error))
+        case .failure(let error): throw .failure(CommandAdvice.describe(error))
         }
     }
 }

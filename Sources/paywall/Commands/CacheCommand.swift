@@ -49,7 +49,7 @@ enum CacheCommand {
             } catch let error as CLIError {
                 throw error
             } catch {
-                throw CLIError.failure(FileError.describe(error))
+                throw CLIError.failure(CommandAdvice.describe(error))
             }
         }
     }

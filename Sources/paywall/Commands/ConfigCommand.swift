@@ -53,7 +53,7 @@ enum ConfigCommand {
                     print("\(paywall.id)\t\(installed.id) \(installed.version)\(paywall.preload ? "\tpinned" : "")")
                 } catch {
                     failures += 1
-                    print("\(paywall.id)\tnot cached: \(FileError.describe(error))")
+                    print("\(paywall.id)\tnot cached: \(CommandAdvice.describe(error))")
                 }
             }
             // The background refresh updates the cached config for the next start.

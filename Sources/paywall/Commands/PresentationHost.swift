@@ -80,7 +80,7 @@ final class PresentationHost {
         do {
             resources = try RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
         } catch {
-            throw .failure(error.description)
+            throw .failure(CommandAdvice.describe(error))
         }
         let log: EventLog?
         do { log = try arguments.value("--events").map { path throws(EventLog.OpenError) in try EventLog(path: path) } } catch {

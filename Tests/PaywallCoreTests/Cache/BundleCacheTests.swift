@@ -96,7 +96,7 @@ final class BundleCacheTests: XCTestCase {
         let unpacked = dir.appendingPathComponent("unpacked")
         _ = try writeFile("<p>x</p>", to: "index.html", in: unpacked)
         _ = try writeFile(#"{"id": "x", "version": "1"}"#, to: "manifest.json", in: unpacked)
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(unpacked)), contains: "run `paywall bundle pack`")
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(unpacked)), contains: "the bundle is not packed")
         let escape = try bundle("evil", "1", "x")
         let manifest = try String(contentsOf: escape.appendingPathComponent("manifest.json"), encoding: .utf8)
             .replacingOccurrences(of: "\"index.html\"", with: "\"../../outside.html\"")
