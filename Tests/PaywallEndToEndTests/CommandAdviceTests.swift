@@ -35,6 +35,24 @@ final class CommandAdviceTests: XCTestCase {
         XCTAssertTrue(notFound.description.hasSuffix("or reinstall the runtime"), notFound.description)
     }
 
+    /// Limits an app sets in `DownloadLimits` are named by field in the core, by option in the CLI.
+    func testDownloadLimitsGetTheOptionThatRaisesThem() {
+        check(BundleCache.CacheError.tooLarge("a is 2 MB, larger than the 1 MB limit per file (DownloadLimits.maxFileBytes)", limit: .maxFileBytes),
+              core: "a is 2 MB, larger than the 1 MB limit per file (DownloadLimits.maxFileBytes)", advice: "raise it with --max-file-mb")
+        check(BundleCache.CacheError.tooLarge("b", limit: .maxBundleBytes), core: "b", advice: "raise it with --max-bundle-mb")
+        check(BundleSource.FetchError.stopped("u", "timed out", limit: .deadline), core: "download of u stopped: timed out",
+              advice: "raise it with --deadline")
+        XCTAssertEqual(CommandAdvice.describe(BundleSource.FetchError.stopped("u", "reset by peer")), "download of u stopped: reset by peer")
+    }
+
+    func testAnUnwritableDataDirectoryGetsTheDataDirOption() {
+        check(DataDirectoryError(message: "cannot create data directory /d: read-only; use another one"),
+              core: "cannot create data directory /d: read-only; use another one", advice: "pass --data-dir DIR")
+        check(SQLiteError(code: 8 /* SQLITE_READONLY */, message: "/d is read-only"), core: "/d is read-only",
+              advice: "pass --data-dir DIR")
+        XCTAssertEqual(CommandAdvice.describe(SQLiteError(code: 11 /* SQLITE_CORRUPT */, message: "damaged")), "damaged")
+    }
+
     func testOtherErrorsAreUnchanged() {
         XCTAssertEqual(CommandAdvice.describe(FakeStoreError.notPending("fake_1")), "transaction fake_1 is not waiting for approval")
     }

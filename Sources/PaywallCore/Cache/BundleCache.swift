@@ -49,7 +49,7 @@ public final class BundleCache {
         case versionConflict(id: String, version: String)
         case inUse(String)
         case notModifiedButNotCached(String)
-        case tooLarge(String)
+        case tooLarge(String, limit: DownloadLimits.Limit)
 
         public var description: String {
             switch self {
@@ -62,7 +62,7 @@ public final class BundleCache {
                 "\(id) \(version) is already cached with different content; bump the version in the new bundle's manifest, or remove the cached \(id) first"
             case .notModifiedButNotCached(let source):
                 "\(source) answered 304 Not Modified, but nothing from it is cached: the server must send the manifest to a request without If-None-Match or If-Modified-Since; fix its caching, then add the bundle again"
-            case .tooLarge(let why): why
+            case .tooLarge(let why, _): why
             case .inUse(let id): "\(id) is on screen in a running paywall; close it, then remove the bundle"
             }
         }
@@ -148,11 +148,13 @@ public final class BundleCache {
         let words = DownloadLimits.words
         if let (path, entry) = manifest.files.sorted(by: { $0.key < $1.key }).first(where: { $0.value.size > limits.maxFileBytes }) {
             throw CacheError.tooLarge(
-                "\(source.description): \(path) is \(words(entry.size)) by its manifest, larger than the \(words(limits.maxFileBytes)) limit per file; raise it with --max-file-mb")
+                "\(source.description): \(path) is \(words(entry.size)) by its manifest, larger than the \(words(limits.maxFileBytes)) limit per file (DownloadLimits.maxFileBytes)",
+                limit: .maxFileBytes)
         }
         if manifest.totalSize > limits.maxBundleBytes {
             throw CacheError.tooLarge(
-                "\(source.description): the bundle is \(words(manifest.totalSize)) by its manifest, larger than the \(words(limits.maxBundleBytes)) limit per bundle; raise it with --max-bundle-mb")
+                "\(source.description): the bundle is \(words(manifest.totalSize)) by its manifest, larger than the \(words(limits.maxBundleBytes)) limit per bundle (DownloadLimits.maxBundleBytes)",
+                limit: .maxBundleBytes)
         }
     }
 

@@ -20,7 +20,20 @@ enum CommandAdvice {
         case FakeStoreError.unknownTransaction: "list them with `paywall store transactions`"
         case is SeedUnreachable: "--user ID seeds another user; `paywall store reset` resets the store"
         case is RuntimeResources.NotFound: "`paywall install --prefix DIR` reinstalls it"
+        case BundleCache.CacheError.tooLarge(_, let limit), BundleSource.FetchError.stopped(_, _, let limit?):
+            "raise it with \(option(limit))"
+        case is DataDirectoryError: "pass --data-dir DIR"
+        case let error as SQLiteError where error.isUnwritable: "pass --data-dir DIR"
         default: nil
+        }
+    }
+
+    /// The option of `cache add` and `config load` that raises `limit`.
+    static func option(_ limit: DownloadLimits.Limit) -> String {
+        switch limit {
+        case .maxFileBytes: "--max-file-mb"
+        case .maxBundleBytes: "--max-bundle-mb"
+        case .deadline: "--deadline"
         }
     }
 

@@ -41,7 +41,7 @@ enum CacheCommand {
         do {
             cache = readsOnly && !FileManager.default.fileExists(atPath: directory.path) ? nil : try BundleCache(directory: directory)
         } catch {
-            throw .failure("bundle cache: \(FileError.describe(error))")
+            throw .failure("bundle cache: \(CommandAdvice.describe(error))")
         }
         return try Subcommands.runAsync { () async throws -> Int32 in
             do {

@@ -35,7 +35,7 @@ enum ConfigCommand {
             data = try DataDirectory(explicit: parsed.value("--data-dir"))
             cache = try BundleCache(directory: data.bundleCache)
         } catch {
-            throw .failure(FileError.describe(error))
+            throw .failure(CommandAdvice.describe(error))
         }
         cache.limits = limits
         let location = parsed.positionals[0]

@@ -27,7 +27,7 @@ final class PresentationHost {
         } catch let error as CLIError {
             throw error
         } catch {
-            throw .failure(FileError.describe(error))
+            throw .failure(CommandAdvice.describe(error))
         }
         let manifest: BundleManifest
         do {
@@ -105,7 +105,7 @@ final class PresentationHost {
         presenter.userId = stores.userId
         presenter.dialogs = try Commands.dialogs(arguments, command)
         do { presenter.state = try RuntimeState(path: stores.dataDirectory.runtimeState) } catch {
-            throw .failure("runtime state: \(error)")
+            throw .failure("runtime state: \(CommandAdvice.describe(error))")
         }
         return (presenter, stores)
     }
