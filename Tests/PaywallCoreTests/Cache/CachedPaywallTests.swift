@@ -26,6 +26,18 @@ final class CachedPaywallTests: XCTestCase {
         return try XCTUnwrap(paywall)
     }
 
+    /// `find`, expecting an error `matches` accepts.
+    @MainActor
+    private func assertFindFails(_ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache, _ unexpected: String,
+                                 matches: (Error) -> Bool, file: StaticString = #filePath, line: UInt = #line) async {
+        do {
+            _ = try await find(id, config, in: cache)
+            XCTFail(unexpected, file: file, line: line)
+        } catch {
+            XCTAssertTrue(matches(error), "\(error)", file: file, line: line)
+        }
+    }
+
     @MainActor
     func testABareIdServesTheNewestGoodCachedVersion() async throws {
         let cache = try cache()
@@ -62,11 +74,8 @@ final class CachedPaywallTests: XCTestCase {
     func testAConfigEntryWhoseBundleWasNeverInstalledIsNotCached() async throws {
         let config = PaywallConfig(paywalls: [.init(id: "spring", source: "https://cdn.example.com/spring/manifest.json",
                                                     slots: ProductSlots(), preload: false)])
-        do {
-            _ = try await find("spring", config, in: try cache())
-            XCTFail("found a bundle that was never installed")
-        } catch {
-            guard case BundleCache.CacheError.notCached("spring") = error else { return XCTFail("\(error)") }
+        await assertFindFails("spring", config, in: try cache(), "found a bundle that was never installed") {
+            if case BundleCache.CacheError.notCached("spring") = $0 { true } else { false }
         }
     }
 
@@ -87,11 +96,8 @@ final class CachedPaywallTests: XCTestCase {
         let cache = try cache()
         let v1 = try await cache.install(.directory(try packedBundle("promo", "1", "one", in: dir)))
         try FileManager.default.removeItem(at: v1.directory)
-        do {
-            _ = try await find("promo", in: cache)
-            XCTFail("found a version whose files are gone")
-        } catch {
-            guard case BundleCache.CacheError.noGoodVersion("promo") = error else { return XCTFail("\(error)") }
+        await assertFindFails("promo", in: cache, "found a version whose files are gone") {
+            if case BundleCache.CacheError.noGoodVersion("promo") = $0 { true } else { false }
         }
     }
 
