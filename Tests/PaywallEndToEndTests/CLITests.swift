@@ -125,7 +125,8 @@ final class CLITests: EndToEndTestCase {
         let bundle = try fixtureBundle("kitchen-sink")
         let unpacked = try PaywallProcess.run(["validate", bundle.path], in: workDir)
         XCTAssertEqual(unpacked.status, 1)
-        XCTAssertTrue(unpacked.stdout.contains("manifest.json: no file list"), unpacked.stdout)
+        XCTAssertTrue(unpacked.stdout.contains("manifest.json: no file list with hashes; run `paywall bundle pack \(bundle.path)`"),
+                      unpacked.stdout)
         let pack = try PaywallProcess.run(["bundle", "pack", bundle.path], in: workDir)
         XCTAssertEqual(pack.status, 0, pack.stderr)
         XCTAssertEqual(try PaywallProcess.run(["validate", bundle.path], in: workDir).status, 0)

@@ -177,10 +177,10 @@ final class CacheTests: EndToEndTestCase {
         let url = "http://127.0.0.1:\(server.port)/big/manifest.json"
         let file = try PaywallProcess.run(["cache", "add", url, "--max-file-mb", "1", "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(file.status, 1)
-        XCTAssertEqual(file.stderr, "paywall: \(url): data.bin is 1500000 bytes by its manifest, larger than the 1 MB limit per file; raise it with --max-file-mb\n")
+        XCTAssertEqual(file.stderr, "paywall: \(url): data.bin is 1500000 bytes by its manifest, larger than the 1 MB limit per file (DownloadLimits.maxFileBytes); raise it with --max-file-mb\n")
         let bundle = try PaywallProcess.run(["cache", "add", url, "--max-bundle-mb", "1.5", "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(bundle.status, 1)
-        XCTAssertTrue(bundle.stderr.contains("larger than the 1500000 bytes limit per bundle; raise it with --max-bundle-mb"), bundle.stderr)
+        XCTAssertTrue(bundle.stderr.contains("larger than the 1500000 bytes limit per bundle (DownloadLimits.maxBundleBytes); raise it with --max-bundle-mb"), bundle.stderr)
         let usage = try PaywallProcess.run(["cache", "add", url, "--deadline", "0", "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(usage.status, 2)
         XCTAssertTrue(usage.stderr.contains("--deadline must be a number more than 0"), usage.stderr)
@@ -205,7 +205,7 @@ final class CacheTests: EndToEndTestCase {
         let changed = try add(try packed("v1", version: "1", marker: "ONE", manifest: #", "products": {"primary": "pro.yearly"}"#))
         XCTAssertEqual(changed.status, 1)
         XCTAssertEqual(changed.stdout, "")
-        XCTAssertEqual(changed.stderr, "paywall: promo 1 is already cached with different content; bump the version in the new bundle's manifest, or run `paywall cache remove promo` first\n")
+        XCTAssertEqual(changed.stderr, "paywall: promo 1 is already cached with different content; bump the version in the new bundle's manifest, or remove the cached promo first; `paywall cache remove promo` removes the cached one\n")
         XCTAssertEqual(try Data(contentsOf: cached), before)
     }
 

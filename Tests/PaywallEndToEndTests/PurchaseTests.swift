@@ -184,6 +184,7 @@ final class PurchaseTests: EndToEndTestCase {
         let unknown = try store(["refund", "fake_999999"])
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains("no transaction fake_999999"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("list them with `paywall store transactions`"), unknown.stderr)
         let noStore = try PaywallProcess.run(["store", "products", "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(noStore.status, 2)
         XCTAssertTrue(noStore.stderr.contains("--store CATALOG is required"), noStore.stderr)

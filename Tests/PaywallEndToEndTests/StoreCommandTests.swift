@@ -116,7 +116,7 @@ final class StoreCommandTests: EndToEndTestCase {
         XCTAssertEqual(try store(["seed", "lumen.pro.monthly", "subscribed"]).status, 0)
         let again = try store(["seed", "lumen.pro.yearly", "trial"])
         XCTAssertEqual(again.status, 2, again.stderr)
-        XCTAssertTrue(again.stderr.contains("--user") && again.stderr.contains("reset"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("--user ID") && again.stderr.contains("`paywall store reset`"), again.stderr)
 
         let unknown = try store(["seed", "nope", "subscribed"])
         XCTAssertEqual(unknown.status, 1)

@@ -4,9 +4,12 @@ import Foundation
 public struct BundleProblem: Equatable, Sendable, CustomStringConvertible {
     public var file: String
     public var message: String
-    public init(file: String, message: String) {
+    /// Packing the bundle again (listing every file with its hash in manifest.json) fixes it.
+    public var fixedByPacking: Bool
+    public init(file: String, message: String, fixedByPacking: Bool = false) {
         self.file = file
         self.message = message
+        self.fixedByPacking = fixedByPacking
     }
     public var description: String { "\(file): \(message)" }
 }
@@ -75,7 +78,7 @@ public enum BundleInspector {
         }
         if manifest.files.isEmpty {
             problems.append(BundleProblem(file: BundleManifest.fileName,
-                                          message: "no file list with hashes; run `paywall bundle pack \(root.path)`"))
+                                          message: "no file list with hashes", fixedByPacking: true))
         } else {
             for (file, entry) in manifest.files.sorted(by: { $0.key < $1.key }) {
                 guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path) else {
@@ -92,7 +95,7 @@ public enum BundleInspector {
                 }
             }
             for file in present where manifest.files[file] == nil {
-                problems.append(BundleProblem(file: file, message: "not listed in manifest.json; run `paywall bundle pack`"))
+                problems.append(BundleProblem(file: file, message: "not listed in manifest.json", fixedByPacking: true))
             }
         }
         let resolver = BundlePathResolver(root: root)

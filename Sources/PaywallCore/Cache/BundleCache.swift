@@ -19,6 +19,8 @@ public final class BundleCache {
         get { limits.idleTimeout }
         set { limits.idleTimeout = newValue }
     }
+    /// Where hashing and copying run: off the main actor.
+    package var fileWork = BundleFileWork()
     /// Files of one bundle downloaded at the same time.
     static let parallelDownloads = 6
 
@@ -39,25 +41,28 @@ public final class BundleCache {
 
     public enum CacheError: Error, CustomStringConvertible {
         case invalidManifest(String)
+        /// The manifest at this source lacks the id, version or file list that packing writes.
+        case unpacked(String)
         case fileMismatch(file: String, reason: String)
         case notCached(String)
         case noGoodVersion(String)
         case versionConflict(id: String, version: String)
         case inUse(String)
         case notModifiedButNotCached(String)
-        case tooLarge(String)
+        case tooLarge(String, limit: DownloadLimits.Limit)
 
         public var description: String {
             switch self {
             case .invalidManifest(let why): why
             case .fileMismatch(let file, let why): "\(file): \(why); the bundle was not installed"
-            case .notCached(let id): "no bundle \(id) in the cache; add it with `paywall cache add URL|DIR`"
+            case .unpacked(let source): "\(source): manifest.json needs id, version and files: the bundle is not packed"
+            case .notCached(let id): "no bundle \(id) in the cache; install it first"
             case .noGoodVersion(let id): "every cached version of \(id) failed verification; add it again"
             case .versionConflict(let id, let version):
-                "\(id) \(version) is already cached with different content; bump the version in the new bundle's manifest, or run `paywall cache remove \(id)` first"
+                "\(id) \(version) is already cached with different content; bump the version in the new bundle's manifest, or remove the cached \(id) first"
             case .notModifiedButNotCached(let source):
                 "\(source) answered 304 Not Modified, but nothing from it is cached: the server must send the manifest to a request without If-None-Match or If-Modified-Since; fix its caching, then add the bundle again"
-            case .tooLarge(let why): why
+            case .tooLarge(let why, _): why
             case .inUse(let id): "\(id) is on screen in a running paywall; close it, then remove the bundle"
             }
         }
@@ -87,7 +92,8 @@ public final class BundleCache {
         let latest = try index.query("SELECT * FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
                                      [.text(source.description)]).first
         // Only a good copy makes "not modified" useful: without one the manifest is asked for whole.
-        let known = latest.flatMap(installed).flatMap { !$0.refused && verify($0).isEmpty ? $0 : nil }
+        var known: InstalledBundle?
+        if let candidate = latest.flatMap(installed), !candidate.refused, await verify(candidate).isEmpty { known = candidate }
         let validators = known == nil ? nil
             : latest.map { BundleSource.Validators(etag: $0["etag"]?.string, lastModified: $0["last_modified"]?.string) }
         guard let (data, newValidators) = try await source.manifest(known: validators, limits: limits, deadline: deadline) else {
@@ -102,7 +108,7 @@ public final class BundleCache {
             throw CacheError.invalidManifest(error.description)
         }
         guard let id = manifest.id, let version = manifest.version, !manifest.files.isEmpty else {
-            throw CacheError.invalidManifest("\(source.description): manifest.json needs id, version and files; run `paywall bundle pack`")
+            throw CacheError.unpacked(source.description)
         }
         guard BundleManifest.isPlainName(id), BundleManifest.isPlainName(version), manifest.files.keys.allSatisfy(BundleManifest.isBundlePath) else {
             throw CacheError.invalidManifest("\(source.description): id, version or a file path is not a plain relative name")
@@ -116,7 +122,7 @@ public final class BundleCache {
                 try? BundleManifest(data: $0, root: directory, path: "", checkPreviewStore: false)
             }
             if let existing, existing != manifest { throw CacheError.versionConflict(id: id, version: version) }
-            if existing != nil, let current = try installedVersion(id: id, version: version), verify(current).isEmpty {
+            if existing != nil, let current = try installedVersion(id: id, version: version), await verify(current).isEmpty {
                 try record(id: id, version: version, source: source, validators: newValidators, size: manifest.totalSize)
                 return current
             }
@@ -126,11 +132,7 @@ public final class BundleCache {
         // Every file is fetched and checked before anything becomes visible.
         let staging = directory.appendingPathComponent("tmp/\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
-        for (path, entry) in manifest.files {
-            let target = staging.appendingPathComponent(path)
-            try Self.createFolder(target.deletingLastPathComponent())
-            try FileError.wrap("copy to", target.path) { try FileManager.default.copyItem(at: objectURL(entry.sha256), to: target) }
-        }
+        try await fileWork.copy(manifest.files.map { (from: objectURL($0.value.sha256), to: staging.appendingPathComponent($0.key)) })
         let manifestCopy = staging.appendingPathComponent(BundleManifest.fileName)
         try FileError.wrap("write", manifestCopy.path) { try data.write(to: manifestCopy) }
         try Self.createFolder(final.deletingLastPathComponent())
@@ -146,11 +148,13 @@ public final class BundleCache {
         let words = DownloadLimits.words
         if let (path, entry) = manifest.files.sorted(by: { $0.key < $1.key }).first(where: { $0.value.size > limits.maxFileBytes }) {
             throw CacheError.tooLarge(
-                "\(source.description): \(path) is \(words(entry.size)) by its manifest, larger than the \(words(limits.maxFileBytes)) limit per file; raise it with --max-file-mb")
+                "\(source.description): \(path) is \(words(entry.size)) by its manifest, larger than the \(words(limits.maxFileBytes)) limit per file (DownloadLimits.maxFileBytes)",
+                limit: .maxFileBytes)
         }
         if manifest.totalSize > limits.maxBundleBytes {
             throw CacheError.tooLarge(
-                "\(source.description): the bundle is \(words(manifest.totalSize)) by its manifest, larger than the \(words(limits.maxBundleBytes)) limit per bundle; raise it with --max-bundle-mb")
+                "\(source.description): the bundle is \(words(manifest.totalSize)) by its manifest, larger than the \(words(limits.maxBundleBytes)) limit per bundle (DownloadLimits.maxBundleBytes)",
+                limit: .maxBundleBytes)
         }
     }
 
@@ -174,7 +178,7 @@ public final class BundleCache {
 
     private func storeObject(path: String, entry: BundleManifest.FileEntry, from source: BundleSource, deadline: Date) async throws {
         let object = objectURL(entry.sha256)
-        if let stored = DownloadSink.digest(of: object, limit: entry.size), stored == (entry.size, entry.sha256) { return }
+        if let stored = await fileWork.digest(of: object, limit: entry.size), stored == (entry.size, entry.sha256) { return }
         let partial = directory.appendingPathComponent("tmp/\(UUID().uuidString).part")
         defer { try? FileManager.default.removeItem(at: partial) }
         let sink = try DownloadSink(file: partial, limit: entry.size, kind: .declared)
@@ -189,7 +193,7 @@ public final class BundleCache {
         try FileError.wrap("move to", object.path) { try FileManager.default.moveItem(at: partial, to: object) }
     }
 
-    static func createFolder(_ url: URL) throws(FileError) {
+    nonisolated static func createFolder(_ url: URL) throws(FileError) {
         try FileError.wrap("create the folder", url.path) {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
@@ -223,7 +227,7 @@ public final class BundleCache {
 
     /// The newest version of `id` whose files all match their hashes. A version that fails is
     /// refused for good and reported through `onRefused`; the one before it is tried next.
-    public func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) throws
+    public func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws
         -> InstalledBundle
     {
         let versions = try index.query("SELECT * FROM versions WHERE bundle_id = ? AND refused = 0 ORDER BY installed_at DESC",
@@ -239,7 +243,7 @@ public final class BundleCache {
             {
                 continue
             }
-            let problems = verify(version)
+            let problems = await verify(version)
             if problems.isEmpty {
                 try index.query("UPDATE versions SET last_used_at = ? WHERE bundle_id = ? AND version = ?",
                                 [.date(Date()), .text(id), .text(version.version)])
@@ -252,24 +256,9 @@ public final class BundleCache {
     }
 
     /// The problems of one cached version: files missing or not matching the manifest.
-    public func verify(_ version: InstalledBundle) -> [BundleProblem] {
-        let label = "\(version.id) \(version.version)"
-        guard FileManager.default.fileExists(atPath: version.directory.appendingPathComponent(BundleManifest.fileName).path),
-            let manifest = try? BundleManifest(root: version.directory), !manifest.files.isEmpty
-        else {
-            return [BundleProblem(file: "\(label): manifest.json", message: "missing, unreadable or without files")]
-        }
-        var problems: [BundleProblem] = []
-        for (path, entry) in manifest.files.sorted(by: { $0.key < $1.key }) {
-            guard let data = FileManager.default.contents(atPath: version.directory.appendingPathComponent(path).path) else {
-                problems.append(BundleProblem(file: "\(label): \(path)", message: "missing"))
-                continue
-            }
-            if entry.mismatch(data) != nil {
-                problems.append(BundleProblem(file: "\(label): \(path)", message: "does not match its sha256"))
-            }
-        }
-        return problems
+    /// The files are hashed off the main actor.
+    public func verify(_ version: InstalledBundle) async -> [BundleProblem] {
+        await fileWork.problems(of: version)
     }
 
     // MARK: Helpers

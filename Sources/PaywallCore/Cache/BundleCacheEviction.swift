@@ -8,8 +8,8 @@ extension BundleCache {
     }
 
     /// Marks bundle `id` as on screen for as long as the returned lock lives, for every process
-    /// using this cache (`paywall present` takes it; an app presenting from the cache should
-    /// too): `prune` keeps the bundle and `remove` refuses it meanwhile.
+    /// using this cache (`CachedPaywall.find` takes it for whoever presents from the cache):
+    /// `prune` keeps the bundle and `remove` refuses it meanwhile.
     public func holdInUse(_ id: String) throws -> FileLock {
         try FileLock(path: inUseLockPath(id), mode: .shared)
     }
@@ -38,7 +38,7 @@ extension BundleCache {
     /// from). Pinned bundles, `inUse` and bundles on screen in any process are kept. While an
     /// install runs, only superseded versions go. Returns what was removed as `ID VERSION`.
     @discardableResult
-    public func prune(budgetBytes: Int, inUse: Set<String> = []) throws -> [String] {
+    public func prune(budgetBytes: Int, inUse: Set<String> = []) async throws -> [String] {
         var removed: [String] = []
         let pinned = Set(try index.query("SELECT bundle_id FROM pins").compactMap { $0["bundle_id"]?.string })
         var byBundle = Dictionary(grouping: try list(), by: \.id)
@@ -50,7 +50,11 @@ extension BundleCache {
             }
             claims[id] = claim
             // Keep the newest version that still verifies.
-            guard let newestGood = versions.first(where: { !$0.refused && verify($0).isEmpty }) else { continue }
+            var newestGood: InstalledBundle?
+            for version in versions where !version.refused {
+                if await verify(version).isEmpty { newestGood = version; break }
+            }
+            guard let newestGood else { continue }
             for version in versions where version.version != newestGood.version {
                 try drop(version)
                 removed.append("\(id) \(version.version)")

@@ -38,17 +38,20 @@ public enum BundleSource: Equatable, Sendable {
 
     public enum FetchError: Error, CustomStringConvertible {
         case unreadable(String, String)
+        /// A directory without a manifest: the bundle was never packed.
+        case unpacked(String)
         case http(URL, Int)
         case transport(URL, String)
-        /// A download cut short: by a size limit or the deadline.
-        case stopped(String, String)
+        /// A download cut short: by a size limit or the deadline (`limit`, when one the app sets).
+        case stopped(String, String, limit: DownloadLimits.Limit? = nil)
 
         public var description: String {
             switch self {
             case .unreadable(let path, let why): "cannot read \(path): \(why)"
+            case .unpacked(let path): "cannot read \(path): no manifest.json: the bundle is not packed"
             case .http(let url, let status): "\(url.absoluteString) answered HTTP \(status)"
             case .transport(let url, let why): "cannot fetch \(url.absoluteString): \(why)"
-            case .stopped(let source, let why): "download of \(source) stopped: \(why)"
+            case .stopped(let source, let why, _): "download of \(source) stopped: \(why)"
             }
         }
     }
@@ -60,7 +63,7 @@ public enum BundleSource: Equatable, Sendable {
         case .directory(let root):
             let url = root.appendingPathComponent(BundleManifest.fileName)
             guard FileManager.default.fileExists(atPath: url.path) else {
-                throw FetchError.unreadable(url.path, "no manifest.json; run `paywall bundle pack` on the bundle first")
+                throw FetchError.unpacked(url.path)
             }
             try Self.copy(url, into: sink)
             return (sink.data, Validators())
@@ -111,7 +114,7 @@ public enum BundleSource: Equatable, Sendable {
     /// A local file into `sink`, never more than its limit (a file may be a link to /dev/zero).
     private static func copy(_ url: URL, into sink: DownloadSink) throws {
         do {
-            guard try sink.fill(from: url) else { throw FetchError.stopped(url.path, sink.kind.exceeded(sink.limit)) }
+            guard try sink.fill(from: url) else { throw sink.stopped(url.path) }
         } catch let error as FileError {
             throw FetchError.unreadable(url.path, error.reason)
         }

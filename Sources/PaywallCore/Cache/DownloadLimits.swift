@@ -16,6 +16,11 @@ public struct DownloadLimits: Equatable, Sendable {
     /// Seconds a request may go without receiving anything (30; whole seconds, at least 1).
     public var idleTimeout: Double
 
+    /// A limit a download can reach, named for the field that raises it.
+    public enum Limit: String, Sendable {
+        case maxFileBytes, maxBundleBytes, deadline
+    }
+
     public init(maxFileBytes: Int = 100 * megabyte, maxBundleBytes: Int = 200 * megabyte,
                 maxDocumentBytes: Int = 10 * megabyte, deadline: Double = 120, idleTimeout: Double = 30) {
         self.maxFileBytes = maxFileBytes

@@ -31,11 +31,16 @@ final class DownloadSink: @unchecked Sendable {
         /// Why a download of more than `limit` bytes stopped.
         func exceeded(_ limit: Int) -> String {
             switch self {
-            case .perFile: "larger than the \(DownloadLimits.words(limit)) limit per file; raise it with --max-file-mb"
+            case .perFile: "larger than the \(DownloadLimits.words(limit)) limit per file (DownloadLimits.maxFileBytes)"
             case .declared: "larger than the \(DownloadLimits.words(limit)) its manifest gives it"
             case .document: "larger than the \(DownloadLimits.words(limit)) limit for a manifest or config"
             }
         }
+    }
+
+    /// The error of a download from `source` this sink stopped at its limit.
+    func stopped(_ source: String) -> BundleSource.FetchError {
+        .stopped(source, kind.exceeded(limit), limit: kind == .perFile ? .maxFileBytes : nil)
     }
 
     /// A sink that stages the bytes in a new file at `file`.

@@ -47,7 +47,8 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
                 let remaining = left.isNaN ? 0 : min(max(0, left), 365 * 86_400)
                 DispatchQueue.global().asyncAfter(deadline: .now() + remaining) { [weak transfer] in
                     transfer?.stop(.stopped(url.absoluteString,
-                                            "timed out after \(Seconds.text(budget)), the limit for downloading a whole bundle; raise it with --deadline"),
+                                            "timed out after \(Seconds.text(budget)), the limit for downloading a whole bundle (DownloadLimits.deadline)",
+                                            limit: .deadline),
                                    task)
                 }
                 task.resume()
@@ -73,7 +74,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         lock.withLock { self.response = http }
         guard http.statusCode == 200 else { return completionHandler(.cancel) }  // its body is of no use
         if http.expectedContentLength > Int64(sink.limit) {
-            stop(.stopped(url.absoluteString, sink.kind.exceeded(sink.limit)), dataTask)
+            stop(sink.stopped(url.absoluteString), dataTask)
             return completionHandler(.cancel)
         }
         completionHandler(.allow)
@@ -82,7 +83,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard lock.withLock({ failure == nil }) else { return }
         do {
-            if try !sink.append(data) { stop(.stopped(url.absoluteString, sink.kind.exceeded(sink.limit)), dataTask) }
+            if try !sink.append(data) { stop(sink.stopped(url.absoluteString), dataTask) }
         } catch {
             stop(.stopped(url.absoluteString, error.description), dataTask)
         }

@@ -39,7 +39,7 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
                 guard case .changePlan(let ids?) = path.type else { return nil }
                 let unknown = ids.filter { catalog.product(id: $0) == nil }
                 guard !unknown.isEmpty else { return nil }
-                return "customer center path \(name)/\(path.id): product_ids \(unknown.joined(separator: ", ")) are not in the catalog; see `paywall store products`"
+                return "customer center path \(name)/\(path.id): product_ids \(unknown.joined(separator: ", ")) are not in the catalog"
             }
         }
     }

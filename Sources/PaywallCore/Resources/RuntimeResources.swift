@@ -20,7 +20,7 @@ public struct RuntimeResources: Equatable, Sendable {
             "cannot find the runtime's resources (\(RuntimeResources.marker)); looked in: "
                 + searched.joined(separator: ", ")
                 + ". Set \(RuntimeResources.environmentVariable) to the folder that holds web/, templates/ and locales/,"
-                + " or reinstall with `paywall install --prefix DIR`."
+                + " or reinstall the runtime"
         }
     }
 

@@ -11,7 +11,7 @@ public struct DataDirectory: Equatable, Sendable {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw DataDirectoryError(message: "cannot create data directory \(url.path): \(FileError.reason(error)); pass --data-dir DIR")
+            throw DataDirectoryError(message: "cannot create data directory \(url.path): \(FileError.reason(error)); use another one")
         }
     }
 

@@ -113,7 +113,7 @@ public enum RecoveringDatabase {
         }
         if let needsWriting {
             throw SQLiteError(code: SQLITE_READONLY, message:
-                "\(path) is opened read-only, but \(needsWriting); run paywall once with write access to its directory")
+                "\(path) is opened read-only, but \(needsWriting); open it once with write access to its directory")
         }
         return database
     }

@@ -35,6 +35,9 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
 
     /// The file is not a database, or is damaged.
     public var isCorruption: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+
+    /// The file, or its directory, cannot be opened or written.
+    public var isUnwritable: Bool { code == SQLITE_CANTOPEN || code == SQLITE_READONLY }
 }
 
 /// A small, synchronous SQLite connection: prepared statements with bound values,
@@ -111,7 +114,7 @@ public final class SQLiteDatabase {
         return SQLiteError(code: error.code, message:
             "\(directory) is read-only: \(path) and its -wal and -shm files cannot be written there "
                 + "(SQLite: \(String(cString: sqlite3_errstr(error.code)))); "
-                + "make it writable or use another data directory (--data-dir)")
+                + "make it writable or use another data directory")
     }
 
     static let busyTimeoutMilliseconds: Int32 = 5000

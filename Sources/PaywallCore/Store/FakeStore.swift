@@ -344,7 +344,7 @@ public enum FakeStoreError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .purchaseFailed(let reason): "the store declined the purchase (\(reason))"
-        case .unknownTransaction(let id): "no transaction \(id); list them with `paywall store transactions`"
+        case .unknownTransaction(let id): "no transaction \(id) in the fake store"
         case .notASubscription(let id): "transaction \(id) is not an auto-renewable subscription"
         case .notPending(let id): "transaction \(id) is not waiting for approval"
         case .notInBillingTrouble(let id): "subscription of \(id) has no billing issue to recover from"

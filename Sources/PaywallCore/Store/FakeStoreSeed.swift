@@ -62,7 +62,7 @@ extension FakeStore {
             throw SeedUnreachable(
                 productId: product.id, state: state,
                 reason: "user \(userId) already has a purchase of \(what) (\(first.transaction.id))",
-                remedy: "seed another user (--user ID) or start over with `paywall store reset`")
+                remedy: "seed another user, or reset the fake store first")
         }
         // The seed's purchases use their own outcomes; the one a tester set waits for the next purchase.
         let savedOutcome = (try db.value("next_outcome"), try db.value("next_delay"))

@@ -3,13 +3,13 @@ import CWebKit
 import Foundation
 
 /// Instruments for `paywall bench`: the baselines the runtime's paths are compared with,
-/// measured the same way in the same process.
+/// measured the same way in the same process. `package`: scaffolding for the CLI, not app API.
 @MainActor
-public enum BenchmarkProbes {
+package enum BenchmarkProbes {
     /// Adds a bare `rawEcho` script-message handler to `webView` that answers each message by
     /// calling `window.__rawEchoReply()`: WebKit's own page -> native -> page round trip, with
     /// none of the runtime's decoding.
-    public static func installRawEcho(on webView: PaywallWebView) {
+    package static func installRawEcho(on webView: PaywallWebView) {
         let manager = webkit_web_view_get_user_content_manager(webView.view)
         webkit_user_content_manager_register_script_message_handler(manager, "rawEcho")
         Signal.connect(UnsafeMutableRawPointer(manager!), "script-message-received::rawEcho", pointer: { [weak webView] _ in
@@ -19,7 +19,7 @@ public enum BenchmarkProbes {
 
     /// Loads `url` (a `file://` page) in a plain view of its own that may read other local files,
     /// runs `script` there once loaded, and hands back its JSON result.
-    public static func runInFileView(_ url: URL, script: String, completion: @escaping @MainActor (String) -> Void) {
+    package static func runInFileView(_ url: URL, script: String, completion: @escaping @MainActor (String) -> Void) {
         let window = Toolkit.makeWindow(offscreen: true)
         let widget = webkit_web_view_new()!
         let view: UnsafeMutablePointer<WebKitWebView> = gcast(widget)!

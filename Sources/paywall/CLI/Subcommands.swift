@@ -38,8 +38,8 @@ enum Subcommands {
 
     /// Runs `body` on the main actor, draining the main queue until it is done (no GTK loop here).
     @MainActor
-    static func runAsync(_ body: @escaping @MainActor () async throws -> Int32) throws(CLIError) -> Int32 {
-        var outcome: Result<Int32, Error>?
+    static func runAsync<T>(_ body: @escaping @MainActor () async throws -> T) throws(CLIError) -> T {
+        var outcome: Result<T, Error>?
         Task { @MainActor in
             do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
         }
@@ -47,7 +47,7 @@ enum Subcommands {
         switch outcome! {
         case .success(let code): return code
         case .failure(let error as CLIError): throw error
-        case .failure(let error): throw .failure(FileError.describe(error))
+        case .failure(let error): throw .failure(CommandAdvice.describe(error))
         }
     }
 }

@@ -36,7 +36,7 @@ enum BundleCommands {
     static func runValidate(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let root = try directory(arguments.positionals[0])
         let problems = BundleInspector.validate(root)
-        for problem in problems { print(problem.description) }
+        for problem in problems { print(CommandAdvice.describe(problem, bundle: root.path)) }
         if problems.isEmpty { print("ok: \(root.path)") }
         return problems.isEmpty ? 0 : 1
     }

@@ -41,7 +41,7 @@ enum CacheCommand {
         do {
             cache = readsOnly && !FileManager.default.fileExists(atPath: directory.path) ? nil : try BundleCache(directory: directory)
         } catch {
-            throw .failure("bundle cache: \(FileError.describe(error))")
+            throw .failure("bundle cache: \(CommandAdvice.describe(error))")
         }
         return try Subcommands.runAsync { () async throws -> Int32 in
             do {
@@ -49,7 +49,7 @@ enum CacheCommand {
             } catch let error as CLIError {
                 throw error
             } catch {
-                throw CLIError.failure(FileError.describe(error))
+                throw CLIError.failure(CommandAdvice.describe(error))
             }
         }
     }
@@ -58,7 +58,7 @@ enum CacheCommand {
     @MainActor
     private static func perform(_ action: Substring, _ arguments: ParsedArguments, cache: BundleCache?,
                                 command: CommandSpec) async throws -> Int32 {
-        guard let cache else { return report(action, arguments, versions: [], verify: { _ in [] }) }
+        guard let cache else { return report(action, arguments, versions: [], problems: []) }
         switch action {
         case "add":
             cache.limits = try downloadLimits(arguments, command)
@@ -66,7 +66,10 @@ enum CacheCommand {
             if arguments.has("--pin") { try cache.pin(installed.id) }
             print("cached \(installed.id) \(installed.version) (\(installed.size) bytes)")
         case "list", "verify":
-            return report(action, arguments, versions: try cache.list(), verify: cache.verify)
+            let versions = try cache.list()
+            var problems: [BundleProblem] = []
+            if action == "verify" { for version in versions { problems += await cache.verify(version) } }
+            return report(action, arguments, versions: versions, problems: problems)
         case "remove":
             try cache.remove(id: arguments.positionals[0])
             print("removed \(arguments.positionals[0])")
@@ -78,15 +81,15 @@ enum CacheCommand {
                 }
                 budget = mb
             }
-            let removed = try cache.prune(budgetBytes: Int(budget * 1_000_000))
+            let removed = try await cache.prune(budgetBytes: Int(budget * 1_000_000))
             print(removed.isEmpty ? "nothing to prune" : "removed \(removed.joined(separator: ", "))")
         }
         return 0
     }
 
-    /// What `cache list` and `cache verify` print about `versions`.
+    /// What `cache list` and `cache verify` print about `versions` (`problems`: what verifying them found).
     private static func report(_ action: Substring, _ arguments: ParsedArguments, versions: [InstalledBundle],
-                               verify: (InstalledBundle) -> [BundleProblem]) -> Int32 {
+                               problems: [BundleProblem]) -> Int32 {
         switch action {
         case "list":
             if arguments.has("--json") {
@@ -103,7 +106,6 @@ enum CacheCommand {
                 }
             }
         case "verify":
-            let problems = versions.flatMap(verify)
             for problem in problems { print(problem.description) }
             if problems.isEmpty { print("ok: every cached file matches its hash") }
             return problems.isEmpty ? 0 : 1

@@ -35,7 +35,7 @@ enum ConfigCommand {
             data = try DataDirectory(explicit: parsed.value("--data-dir"))
             cache = try BundleCache(directory: data.bundleCache)
         } catch {
-            throw .failure(FileError.describe(error))
+            throw .failure(CommandAdvice.describe(error))
         }
         cache.limits = limits
         let location = parsed.positionals[0]
@@ -53,7 +53,7 @@ enum ConfigCommand {
                     print("\(paywall.id)\t\(installed.id) \(installed.version)\(paywall.preload ? "\tpinned" : "")")
                 } catch {
                     failures += 1
-                    print("\(paywall.id)\tnot cached: \(FileError.describe(error))")
+                    print("\(paywall.id)\tnot cached: \(CommandAdvice.describe(error))")
                 }
             }
             // The background refresh updates the cached config for the next start.

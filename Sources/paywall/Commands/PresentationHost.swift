@@ -29,7 +29,7 @@ final class PresentationHost {
         } catch let error as CLIError {
             throw error
         } catch {
-            throw .failure(FileError.describe(error))
+            throw .failure(CommandAdvice.describe(error))
         }
         let manifest: BundleManifest
         do {
@@ -83,7 +83,7 @@ final class PresentationHost {
         do {
             resources = try RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
         } catch {
-            throw .failure(error.description)
+            throw .failure(CommandAdvice.describe(error))
         }
         let log: EventLog?
         do { log = try arguments.value("--events").map { path throws(EventLog.OpenError) in try EventLog(path: path) } } catch {
@@ -108,7 +108,7 @@ final class PresentationHost {
         presenter.userId = stores.userId
         presenter.dialogs = try Commands.dialogs(arguments, command)
         do { presenter.state = try RuntimeState(path: stores.dataDirectory.runtimeState) } catch {
-            throw .failure("runtime state: \(error)")
+            throw .failure("runtime state: \(CommandAdvice.describe(error))")
         }
         return (presenter, stores)
     }
@@ -144,19 +144,21 @@ final class PresentationHost {
         guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil) }
         let data = try DataDirectory(explicit: arguments.value("--data-dir"))
         let cache = try BundleCache(directory: data.bundleCache)
-        let entry = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
-            .flatMap { try? PaywallConfig(data: $0, origin: "config") }?.entry(id: target)
-        guard try entry != nil || cache.list().contains(where: { $0.id == target }) else {
+        let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
+            .flatMap { try? PaywallConfig(data: $0, origin: "config") }
+        let (found, refused) = try Subcommands.runAsync { () async throws -> (CachedPaywall?, [(InstalledBundle, [BundleProblem])]) in
+            var refused: [(InstalledBundle, [BundleProblem])] = []
+            let found = try await CachedPaywall.find(id: target, config: config, in: cache) { refused.append(($0, $1)) }
+            return (found, refused)
+        }
+        refused.forEach(onRefused)
+        guard let paywall = found else {
             guard FileManager.default.fileExists(atPath: target) else {
                 throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
             }
             return (try PaywallBundle(path: target), ProductSlots(), nil)
         }
-        // A config id names its bundle by source, and brings its slots.
-        let bundleId = try entry.flatMap { try cache.bundleId(installedFrom: BundleSource($0.source)) } ?? target
-        let inUse = try cache.holdInUse(bundleId)
-        let version = try cache.goodVersion(id: bundleId, onRefused: onRefused)
-        return (try PaywallBundle(path: version.directory.path), entry?.slots ?? ProductSlots(), inUse)
+        return (paywall.bundle, paywall.slots, paywall.inUse)
     }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.

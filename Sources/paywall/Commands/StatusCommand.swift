@@ -34,7 +34,7 @@ enum StatusCommand {
         } catch let error as CLIError {
             throw error
         } catch {
-            throw .failure("entitlement cache: \(error)")
+            throw .failure("entitlement cache: \(CommandAdvice.describe(error))")
         }
         if arguments.has("--json") {
             StoreCommand.printJSON(StoreReport.entitlements(info, status: status, userId: userId))

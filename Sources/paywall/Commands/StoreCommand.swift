@@ -102,7 +102,7 @@ enum StoreCommand {
             do {
                 try store.seed(product, state)
             } catch let error as SeedUnreachable {
-                throw CLIError.usage(error.description, command)
+                throw CLIError.usage(CommandAdvice.describe(error), command)
             }
         case "set-outcome":
             guard let outcome = PurchaseOutcome(parsing: argument) else {

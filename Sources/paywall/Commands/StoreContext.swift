@@ -19,13 +19,13 @@ struct StoreContext {
         do {
             dataDirectory = try DataDirectory(explicit: arguments.value("--data-dir"))
         } catch {
-            throw .failure("\(error)")
+            throw .failure(CommandAdvice.describe(error))
         }
         do {
             cache = try EntitlementCache(path: dataDirectory.entitlementCache,
                                          readOnly: !writes && !dataDirectory.isWritable)
         } catch {
-            throw .failure("entitlement cache: \(error)")
+            throw .failure("entitlement cache: \(CommandAdvice.describe(error))")
         }
         Self.report(cache.recovery, events: events)
         Self.warnOnCacheWriteFailures(events)
@@ -41,7 +41,7 @@ struct StoreContext {
         do {
             store = try FakeStore(catalog: catalog, databasePath: dataDirectory.fakeStore)
         } catch {
-            throw .failure("fake store: \(error)")
+            throw .failure("fake store: \(CommandAdvice.describe(error))")
         }
         Self.report(store.recovery, events: events)
         self.store = store
@@ -50,13 +50,13 @@ struct StoreContext {
             purchases = try Purchases(controller: store, catalog: catalog, cache: cache, transactionSource: store,
                                       events: events, userId: userId)
         } catch {
-            throw .failure("entitlement cache: \(error)")
+            throw .failure("entitlement cache: \(CommandAdvice.describe(error))")
         }
         do {
             // Also what repairs a cache an earlier write failed on.
             try purchases.refresh()
         } catch {
-            throw .failure("fake store: \(error)")
+            throw .failure("fake store: \(CommandAdvice.describe(error))")
         }
         self.purchases = purchases
     }

@@ -54,13 +54,15 @@ final class BundleInspectorTests: XCTestCase {
             "lib/x.mjs: content does not match its sha256 in manifest.json",
             "css/theme.css: size is 16 bytes, manifest.json says 4",
             "img/a b.png: listed in manifest.json but missing",
-            "extra.txt: not listed in manifest.json; run `paywall bundle pack`",
-            "page2.html: not listed in manifest.json; run `paywall bundle pack`",
+            "extra.txt: not listed in manifest.json",
+            "page2.html: not listed in manifest.json",
             "index.html: refers to \"img/a%20b.png\", which is not in the bundle",
             "css/site.css: refers to \"../img/a b.png\", which is not in the bundle",
             "page2.html: refers to \"gone.png\", which is not in the bundle",
             "page2.html: refers to \"../outside.js\", which is not in the bundle",
         ])
+        XCTAssertEqual(Set(BundleInspector.validate(root).filter(\.fixedByPacking).map(\.file)), ["extra.txt", "page2.html"],
+                       "packing again fixes files the manifest does not list, nothing else")
     }
 
     func testMissingManifestAndEntryAreProblems() throws {

@@ -9,14 +9,8 @@ final class BundleCacheTests: XCTestCase {
     override func setUpWithError() throws { dir = try makeTemporaryDirectory("BundleCacheTests").resolvingSymlinksInPath() }
     override func tearDown() { removeTemporaryDirectory(dir) }
 
-    /// A packed bundle `id` at `version` whose index.html says `text`.
     private func bundle(_ id: String, _ version: String, _ text: String, extra: [String: String] = [:]) throws -> URL {
-        let root = dir.appendingPathComponent("src-\(id)-\(version)")
-        _ = try writeFile("<p>\(text)</p>", to: "index.html", in: root)
-        for (path, body) in extra { _ = try writeFile(body, to: path, in: root) }
-        _ = try writeFile(#"{"id": "\#(id)", "version": "\#(version)"}"#, to: "manifest.json", in: root)
-        try BundleInspector.pack(root)
-        return root
+        try packedBundle(id, version, text, extra: extra, in: dir)
     }
 
     @MainActor
@@ -28,7 +22,7 @@ final class BundleCacheTests: XCTestCase {
         let v1 = try await cache.install(.directory(try bundle("promo", "1", "one")))
         XCTAssertEqual([v1.id, v1.version], ["promo", "1"])
         try await cache.install(.directory(try bundle("promo", "2", "two")))
-        let good = try cache.goodVersion(id: "promo")
+        let good = try await cache.goodVersion(id: "promo")
         XCTAssertEqual(good.version, "2")
         XCTAssertEqual(try String(contentsOf: good.directory.appendingPathComponent("index.html"), encoding: .utf8), "<p>two</p>")
         XCTAssertEqual(try cache.list().map(\.version), ["2", "1"])
@@ -43,12 +37,12 @@ final class BundleCacheTests: XCTestCase {
         page[3] ^= 0x01
         try page.write(to: v2.directory.appendingPathComponent("index.html"))
 
-        XCTAssertEqual(cache.verify(v2).map(\.description), ["promo 2: index.html: does not match its sha256"])
+        await XCTAssertEqualAsync(await cache.verify(v2).map(\.description), ["promo 2: index.html: does not match its sha256"])
         var refused: [String] = []
-        let served = try cache.goodVersion(id: "promo") { version, _ in refused.append(version.version) }
+        let served = try await cache.goodVersion(id: "promo") { version, _ in refused.append(version.version) }
         XCTAssertEqual(served.version, "1")
         XCTAssertEqual(refused, ["2"])
-        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1", "a refused version stays refused")
+        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1", "a refused version stays refused")
     }
 
     @MainActor
@@ -80,7 +74,7 @@ final class BundleCacheTests: XCTestCase {
         } catch {
             XCTAssertTrue("\(error)".contains("big.txt"), "\(error)")
         }
-        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1")
+        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
     }
 
     @MainActor
@@ -102,7 +96,7 @@ final class BundleCacheTests: XCTestCase {
         let unpacked = dir.appendingPathComponent("unpacked")
         _ = try writeFile("<p>x</p>", to: "index.html", in: unpacked)
         _ = try writeFile(#"{"id": "x", "version": "1"}"#, to: "manifest.json", in: unpacked)
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(unpacked)), contains: "run `paywall bundle pack`")
+        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(unpacked)), contains: "the bundle is not packed")
         let escape = try bundle("evil", "1", "x")
         let manifest = try String(contentsOf: escape.appendingPathComponent("manifest.json"), encoding: .utf8)
             .replacingOccurrences(of: "\"index.html\"", with: "\"../../outside.html\"")
@@ -122,12 +116,12 @@ final class BundleCacheTests: XCTestCase {
         try await cache.install(.directory(try bundle("a", "2", "a2" + body)))
         try cache.pin("b")
         // Use order, oldest first: c, then d, a (in use), b (pinned).
-        for id in ["c", "d", "a"] { _ = try cache.goodVersion(id: id); usleep(2000) }
-        let removed = try cache.prune(budgetBytes: 3500, inUse: ["a"])  // five versions of about 1 kB each
+        for id in ["c", "d", "a"] { _ = try await cache.goodVersion(id: id); usleep(2000) }
+        let removed = try await cache.prune(budgetBytes: 3500, inUse: ["a"])  // five versions of about 1 kB each
         XCTAssertEqual(removed, ["c 1", "d 1"], "least recently used first; on-screen a and pinned b keep every version")
         XCTAssertEqual(Set(try cache.list().map { "\($0.id) \($0.version)" }), ["a 1", "a 2", "b 1"])
-        XCTAssertEqual(try cache.prune(budgetBytes: 0, inUse: ["a"]), [], "pinned b and on-screen a stay")
-        XCTAssertEqual(try cache.prune(budgetBytes: 1_000_000), ["a 1"], "off screen, a's superseded version goes")
+        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 0, inUse: ["a"]), [], "pinned b and on-screen a stay")
+        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 1_000_000), ["a 1"], "off screen, a's superseded version goes")
     }
 
     @MainActor
@@ -136,8 +130,8 @@ final class BundleCacheTests: XCTestCase {
         try await cache.install(.directory(try bundle("promo", "1", "one")))
         let v2 = try await cache.install(.directory(try bundle("promo", "2", "two")))
         try Data("<p>tw0</p>".utf8).write(to: v2.directory.appendingPathComponent("index.html"))
-        XCTAssertEqual(try cache.prune(budgetBytes: 1_000_000), ["promo 2"], "the damaged newest goes, the good one stays")
-        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1")
+        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 1_000_000), ["promo 2"], "the damaged newest goes, the good one stays")
+        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
     }
 
     @MainActor
@@ -146,9 +140,9 @@ final class BundleCacheTests: XCTestCase {
         let source = try bundle("promo", "1", "one")
         let v1 = try await cache.install(.directory(source))
         try Data("<p>0ne</p>".utf8).write(to: v1.directory.appendingPathComponent("index.html"))
-        XCTAssertThrowsError(try cache.goodVersion(id: "promo"))
+        await XCTAssertThrowsErrorAsync(try await cache.goodVersion(id: "promo"), contains: "promo")
         try await cache.install(.directory(source))
-        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1", "rebuilt from the source")
+        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1", "rebuilt from the source")
     }
 
     @MainActor
@@ -156,7 +150,7 @@ final class BundleCacheTests: XCTestCase {
         let cache = try cache()
         let v1 = try await cache.install(.directory(try bundle("promo", "1", "one")))
         try FileManager.default.removeItem(at: v1.directory.appendingPathComponent("manifest.json"))
-        XCTAssertEqual(cache.verify(v1).map(\.description), ["promo 1: manifest.json: missing, unreadable or without files"])
+        await XCTAssertEqualAsync(await cache.verify(v1).map(\.description), ["promo 1: manifest.json: missing, unreadable or without files"])
     }
 
     @MainActor
@@ -180,7 +174,7 @@ final class BundleCacheTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: object.path), "b still uses it")
         try cache.remove(id: "b")
         XCTAssertFalse(FileManager.default.fileExists(atPath: object.path))
-        XCTAssertThrowsError(try cache.goodVersion(id: "b")) { XCTAssertTrue("\($0)".contains("no bundle b in the cache")) }
+        await XCTAssertThrowsErrorAsync(try await cache.goodVersion(id: "b"), contains: "no bundle b in the cache")
     }
 
     /// An install running in another process holds the cache's lock shared: pruning then leaves
@@ -195,17 +189,17 @@ final class BundleCacheTests: XCTestCase {
         let staging = try writeFile("<p>half</p>", to: "tmp/staging-1/index.html", in: cache.directory)
         var installing: FileLock? = try FileLock(path: cache.lockPath, mode: .shared)  // a second open file: like another process
         XCTAssertNotNil(installing)
-        XCTAssertEqual(try cache.prune(budgetBytes: 0), [], "no eviction for the budget while disk usage cannot fall")
-        XCTAssertEqual(try cache.goodVersion(id: "a").version, "1")
+        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 0), [], "no eviction for the budget while disk usage cannot fall")
+        await XCTAssertEqualAsync(try await cache.goodVersion(id: "a").version, "1")
         try cache.remove(id: "a")
         XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "an object of a running install was deleted")
         XCTAssertTrue(FileManager.default.fileExists(atPath: staging.path), "a running install's staging was deleted")
         installing = nil
         try await cache.install(.directory(try bundle("b", "1", "b")))
-        try cache.prune(budgetBytes: Int.max)
+        try await cache.prune(budgetBytes: Int.max)
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: staging.path))
-        XCTAssertEqual(try cache.goodVersion(id: "b").version, "1")
+        await XCTAssertEqualAsync(try await cache.goodVersion(id: "b").version, "1")
     }
 
     /// The budget covers the objects as well as the versions' copies of them.
@@ -218,7 +212,7 @@ final class BundleCacheTests: XCTestCase {
         XCTAssertEqual(try cache.diskUsage(), 2 * (a.size + b.size), "each file is stored twice")
         // Counting the versions only, both would fit; on disk only one does.
         let budget = a.size + b.size + 500
-        XCTAssertEqual(try cache.prune(budgetBytes: budget), ["a 1"])
+        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: budget), ["a 1"])
         XCTAssertEqual(try cache.diskUsage(), 2 * b.size)
     }
 
@@ -229,11 +223,23 @@ final class BundleCacheTests: XCTestCase {
         try await cache.install(.directory(try bundle("promo", "1", "one")))
         var onScreen: FileLock? = try BundleCache(directory: cache.directory).holdInUse("promo")  // another process's cache
         XCTAssertNotNil(onScreen)
-        XCTAssertEqual(try cache.prune(budgetBytes: 0), [])
+        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 0), [])
         XCTAssertThrowsError(try cache.remove(id: "promo")) { XCTAssertTrue("\($0)".contains("promo is on screen"), "\($0)") }
-        XCTAssertEqual(try cache.goodVersion(id: "promo").version, "1")
+        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
         onScreen = nil
-        XCTAssertEqual(try cache.prune(budgetBytes: 0), ["promo 1"])
+        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 0), ["promo 1"])
+    }
+}
+
+/// `XCTAssertEqual` for async expressions.
+@MainActor
+func XCTAssertEqualAsync<T: Equatable>(_ expression: @autoclosure () async throws -> T, _ expected: T, _ message: String = "",
+                                       file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        let value = try await expression()
+        XCTAssertEqual(value, expected, message, file: file, line: line)
+    } catch {
+        XCTFail("threw \(error)", file: file, line: line)
     }
 }
 

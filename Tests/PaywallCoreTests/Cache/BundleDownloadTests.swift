@@ -78,7 +78,7 @@ final class BundleDownloadTests: XCTestCase {
         let v1 = try await cache.install(.manifestURL(url))
         try Data("<p>0ne</p>".utf8).write(to: v1.directory.appendingPathComponent("index.html"))
         try await cache.install(.manifestURL(url))
-        XCTAssertEqual(cache.verify(v1), [], "rebuilt from the server")
+        await XCTAssertEqualAsync(await cache.verify(v1), [], "rebuilt from the server")
     }
 
     /// Last-Modified in the same second as the answer is weak: a bundle repacked within that
@@ -127,11 +127,11 @@ final class BundleDownloadTests: XCTestCase {
         try declare("app.js", size: 3_000_000)
         let cache = try cache(DownloadLimits(maxFileBytes: 2_000_000, maxBundleBytes: 4_000_000))
         try await assertInstallFails(cache, url,
-                                     contains: "app.js is 3 MB by its manifest, larger than the 2 MB limit per file; raise it with --max-file-mb")
+                                     contains: "app.js is 3 MB by its manifest, larger than the 2 MB limit per file (DownloadLimits.maxFileBytes)")
         try declare("app.js", size: 1_500_000)
         try declare("lib.js", size: 2_000_000)
         cache.limits.maxBundleBytes = 3_000_000
-        try await assertInstallFails(cache, url, contains: "larger than the 3 MB limit per bundle; raise it with --max-bundle-mb")
+        try await assertInstallFails(cache, url, contains: "larger than the 3 MB limit per bundle (DownloadLimits.maxBundleBytes)")
     }
 
     /// A manifest is read into memory: it stops at `maxDocumentBytes`.
@@ -151,7 +151,7 @@ final class BundleDownloadTests: XCTestCase {
         let url = try publish(["index.html": String(repeating: "x", count: 200)])
         try server.route("b/index.html", ["trickle": .number(0.05), "bytes": 200])
         try await assertInstallFails(try cache(DownloadLimits(deadline: 0.5)), url,
-                                     contains: "index.html stopped: timed out after 0.5 s, the limit for downloading a whole bundle; raise it with --deadline")
+                                     contains: "index.html stopped: timed out after 0.5 s, the limit for downloading a whole bundle (DownloadLimits.deadline)")
     }
 
     /// A server that goes quiet fails after the idle timeout, in words.

@@ -3,20 +3,6 @@ import XCTest
 @testable import PaywallCore
 
 final class PresentationResultTests: XCTestCase {
-    func testJSONLine() {
-        XCTAssertEqual(PresentationResult.declined.jsonLine, #"{"result":"declined"}"#)
-        XCTAssertEqual(PresentationResult.timeout.jsonLine, #"{"result":"timeout"}"#)
-        XCTAssertEqual(PresentationResult.scriptError(message: #"--eval #1 threw: "x""#).jsonLine,
-                       #"{"result":"script_error","message":"--eval #1 threw: \"x\""}"#)
-    }
-
-    func testExitCodes() {
-        XCTAssertEqual(PresentationResult.declined.exitCode, 0)
-        XCTAssertEqual(PresentationResult.timeout.exitCode, 3)
-        XCTAssertEqual(PresentationResult.scriptError(message: "m").exitCode, 4)
-        XCTAssertEqual(PresentationResult.purchased(productId: "p").exitCode, 0)
-    }
-
     func testNames() {
         XCTAssertEqual(PresentationResult.declined.name, "declined")
         XCTAssertEqual(PresentationResult.timeout.name, "timeout")

@@ -64,3 +64,14 @@ func envelopeError(
         return error
     }
 }
+
+/// A packed bundle `id` at `version` in `dir/src-ID-VERSION` whose index.html says `text`,
+/// with `extra` files (path -> text).
+func packedBundle(_ id: String, _ version: String, _ text: String, extra: [String: String] = [:], in dir: URL) throws -> URL {
+    let root = dir.appendingPathComponent("src-\(id)-\(version)")
+    _ = try writeFile("<p>\(text)</p>", to: "index.html", in: root)
+    for (path, body) in extra { _ = try writeFile(body, to: path, in: root) }
+    _ = try writeFile(#"{"id": "\#(id)", "version": "\#(version)"}"#, to: "manifest.json", in: root)
+    try BundleInspector.pack(root)
+    return root
+}

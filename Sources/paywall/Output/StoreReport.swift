@@ -1,10 +1,11 @@
 import Foundation
+import PaywallCore
 
 /// The JSON that `paywall store ... --json` and `paywall status --json` print: a contract,
 /// documented in the README. Keys are snake_case; dates are ISO 8601 in UTC, or null.
-public enum StoreReport {
+enum StoreReport {
     /// A date as the reports write it: ISO 8601 in UTC, or null.
-    public static func date(_ date: Date?) -> JSONValue {
+    static func date(_ date: Date?) -> JSONValue {
         date.map { .string($0.formatted(Date.ISO8601FormatStyle())) } ?? .null
     }
 
@@ -13,7 +14,7 @@ public enum StoreReport {
     }
 
     /// `{"subscription_status": ..., "entitlements": [...]}`.
-    public static func entitlements(_ info: CustomerInfo, status: SubscriptionStatus, userId: String) -> JSONValue {
+    static func entitlements(_ info: CustomerInfo, status: SubscriptionStatus, userId: String) -> JSONValue {
         .object([
             "user_id": .string(userId),
             "subscription_status": .string(status.name),
@@ -21,7 +22,7 @@ public enum StoreReport {
         ])
     }
 
-    public static func entitlement(_ e: Entitlement) -> JSONValue {
+    static func entitlement(_ e: Entitlement) -> JSONValue {
         .object([
             "id": .string(e.id), "is_active": .bool(e.isActive), "product_ids": .array(e.productIds.map(JSONValue.string)),
             "latest_product_id": optional(e.latestProductId), "expires_at": date(e.expiresAt),
@@ -31,7 +32,7 @@ public enum StoreReport {
         ])
     }
 
-    public static func transaction(_ t: StoreTransaction, approval: String, userId: String, now: Date) -> JSONValue {
+    static func transaction(_ t: StoreTransaction, approval: String, userId: String, now: Date) -> JSONValue {
         .object([
             "user_id": .string(userId),
             "transaction_id": .string(t.id), "original_transaction_id": .string(t.originalId),
@@ -44,7 +45,7 @@ public enum StoreReport {
         ])
     }
 
-    public static func product(_ p: Product) -> JSONValue {
+    static func product(_ p: Product) -> JSONValue {
         var intro: JSONValue = .null
         if let offer = p.introductoryOffer {
             intro = .object([

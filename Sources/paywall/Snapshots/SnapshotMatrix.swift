@@ -1,25 +1,26 @@
 import Foundation
+import PaywallCore
 
 /// The images a snapshot matrix renders: every locale in every theme at every size, each
 /// named `<locale>_<theme>_<W>x<H>` (`de_dark_400x720`).
-package struct SnapshotMatrix: Equatable, Sendable {
-    package struct Shot: Equatable, Sendable {
-        package let locale: String
-        package let theme: String
-        package let size: ViewSize
+struct SnapshotMatrix: Equatable, Sendable {
+    struct Shot: Equatable, Sendable {
+        let locale: String
+        let theme: String
+        let size: ViewSize
 
-        package var name: String { "\(locale)_\(theme)_\(size)" }
-        package var fileName: String { name + ".png" }
+        var name: String { "\(locale)_\(theme)_\(size)" }
+        var fileName: String { name + ".png" }
     }
 
-    package let locales: [String]
-    package let themes: [String]
-    package let sizes: [ViewSize]
+    let locales: [String]
+    let themes: [String]
+    let sizes: [ViewSize]
 
-    package static let themeNames = ["light", "dark"]
+    static let themeNames = ["light", "dark"]
 
     /// Parses the comma-separated lists of `--locales`, `--themes` and `--sizes`.
-    package init(locales: String, themes: String, sizes: String) throws(ParseError) {
+    init(locales: String, themes: String, sizes: String) throws(ParseError) {
         self.locales = try Self.list(locales, option: "--locales", expected: "a locale identifier such as de, pt_BR or zh_Hant") {
             LocaleResolution.isWellFormed($0) ? $0 : nil
         }
@@ -31,14 +32,14 @@ package struct SnapshotMatrix: Equatable, Sendable {
     }
 
     /// Locale by locale (a locale's texts are set up once), then theme, then size.
-    package var shots: [Shot] {
+    var shots: [Shot] {
         locales.flatMap { locale in
             themes.flatMap { theme in sizes.map { Shot(locale: locale, theme: theme, size: $0) } }
         }
     }
 
-    package struct ParseError: Error, CustomStringConvertible {
-        package let description: String
+    struct ParseError: Error, CustomStringConvertible {
+        let description: String
     }
 
     private static func list<Item: Equatable & CustomStringConvertible>(

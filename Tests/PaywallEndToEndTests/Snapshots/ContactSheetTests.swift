@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import PaywallCore
+@testable import paywall
 
 final class ContactSheetTests: XCTestCase {
     func testShowsEveryImageWithItsNameGroupedByLocaleAndTheme() throws {

@@ -1,8 +1,10 @@
+import PaywallCore
+
 /// The `index.html` of a snapshot matrix: a plain page showing every image with its name, a
 /// section per locale and a row per theme, and after a `--compare` each image's status, the
 /// diff image of a changed one and the baseline's images this run did not render.
-package enum ContactSheet {
-    package static func html(title: String, matrix: SnapshotMatrix, report: SnapshotReport?) -> String {
+enum ContactSheet {
+    static func html(title: String, matrix: SnapshotMatrix, report: SnapshotReport?) -> String {
         var body = ["<h1>\(escape(title))</h1>"]
         let count = matrix.shots.count
         var intro = "\(count) image\(count == 1 ? "" : "s"): \(matrix.locales.count) locale(s) × \(matrix.themes.count) theme(s) × \(matrix.sizes.count) size(s)."

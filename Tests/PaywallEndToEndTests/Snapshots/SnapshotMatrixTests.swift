@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import PaywallCore
+@testable import paywall
 
 final class SnapshotMatrixTests: XCTestCase {
     func testEveryCombinationLocaleByLocale() throws {
