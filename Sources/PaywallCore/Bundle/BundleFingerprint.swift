@@ -2,7 +2,7 @@ import Foundation
 
 /// A cheap summary of a bundle directory (every file's path, size and modification time),
 /// compared between polls so `preview` reloads when a designer saves a file.
-public struct BundleFingerprint: Equatable, Sendable {
+package struct BundleFingerprint: Equatable, Sendable {
     private var entries: [String: Entry]
 
     private struct Entry: Equatable, Sendable {
@@ -12,7 +12,7 @@ public struct BundleFingerprint: Equatable, Sendable {
 
     /// Reads the current state of every file below `root` (hidden files included; a symlinked
     /// file counts with its target's size and time).
-    public init(root: URL) {
+    package init(root: URL) {
         entries = [:]
         let fm = FileManager.default
         guard let walker = fm.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey])
@@ -26,7 +26,7 @@ public struct BundleFingerprint: Equatable, Sendable {
     }
 
     /// Paths added, removed or changed since `earlier`, sorted.
-    public func changes(since earlier: BundleFingerprint) -> [String] {
+    package func changes(since earlier: BundleFingerprint) -> [String] {
         Set(entries.keys).union(earlier.entries.keys).filter { entries[$0] != earlier.entries[$0] }.sorted()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A problem `paywall validate` found, with the file it is about.
+/// A problem found in a bundle (by validation, or a cached version that failed its hash
+/// check), with the file it is about.
 public struct BundleProblem: Equatable, Sendable, CustomStringConvertible {
     public var file: String
     public var message: String
@@ -15,10 +16,10 @@ public struct BundleProblem: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Packs and validates bundle directories: `paywall bundle pack` and `paywall validate`.
-public enum BundleInspector {
+package enum BundleInspector {
     /// Every regular file below `root`, relative and sorted; hidden files and the manifest
     /// itself are not part of a bundle's content.
-    public static func contentFiles(of root: URL) -> [String] {
+    package static func contentFiles(of root: URL) -> [String] {
         let base = root.resolvingSymlinksInPath().path
         var files: [String] = []
         guard let walker = FileManager.default.enumerator(atPath: base) else { return [] }
@@ -41,7 +42,7 @@ public enum BundleInspector {
     /// Writes `manifest.json` with every file's hash and size, keeping the manifest's other
     /// fields; `id` defaults to the folder name and `version` to 1.0.0.
     @discardableResult
-    public static func pack(_ root: URL) throws -> BundleManifest {
+    package static func pack(_ root: URL) throws -> BundleManifest {
         var manifest = try BundleManifest(root: root)
         manifest.id = manifest.id ?? root.resolvingSymlinksInPath().lastPathComponent
         manifest.version = manifest.version ?? "1.0.0"
@@ -57,7 +58,7 @@ public enum BundleInspector {
 
     /// Every problem of the bundle at `root`: its manifest, its entry page, files missing,
     /// changed or unlisted, and references in HTML, CSS and JS that point at nothing.
-    public static func validate(_ root: URL) -> [BundleProblem] {
+    package static func validate(_ root: URL) -> [BundleProblem] {
         let root = root.resolvingSymlinksInPath()
         let manifest: BundleManifest
         do {

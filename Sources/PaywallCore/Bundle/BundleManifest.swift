@@ -18,46 +18,46 @@ import Foundation
 /// Reading refuses what could reach outside the bundle or break a listing: paths (`entry`,
 /// `preview_store`, the keys of `files`) must be relative and stay inside it, ids and versions
 /// are plain names, and no allowed origin may cover every host.
-public struct BundleManifest: Equatable, Sendable {
-    public var id: String?
-    public var version: String?
-    public var entry: String
-    public var files: [String: FileEntry]
-    public var slots: ProductSlots
+package struct BundleManifest: Equatable, Sendable {
+    package var id: String?
+    package var version: String?
+    package var entry: String
+    package var files: [String: FileEntry]
+    package var slots: ProductSlots
     /// The preview catalog as written in the manifest (relative to the bundle).
-    public var previewStorePath: String?
+    package var previewStorePath: String?
     /// Absolute path of the preview catalog, once checked to be a file inside the bundle.
-    public var previewStore: String?
-    public var allowedOrigins: [String]
-    public var minRuntimeVersion: String?
+    package var previewStore: String?
+    package var allowedOrigins: [String]
+    package var minRuntimeVersion: String?
 
-    public struct FileEntry: Equatable, Sendable {
-        public var sha256: String
-        public var size: Int
-        public init(sha256: String, size: Int) {
+    package struct FileEntry: Equatable, Sendable {
+        package var sha256: String
+        package var size: Int
+        package init(sha256: String, size: Int) {
             self.sha256 = sha256
             self.size = size
         }
 
-        public enum Mismatch: Equatable, Sendable {
+        package enum Mismatch: Equatable, Sendable {
             case size(actual: Int)
             case content
         }
 
         /// How `data` differs from this entry, or nil when it matches (hashed only when the size does).
-        public func mismatch(_ data: Data) -> Mismatch? {
+        package func mismatch(_ data: Data) -> Mismatch? {
             if data.count != size { return .size(actual: data.count) }
             return SHA256.hex(data) == sha256 ? nil : .content
         }
     }
 
-    public static let fileName = "manifest.json"
+    package static let fileName = "manifest.json"
 
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ParseError: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public init(id: String? = nil, version: String? = nil, entry: String = "index.html", files: [String: FileEntry] = [:],
+    package init(id: String? = nil, version: String? = nil, entry: String = "index.html", files: [String: FileEntry] = [:],
                 slots: ProductSlots = ProductSlots(), previewStorePath: String? = nil, previewStore: String? = nil,
                 allowedOrigins: [String] = [], minRuntimeVersion: String? = nil) {
         self.id = id
@@ -72,7 +72,7 @@ public struct BundleManifest: Equatable, Sendable {
     }
 
     /// Reads the manifest in `root`; an empty manifest when there is none.
-    public init(root: URL) throws(ParseError) {
+    package init(root: URL) throws(ParseError) {
         let url = root.appendingPathComponent(Self.fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             self.init()
@@ -81,7 +81,7 @@ public struct BundleManifest: Equatable, Sendable {
         try self.init(data: data, root: root, path: url.path)
     }
 
-    public init(bundle: PaywallBundle) throws(ParseError) {
+    package init(bundle: PaywallBundle) throws(ParseError) {
         try self.init(root: bundle.root)
     }
 
@@ -176,7 +176,7 @@ public struct BundleManifest: Equatable, Sendable {
     }
 
     /// Refuses a bundle made for a newer runtime than `runtimeVersion`.
-    public func checkRuntimeVersion(_ runtimeVersion: String = DeviceInfo.runtimeVersion) throws(ParseError) {
+    package func checkRuntimeVersion(_ runtimeVersion: String = DeviceInfo.runtimeVersion) throws(ParseError) {
         guard let needed = minRuntimeVersion, let minimum = Version(needed), let runtime = Version(runtimeVersion),
             runtime < minimum
         else { return }
@@ -213,7 +213,7 @@ public struct BundleManifest: Equatable, Sendable {
     }
 
     /// The manifest as `paywall bundle pack` writes it: stable key order, two-space indent.
-    public var json: String {
+    package var json: String {
         var object: [String: JSONValue] = ["entry": .string(entry)]
         if let id { object["id"] = .string(id) }
         if let version { object["version"] = .string(version) }

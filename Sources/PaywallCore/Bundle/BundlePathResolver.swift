@@ -3,10 +3,10 @@ import Foundation
 /// Maps the path of a request URL to a file inside a bundle, refusing anything that could
 /// reach outside it: `..` segments (plain or percent-encoded), encoded separators,
 /// backslashes, NUL bytes, and symlinks whose target lies outside the bundle.
-public struct BundlePathResolver: Sendable {
-    public let root: URL
+package struct BundlePathResolver: Sendable {
+    package let root: URL
 
-    public enum Resolution: Equatable, Sendable {
+    package enum Resolution: Equatable, Sendable {
         case file(URL)
         /// The request tried to leave the bundle or used a forbidden character (HTTP 403).
         case forbidden(reason: String)
@@ -22,12 +22,12 @@ public struct BundlePathResolver: Sendable {
     package static let maxSegments = 256
 
     /// `root` must already have its symlinks resolved (see `PaywallBundle`).
-    public init(root: URL) {
+    package init(root: URL) {
         self.root = root
     }
 
     /// Resolves `rawPath`, the still percent-encoded path of the request URL (e.g. `/css/a%20b.css`).
-    public func resolve(rawPath: String) -> Resolution {
+    package func resolve(rawPath: String) -> Resolution {
         // Bounded before any work: a page may ask for a path of any length, and everything
         // below is linear in what passes this check.
         guard rawPath.utf8.count <= Self.maxPathBytes else {

@@ -2,21 +2,21 @@ import Foundation
 
 /// Answers requests for `paywall://HOST/PATH` URLs from the bundles mounted on each host.
 /// Pure logic: the GTK host only copies the response into WebKit.
-public struct BundleServer: Sendable {
+package struct BundleServer: Sendable {
     /// The custom URI scheme bundles are served through (never `file://`).
-    public static let scheme = "paywall"
+    package static let scheme = "paywall"
 
     /// A response for WebKit: status, headers and body.
-    public struct Response: Equatable, Sendable {
-        public var status: Int
-        public var headers: [String: String]
-        public var body: Data
+    package struct Response: Equatable, Sendable {
+        package var status: Int
+        package var headers: [String: String]
+        package var body: Data
         /// The request was for the mounted bundle's entry page.
-        public var isEntry = false
-        public var contentType: String { headers["Content-Type"] ?? MIMEType.fallback }
+        package var isEntry = false
+        package var contentType: String { headers["Content-Type"] ?? MIMEType.fallback }
         /// The content type without parameters (`text/css`): WebKit refuses a stylesheet whose
         /// response MIME type carries `; charset=...`. The charset travels in the header.
-        public var mimeType: String { String(contentType.prefix { $0 != ";" }) }
+        package var mimeType: String { String(contentType.prefix { $0 != ";" }) }
     }
 
     /// The longest request URI answered; longer ones get 414.
@@ -30,26 +30,26 @@ public struct BundleServer: Sendable {
         var policy: ContentSecurityPolicy
     }
 
-    public init() {}
+    package init() {}
 
     /// Serves `bundle` under `paywall://host/` and returns the URL of its entry page.
     @discardableResult
-    public mutating func mount(_ bundle: PaywallBundle, host: String, policy: ContentSecurityPolicy = .init()) -> URL {
+    package mutating func mount(_ bundle: PaywallBundle, host: String, policy: ContentSecurityPolicy = .init()) -> URL {
         mounts[host] = Mount(bundle: bundle, resolver: BundlePathResolver(root: bundle.root), policy: policy)
         return Self.url(host: host, path: bundle.entry)
     }
 
-    public mutating func unmount(host: String) {
+    package mutating func unmount(host: String) {
         mounts[host] = nil
     }
 
-    public static func url(host: String, path: String) -> URL {
+    package static func url(host: String, path: String) -> URL {
         // Host and path are ours (bundle ids and relative entry names), so this always parses.
         URL(string: "\(scheme)://\(host)/\(path)")!
     }
 
     /// The response for one request URI, as WebKit hands it over (percent-encoded).
-    public func respond(to uri: String) -> Response {
+    package func respond(to uri: String) -> Response {
         // Bounded before parsing: the path limit plus room for the scheme, host and a query.
         guard uri.utf8.count <= Self.maxURIBytes else {
             return Self.error(414, "request URI longer than \(Self.maxURIBytes) bytes (paths are limited to \(BundlePathResolver.maxPathBytes))")

@@ -1,14 +1,14 @@
 /// The Content-Security-Policy sent with a bundle's HTML. By default a page may load only its
 /// own bundle's files (plus inline code, `data:` and `blob:`); remote scripts, frames and
 /// connections are blocked. `allowedOrigins` (from a bundle manifest) widens every fetch directive.
-public struct ContentSecurityPolicy: Equatable, Sendable {
-    public var allowedOrigins: [String]
+package struct ContentSecurityPolicy: Equatable, Sendable {
+    package var allowedOrigins: [String]
 
-    public init(allowedOrigins: [String] = []) {
+    package init(allowedOrigins: [String] = []) {
         self.allowedOrigins = allowedOrigins
     }
 
-    public var headerValue: String {
+    package var headerValue: String {
         // The manifest refuses bad origins with a message; this keeps any that reach here another
         // way from widening the policy to every host or injecting a directive.
         let extra = allowedOrigins.filter { Self.originProblem($0) == nil }.map { " " + $0 }.joined()

@@ -1,5 +1,5 @@
 /// Content types for the files a bundle may hold, by file extension.
-public enum MIMEType {
+package enum MIMEType {
     static let byExtension: [String: String] = [
         "html": "text/html; charset=utf-8",
         "htm": "text/html; charset=utf-8",
@@ -24,10 +24,10 @@ public enum MIMEType {
     ]
 
     /// Files of unknown type are sent as opaque bytes, which browsers never execute or render.
-    public static let fallback = "application/octet-stream"
+    package static let fallback = "application/octet-stream"
 
     /// The content type for a file name or path, judged by its extension (case-insensitive).
-    public static func forPath(_ path: String) -> String {
+    package static func forPath(_ path: String) -> String {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return fallback }
         let ext = path[path.index(after: dot)...].lowercased()
         return byExtension[ext] ?? fallback

@@ -227,7 +227,7 @@ public final class BundleCache {
 
     /// The newest version of `id` whose files all match their hashes. A version that fails is
     /// refused for good and reported through `onRefused`; the one before it is tried next.
-    public func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws
+    package func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws
         -> InstalledBundle
     {
         let versions = try index.query("SELECT * FROM versions WHERE bundle_id = ? AND refused = 0 ORDER BY installed_at DESC",
@@ -257,7 +257,7 @@ public final class BundleCache {
 
     /// The problems of one cached version: files missing or not matching the manifest.
     /// The files are hashed off the main actor.
-    public func verify(_ version: InstalledBundle) async -> [BundleProblem] {
+    package func verify(_ version: InstalledBundle) async -> [BundleProblem] {
         await fileWork.problems(of: version)
     }
 

@@ -2,17 +2,17 @@ import Foundation
 
 /// A dotted version such as `2.10.1`, compared number by number (`2.10` is newer than `2.9`;
 /// missing parts count as 0). Text after the numbers (`-beta`) is ignored.
-public struct Version: Comparable, Sendable {
-    public let components: [Int]
+package struct Version: Comparable, Sendable {
+    package let components: [Int]
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let numeric = text.trimmingCharacters(in: .whitespaces).drop { $0 == "v" }
             .prefix { $0.isNumber || $0 == "." }
         guard numeric.first?.isNumber == true else { return nil }
         components = numeric.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
     }
 
-    public static func < (a: Version, b: Version) -> Bool {
+    package static func < (a: Version, b: Version) -> Bool {
         for i in 0..<max(a.components.count, b.components.count) {
             let x = i < a.components.count ? a.components[i] : 0
             let y = i < b.components.count ? b.components[i] : 0
@@ -21,5 +21,5 @@ public struct Version: Comparable, Sendable {
         return false
     }
 
-    public static func == (a: Version, b: Version) -> Bool { !(a < b) && !(b < a) }
+    package static func == (a: Version, b: Version) -> Bool { !(a < b) && !(b < a) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One message the customer-center page (`web/customer-center`) posts, in the page protocol's
 /// envelope. The page only reports what the user touched; `CustomerCenterSession` decides.
-public enum CustomerCenterMessage: Equatable, Sendable, PageChannelMessage {
+package enum CustomerCenterMessage: Equatable, Sendable, PageChannelMessage {
     /// The page script is ready.
     case ping
     /// A row carrying `data-path-id`, with its purchase's `data-purchase-key` and
@@ -15,10 +15,10 @@ public enum CustomerCenterMessage: Equatable, Sendable, PageChannelMessage {
     /// The page drew the screen model of `revision`.
     case rendered(revision: Int)
 
-    public var isPing: Bool { self == .ping }
+    package var isPing: Bool { self == .ping }
 
     /// Decodes one event of the envelope; throws `PageEnvelopeDecoder.EventError` naming the field.
-    public static func decode(event value: JSONValue) throws -> CustomerCenterMessage {
+    package static func decode(event value: JSONValue) throws -> CustomerCenterMessage {
         guard let object = value.objectValue else { throw PageEnvelopeDecoder.EventError(eventName: nil, reason: "event is not an object") }
         let f = EventFields(KeyNormalizer.snakeCased(object))
         guard let name = try f.optionalString("event_name") else { throw PageEnvelopeDecoder.EventError(eventName: nil, reason: "missing string field \"event_name\"") }

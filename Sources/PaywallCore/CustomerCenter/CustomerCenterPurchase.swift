@@ -2,8 +2,8 @@ import Foundation
 
 /// One row of the customer center: a subscription (renewals collapsed into one row), a
 /// one-time purchase, or an active entitlement with no transaction behind it.
-public struct CustomerCenterPurchase: Equatable, Sendable {
-    public enum Kind: String, Sendable {
+package struct CustomerCenterPurchase: Equatable, Sendable {
+    package enum Kind: String, Sendable {
         /// Opens its own detail screen.
         case subscription
         /// A card without a detail screen.
@@ -12,33 +12,33 @@ public struct CustomerCenterPurchase: Equatable, Sendable {
         case entitlement
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The product of the latest transaction; nil for an entitlement without one.
-    public var productId: String?
+    package var productId: String?
     /// The entitlement, for `.entitlement` rows.
-    public var entitlementId: String?
+    package var entitlementId: String?
     /// The product's display name, else the entitlement it unlocks; never the product id.
-    public var title: String?
+    package var title: String?
     /// The latest transaction (the current period of a subscription).
-    public var latest: StoreTransaction?
+    package var latest: StoreTransaction?
     /// When it was first bought (the start of the subscription chain).
-    public var originalPurchaseDate: Date?
-    public var state: EntitlementState?
-    public var isActive: Bool
-    public var product: Product?
+    package var originalPurchaseDate: Date?
+    package var state: EntitlementState?
+    package var isActive: Bool
+    package var product: Product?
 
     /// Identifies the row: its product id, `PRODUCT@STORE` when one product was bought through
     /// two stores, or `entitlement:ID`. The page sends it back as `purchase_key`.
-    public private(set) var key = ""
-    public var store: StoreKind? { latest?.store }
+    package private(set) var key = ""
+    package var store: StoreKind? { latest?.store }
 
     /// Whether a web checkout sold it (it is managed on a web page, not through the controller).
-    public var isWebPurchase: Bool { store.map(Self.webStores.contains) ?? false }
+    package var isWebPurchase: Bool { store.map(Self.webStores.contains) ?? false }
     static let webStores: Set<StoreKind> = [.stripe, .paddle, .superwall]
 
     /// The rows for `info` and the active entitlements of `status`, subscriptions first
     /// (active before inactive, newest first), then one-time purchases, newest first.
-    public static func rows(info: CustomerInfo, status: SubscriptionStatus, catalog: Catalog?, now: Date) -> [CustomerCenterPurchase] {
+    package static func rows(info: CustomerInfo, status: SubscriptionStatus, catalog: Catalog?, now: Date) -> [CustomerCenterPurchase] {
         var chains: [String: (first: StoreTransaction, latest: StoreTransaction)] = [:]
         for t in info.transactions {  // oldest first
             if let chain = chains[t.originalId] {

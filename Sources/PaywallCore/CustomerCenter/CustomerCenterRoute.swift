@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the user is in the customer center: the screens pushed so far, and a dialog or
 /// progress overlay over the top one.
-public enum CustomerCenterRoute: Equatable, Sendable {
+package enum CustomerCenterRoute: Equatable, Sendable {
     /// The management screen, or the no-purchases screen when there is nothing.
     case home
     /// One purchase's own screen (`CustomerCenterPurchase.key`).
@@ -13,28 +13,28 @@ public enum CustomerCenterRoute: Equatable, Sendable {
     case plans(purchaseKey: String, pathId: String, productIds: [String]?)
 
     /// A path the user tapped, waiting for its survey answer or confirmation.
-    public struct PendingAction: Equatable, Sendable {
-        public var path: CustomerCenterConfiguration.Path
-        public var purchaseKey: String?
+    package struct PendingAction: Equatable, Sendable {
+        package var path: CustomerCenterConfiguration.Path
+        package var purchaseKey: String?
     }
 }
 
 /// A dialog drawn by the page over the current screen. Each button reports its `action`.
-public struct CustomerCenterDialog: Equatable, Sendable {
-    public struct Button: Equatable, Sendable {
-        public var action: String
-        public var label: String
-        public var isPrimary = false
-        public var isDestructive = false
+package struct CustomerCenterDialog: Equatable, Sendable {
+    package struct Button: Equatable, Sendable {
+        package var action: String
+        package var label: String
+        package var isPrimary = false
+        package var isDestructive = false
     }
 
-    public var title: String
-    public var message: String
+    package var title: String
+    package var message: String
     /// Text the user can select and copy (a support address).
-    public var copyableText: String?
-    public var buttons: [Button]
+    package var copyableText: String?
+    package var buttons: [Button]
     /// What confirming does; nil for a dialog that only informs.
-    public var confirming: CustomerCenterRoute.PendingAction?
+    package var confirming: CustomerCenterRoute.PendingAction?
 
     /// A dialog with one OK button.
     static func notice(_ title: String, _ message: String, strings: StringTable) -> CustomerCenterDialog {

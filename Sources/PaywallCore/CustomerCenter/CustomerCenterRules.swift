@@ -1,16 +1,16 @@
 import Foundation
 
 /// What the purchase controller can do for the customer center.
-public struct StoreCapabilities: Equatable, Sendable {
+package struct StoreCapabilities: Equatable, Sendable {
     /// The stores whose purchases the controller acts on.
-    public var stores: Set<StoreKind>
-    public var canManageSubscriptions: Bool
-    public var canRequestRefunds: Bool
-    public var canChangePlans: Bool
+    package var stores: Set<StoreKind>
+    package var canManageSubscriptions: Bool
+    package var canRequestRefunds: Bool
+    package var canChangePlans: Bool
     /// Purchases are test purchases (the fake store): no real money, no update lookups.
-    public var isSandbox: Bool
+    package var isSandbox: Bool
 
-    public init(stores: Set<StoreKind> = [], canManageSubscriptions: Bool = false, canRequestRefunds: Bool = false,
+    package init(stores: Set<StoreKind> = [], canManageSubscriptions: Bool = false, canRequestRefunds: Bool = false,
                 canChangePlans: Bool = false, isSandbox: Bool = false) {
         self.stores = stores
         self.canManageSubscriptions = canManageSubscriptions
@@ -21,7 +21,7 @@ public struct StoreCapabilities: Equatable, Sendable {
 
     /// What `controller` offers through `SubscriptionManaging`; nothing when it does not adopt it.
     @MainActor
-    public init(_ controller: PurchaseController) {
+    package init(_ controller: PurchaseController) {
         guard let manager = controller as? SubscriptionManaging else {
             self.init()
             return
@@ -34,9 +34,9 @@ public struct StoreCapabilities: Equatable, Sendable {
 
 /// Which paths appear where, and what they do: every rule of the customer center, apart from
 /// the screens that render them (`CustomerCenterScreen`) and the actions (`CustomerCenterSession`).
-public enum CustomerCenterRules {
+package enum CustomerCenterRules {
     /// What tapping a path on a purchase's detail screen does.
-    public enum Resolution: Equatable, Sendable {
+    package enum Resolution: Equatable, Sendable {
         /// The path's own action through the purchase controller.
         case action
         /// Opens the web page where a web purchase is managed.
@@ -46,7 +46,7 @@ public enum CustomerCenterRules {
     }
 
     /// The detail-screen paths that apply to `purchase`, in the configuration's order.
-    public static func detailPaths(_ screen: CustomerCenterConfiguration.Screen, for purchase: CustomerCenterPurchase,
+    package static func detailPaths(_ screen: CustomerCenterConfiguration.Screen, for purchase: CustomerCenterPurchase,
                                    capabilities: StoreCapabilities, catalog: Catalog?, webManagementURL: URL?,
                                    now: Date) -> [(path: CustomerCenterConfiguration.Path, resolution: Resolution)] {
         screen.paths.compactMap { path in
@@ -56,7 +56,7 @@ public enum CustomerCenterRules {
     }
 
     /// Whether `type` appears for `purchase`, and what it does; nil when it does not apply.
-    public static func resolve(_ type: CustomerCenterConfiguration.PathType, for purchase: CustomerCenterPurchase,
+    package static func resolve(_ type: CustomerCenterConfiguration.PathType, for purchase: CustomerCenterPurchase,
                                capabilities: StoreCapabilities, catalog: Catalog?, webManagementURL: URL?,
                                now: Date) -> Resolution? {
         guard let t = purchase.latest, purchase.kind == .subscription else { return nil }
@@ -84,7 +84,7 @@ public enum CustomerCenterRules {
 
     /// The other plans of the subscription's group the user may switch to (`productIds`
     /// narrows them), best first.
-    public static func planChoices(for purchase: CustomerCenterPurchase, productIds: [String]?,
+    package static func planChoices(for purchase: CustomerCenterPurchase, productIds: [String]?,
                                    catalog: Catalog?) -> [Product] {
         guard let t = purchase.latest, let group = t.subscriptionGroupId, let catalog else { return [] }
         return catalog.products
@@ -94,7 +94,7 @@ public enum CustomerCenterRules {
     }
 
     /// The string-table key of the one line a detail screen shows when no path applies.
-    public static func nothingToManageKey(for purchase: CustomerCenterPurchase, capabilities: StoreCapabilities) -> String {
+    package static func nothingToManageKey(for purchase: CustomerCenterPurchase, capabilities: StoreCapabilities) -> String {
         guard let store = purchase.store else { return "cc.detail.nothing" }
         if store == .playStore { return "cc.detail.google_play" }
         if purchase.isActive, !capabilities.stores.contains(store), !purchase.isWebPurchase { return "cc.detail.elsewhere" }
@@ -103,13 +103,13 @@ public enum CustomerCenterRules {
 
     /// A survey is asked before its path's action, except when the path opens a web management
     /// page (the user finishes there) or has nothing to run.
-    public static func asksSurvey(_ path: CustomerCenterConfiguration.Path, resolution: Resolution) -> Bool {
+    package static func asksSurvey(_ path: CustomerCenterConfiguration.Path, resolution: Resolution) -> Bool {
         path.survey != nil && resolution == .action
     }
 
     /// The paths of the management or no-purchases screen itself: those that act on one purchase
     /// live on its detail screen, and Contact support needs a support email.
-    public static func screenPaths(_ screen: CustomerCenterConfiguration.Screen,
+    package static func screenPaths(_ screen: CustomerCenterConfiguration.Screen,
                                    support: CustomerCenterConfiguration.Support) -> [CustomerCenterConfiguration.Path] {
         screen.paths.filter { path in
             if path.type.actsOnPurchase { return false }
@@ -119,7 +119,7 @@ public enum CustomerCenterRules {
     }
 
     /// The string-table key of the badge naming where a purchase was made, for web checkouts.
-    public static func badgeKey(for store: StoreKind?) -> String? {
+    package static func badgeKey(for store: StoreKind?) -> String? {
         switch store {
         case .stripe, .paddle: "cc.badge.web"
         case .superwall: "cc.badge.superwall"
@@ -128,7 +128,7 @@ public enum CustomerCenterRules {
     }
 
     /// The user pays twice: one entitlement is kept active by subscriptions from two stores.
-    public static func hasDuplicateSubscriptions(_ rows: [CustomerCenterPurchase]) -> Bool {
+    package static func hasDuplicateSubscriptions(_ rows: [CustomerCenterPurchase]) -> Bool {
         var stores: [String: Set<StoreKind>] = [:]
         for row in rows where row.kind == .subscription && row.isActive {
             guard let t = row.latest, t.kind == .autoRenewable else { continue }

@@ -2,30 +2,30 @@ import Foundation
 
 /// Computes what the page draws: a JSON screen model of sections of rows, banners and an
 /// optional dialog, all texts localized. The page (`web/customer-center`) only renders it.
-public struct CustomerCenterScreen {
-    public var configuration: CustomerCenterConfiguration
-    public var rows: [CustomerCenterPurchase]
-    public var capabilities: StoreCapabilities
-    public var catalog: Catalog?
-    public var strings: StringTable
-    public var locale: Locale
-    public var now: Date
-    public var presentation: PresentationStyle
-    public var isDark: Bool
-    public var userId: String
+package struct CustomerCenterScreen {
+    package var configuration: CustomerCenterConfiguration
+    package var rows: [CustomerCenterPurchase]
+    package var capabilities: StoreCapabilities
+    package var catalog: Catalog?
+    package var strings: StringTable
+    package var locale: Locale
+    package var now: Date
+    package var presentation: PresentationStyle
+    package var isDark: Bool
+    package var userId: String
     /// When the app first ran (account details).
-    public var installedAt: Date?
-    public var appVersion: String
+    package var installedAt: Date?
+    package var appVersion: String
     /// The latest published version, when known (the update banner).
-    public var latestVersion: String?
+    package var latestVersion: String?
 
     /// `management` when there is something to manage, else `no_purchases`.
-    public var homeName: String { rows.isEmpty ? "no_purchases" : "management" }
+    package var homeName: String { rows.isEmpty ? "no_purchases" : "management" }
 
-    public func row(key: String) -> CustomerCenterPurchase? { rows.first { $0.key == key } }
+    package func row(key: String) -> CustomerCenterPurchase? { rows.first { $0.key == key } }
 
     /// The model of the screen on top of `route`, with `dialog` and a progress overlay.
-    public func model(route: [CustomerCenterRoute], dialog: CustomerCenterDialog?, busy: Bool) -> JSONValue {
+    package func model(route: [CustomerCenterRoute], dialog: CustomerCenterDialog?, busy: Bool) -> JSONValue {
         var m: [String: JSONValue]
         switch route.last ?? .home {
         case .home: m = rows.isEmpty ? noPurchases() : management()
@@ -190,7 +190,7 @@ public struct CustomerCenterScreen {
     }
 
     /// The `data-path-id` of a row that opens a purchase's detail screen.
-    public static let detailPathId = "detail"
+    package static let detailPathId = "detail"
 
     private func pathRow(_ path: CustomerCenterConfiguration.Path, purchase: CustomerCenterPurchase?) -> JSONValue {
         var row: [String: JSONValue] = ["kind": "path", "title": .string(title(of: path)), "path_id": .string(path.id)]
@@ -202,7 +202,7 @@ public struct CustomerCenterScreen {
     }
 
     /// The path's configured title, else its type's localized name.
-    public func title(of path: CustomerCenterConfiguration.Path) -> String {
+    package func title(of path: CustomerCenterConfiguration.Path) -> String {
         if let title = path.title { return title }
         switch path.type {
         case .restore: return strings.text("cc.path.restore")

@@ -6,10 +6,10 @@ import Foundation
 @MainActor
 public final class CustomerCenterSession {
     /// The page's channel: its messages, readiness, deliveries and navigations.
-    public let channel: PageChannel<CustomerCenterMessage>
+    package let channel: PageChannel<CustomerCenterMessage>
     public var events: EventDispatcher { channel.events }
     /// The host's view of the page.
-    public var page: PageSurface? {
+    package var page: PageSurface? {
         get { channel.surface }
         set { channel.surface = newValue }
     }
@@ -23,42 +23,42 @@ public final class CustomerCenterSession {
     let strings: StringTable
     let locale: Locale
     /// Facts for the screen and the support email; a change is drawn at once.
-    public var environment: Environment {
+    package var environment: Environment {
         didSet { render() }
     }
     /// Looks the app's latest version up for the update banner; nil skips the lookup.
-    public var updateCheck: UpdateCheck?
+    package var updateCheck: UpdateCheck?
     /// Called once, when the customer center is dismissed.
-    public var onDismiss: (() -> Void)?
+    package var onDismiss: (() -> Void)?
     /// Called whenever the page has drawn the latest model (automation waits for this).
-    public var onRendered: (() -> Void)?
+    package var onRendered: (() -> Void)?
     /// Called when the page's web process died (the host reloads it).
-    public var onProcessTerminated: (() -> Void)? {
+    package var onProcessTerminated: (() -> Void)? {
         get { channel.onProcessTerminated }
         set { channel.onProcessTerminated = newValue }
     }
 
-    public internal(set) var route: [CustomerCenterRoute] = [.home]
-    public internal(set) var dialog: CustomerCenterDialog?
-    public internal(set) var isBusy = false
+    package internal(set) var route: [CustomerCenterRoute] = [.home]
+    package internal(set) var dialog: CustomerCenterDialog?
+    package internal(set) var isBusy = false
     /// The delegate is deciding whether a restore may run.
     var isAskingToRestore = false
     public private(set) var isDismissed = false
     /// The model revision last sent, and the last one the page drew.
-    public private(set) var revision = 0
-    public private(set) var renderedRevision = 0
+    package private(set) var revision = 0
+    package private(set) var renderedRevision = 0
     private var isStarted = false
     private var latestVersion: String?
 
-    public struct Environment: Sendable {
-        public var appVersion: String
+    package struct Environment: Sendable {
+        package var appVersion: String
         /// The user when there is no `Purchases` (which knows its own).
-        public var userId: String
-        public var installedAt: Date?
-        public var isDark: Bool
-        public var device: DeviceInfo
+        package var userId: String
+        package var installedAt: Date?
+        package var isDark: Bool
+        package var device: DeviceInfo
 
-        public init(appVersion: String = "", userId: String = Purchases.anonymousUser, installedAt: Date? = nil,
+        package init(appVersion: String = "", userId: String = Purchases.anonymousUser, installedAt: Date? = nil,
                     isDark: Bool = false, device: DeviceInfo) {
             self.appVersion = appVersion
             self.userId = userId
@@ -68,7 +68,7 @@ public final class CustomerCenterSession {
         }
     }
 
-    public init(configuration: CustomerCenterConfiguration, presentation: PresentationStyle, purchases: Purchases?,
+    package init(configuration: CustomerCenterConfiguration, presentation: PresentationStyle, purchases: Purchases?,
                 strings: StringTable, locale: Locale, events: EventDispatcher, environment: Environment) {
         self.configuration = configuration
         self.presentation = presentation
@@ -90,7 +90,7 @@ public final class CustomerCenterSession {
 
     /// The customer center is on screen: reports `customerCenter_open`, draws it once the page
     /// is ready and starts the update lookup.
-    public func start() {
+    package func start() {
         guard !isStarted else { return }
         isStarted = true
         if let catalog = purchases?.catalog {
@@ -117,7 +117,7 @@ public final class CustomerCenterSession {
     }
 
     /// The screen as it stands now.
-    public func screen() -> CustomerCenterScreen {
+    package func screen() -> CustomerCenterScreen {
         let now = (try? purchases?.transactionSource?.now()) ?? Date()
         let rows = purchases.map {
             CustomerCenterPurchase.rows(info: $0.customerInfo, status: $0.subscriptionStatus, catalog: $0.catalog, now: now)

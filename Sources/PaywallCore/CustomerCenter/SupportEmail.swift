@@ -2,22 +2,22 @@ import Foundation
 
 /// The support email the Contact support path opens: the app's address, a subject, and a body
 /// that starts blank for the user and ends with diagnostics support needs.
-public struct SupportEmail: Equatable, Sendable {
-    public var address: String
-    public var subject: String
-    public var body: String
+package struct SupportEmail: Equatable, Sendable {
+    package var address: String
+    package var subject: String
+    package var body: String
 
     /// What support needs to find the user's purchases and reproduce a problem.
-    public struct Diagnostics: Equatable, Sendable {
-        public var userId: String
-        public var appVersion: String
-        public var os: String
-        public var deviceModel: String
-        public var runtimeVersion: String
-        public var activeEntitlements: [String]
-        public var isSandbox: Bool
+    package struct Diagnostics: Equatable, Sendable {
+        package var userId: String
+        package var appVersion: String
+        package var os: String
+        package var deviceModel: String
+        package var runtimeVersion: String
+        package var activeEntitlements: [String]
+        package var isSandbox: Bool
 
-        public init(userId: String, appVersion: String, os: String, deviceModel: String,
+        package init(userId: String, appVersion: String, os: String, deviceModel: String,
                     runtimeVersion: String = DeviceInfo.runtimeVersion, activeEntitlements: [String], isSandbox: Bool) {
             self.userId = userId
             self.appVersion = appVersion
@@ -29,7 +29,7 @@ public struct SupportEmail: Equatable, Sendable {
         }
     }
 
-    public init(address: String, diagnostics d: Diagnostics, strings: StringTable) {
+    package init(address: String, diagnostics d: Diagnostics, strings: StringTable) {
         self.address = address
         subject = strings.text("cc.support.subject")
         let lines = [
@@ -47,7 +47,7 @@ public struct SupportEmail: Equatable, Sendable {
     }
 
     /// `mailto:` with the subject and body percent-encoded (RFC 6068).
-    public var url: URL {
+    package var url: URL {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }

@@ -7,7 +7,7 @@ import Foundation
 public final class EntitlementCache {
     let database: SQLiteDatabase
     /// Set when the file was unusable and a new, empty cache was started (fill it by restoring).
-    public let recovery: RecoveringDatabase.Recovery?
+    package let recovery: RecoveringDatabase.Recovery?
 
     /// "PWEC": marks the file as an entitlement cache.
     static let applicationId: Int32 = 0x5057_4543

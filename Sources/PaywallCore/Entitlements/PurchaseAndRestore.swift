@@ -130,7 +130,7 @@ extension Purchases {
 
         /// The string-table key (`KEY.title`, `KEY.message`) and arguments of the dialog that
         /// tells the user a restore found nothing or failed, in `strings`' language; nil when it restored.
-        public func failureDialog(strings: StringTable) -> (key: String, arguments: [String: String])? {
+        package func failureDialog(strings: StringTable) -> (key: String, arguments: [String: String])? {
             switch self {
             case .restored: nil
             case .nothingToRestore: ("restore.nothing", [:])

@@ -2,7 +2,7 @@ import Foundation
 
 /// SHA-256 (FIPS 180-4), for checking bundle files. Foundation on Linux has no digest API and
 /// the package may not fetch swift-crypto, so the runtime carries this small implementation.
-public struct SHA256 {
+package struct SHA256 {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
@@ -20,16 +20,16 @@ public struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    public init() {}
+    package init() {}
 
     /// The lowercase hex digest of `data`.
-    public static func hex(_ data: Data) -> String {
+    package static func hex(_ data: Data) -> String {
         var hasher = SHA256()
         hasher.update(data)
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
-    public mutating func update(_ data: Data) {
+    package mutating func update(_ data: Data) {
         length += UInt64(data.count)
         buffer.append(contentsOf: data)
         var offset = 0
@@ -40,7 +40,7 @@ public struct SHA256 {
         buffer.removeFirst(offset)
     }
 
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bits = length * 8
         var tail = buffer + [0x80]
         while tail.count % 64 != 56 { tail.append(0) }

@@ -5,16 +5,16 @@ import Foundation
 /// (plural forms `KEY.one`, `KEY.other`, ... as `{{ t.KEY count=VARIABLE }}`). The tables are
 /// resolved like the runtime's, and the page is then shown in the language they resolve to:
 /// its `<html lang dir>`, and the runtime's own fragments in it (periods, trial texts).
-public struct BundleStrings: Sendable {
+package struct BundleStrings: Sendable {
     /// The folder inside a bundle that holds its tables.
-    public static let folder = "locales"
+    package static let folder = "locales"
 
     /// The bundle's tables for the requested locale.
-    public let table: StringTable
+    package let table: StringTable
 
     /// The tables of the bundle at `root` for `locale`; nil when the bundle has no `locales/`
     /// folder. A folder without `en.json` or with a malformed table is an error naming the file.
-    public init?(bundleRoot root: URL, locale: String) throws(StringTable.LoadError) {
+    package init?(bundleRoot root: URL, locale: String) throws(StringTable.LoadError) {
         let directory = root.appendingPathComponent(Self.folder)
         guard FileSystem.isFolder(directory.path) else { return nil }
         table = try StringTable(directory: directory, locale: locale)
@@ -23,7 +23,7 @@ public struct BundleStrings: Sendable {
     /// What is wrong with the tables of the bundle at `root`, one sentence each: a table that
     /// cannot be read, or a text whose plural forms are not exactly the ones ICU lists for the
     /// table's language (a missing form would show English inside the page).
-    public static func problems(bundleRoot root: URL) -> [String] {
+    package static func problems(bundleRoot root: URL) -> [String] {
         let directory = root.appendingPathComponent(folder)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
             .filter { $0.hasSuffix(".json") && $0 != "notes.json" }.sorted()
@@ -51,7 +51,7 @@ public struct BundleStrings: Sendable {
     }
 
     /// The page's `t` template variable: every key of the resolved tables with its text.
-    public var variables: [String: JSONValue] {
+    package var variables: [String: JSONValue] {
         table.allTexts.mapValues(JSONValue.string)
     }
 }

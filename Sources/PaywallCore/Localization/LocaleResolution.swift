@@ -3,31 +3,31 @@ import Foundation
 /// How a requested locale (`--locale`, or POSIX's `LC_ALL` / `LC_MESSAGES` / `LANG`) maps onto
 /// the string tables that exist: `pt_BR.UTF-8` reads `pt_BR`, then `pt`, then `en`; `zh_TW`
 /// reads `zh_Hant`; `no` reads `nb`; `C` reads `en`.
-public struct LocaleResolution: Equatable, Sendable {
+package struct LocaleResolution: Equatable, Sendable {
     /// What was asked for, as given.
-    public let requested: String
+    package let requested: String
     /// The tables to read, most specific first; the first one exists and `en` is always last.
-    public let chain: [String]
+    package let chain: [String]
     /// The requested language has no table, so the texts are English (said once, as the event
     /// `locale_fallback`). Not set for `C` / `POSIX`, nor for a region of a language that has a
     /// table (`de_AT` reads `de`).
-    public let fellBack: Bool
+    package let fellBack: Bool
     /// The locale for prices, dates and numbers (`de_AT` stays Austrian while reading `de`).
-    public let formattingIdentifier: String
+    package let formattingIdentifier: String
 
     /// The most specific table that exists: the language the texts are written in.
-    public var resolved: String { chain[0] }
+    package var resolved: String { chain[0] }
 
     /// Whether `text` is a locale identifier at all: `ll`, `lll`, with an optional script
     /// (`Hant`), region (`BR`, `419`), POSIX codeset (`.UTF-8`) and modifier (`@latin`), joined by
     /// `_` or `-`; or `C` / `POSIX` (with a codeset).
-    public static func isWellFormed(_ text: String) -> Bool {
+    package static func isWellFormed(_ text: String) -> Bool {
         text.wholeMatch(of: /(C|POSIX)(\.[A-Za-z0-9-]+)?|[A-Za-z]{2,3}([_-][A-Za-z]{4})?([_-]([A-Za-z]{2}|[0-9]{3}))?(\.[A-Za-z0-9-]+)?(@[A-Za-z0-9]+)?/) != nil
     }
 
     /// - Parameter available: the table names that exist (`en`, `pt_BR`, `zh_Hant`, ...).
     ///   A request that is not well formed falls back to `en` (`fellBack` set).
-    public init(requested: String, available: Set<String>) {
+    package init(requested: String, available: Set<String>) {
         self.requested = requested
         let parts = Self.parts(requested)
         guard let parts else {

@@ -3,13 +3,13 @@ import Foundation
 /// A store's error as a reason the user reads in a dialog ("The purchase could not be
 /// completed: {reason}."), in the user's language, with the store's own code after it in
 /// parentheses for support ("the card was declined (card_declined)").
-public protocol StoreCodedError: Error {
+package protocol StoreCodedError: Error {
     /// The store's code for what went wrong (`card_declined`, `insufficient_funds`, ...).
     var storeCode: String { get }
 }
 
 extension FakeStoreError: StoreCodedError {
-    public var storeCode: String {
+    package var storeCode: String {
         switch self {
         case .purchaseFailed(let reason): reason
         case .unknownTransaction: "unknown_transaction"
@@ -42,11 +42,11 @@ public enum StoreErrorText {
     /// The reason to show for `error`: a known code's own text, else the store's "declined";
     /// an app's `LocalizedError` speaks for itself; any other error is an unknown error (its
     /// details go to the event log, never in English into a translated dialog).
-    public static func reason(for error: (any Error)?, strings: StringTable) -> String {
+    package static func reason(for error: (any Error)?, strings: StringTable) -> String {
         reason(for: Cause(error), strings: strings)
     }
 
-    public static func reason(for cause: Cause, strings: StringTable) -> String {
+    package static func reason(for cause: Cause, strings: StringTable) -> String {
         guard let code = cause.storeCode else { return cause.appText ?? strings.text("store.error.unknown") }
         let text = knownCodes.contains(code) ? strings.text("store.error.\(code)") : strings.text("store.error.declined")
         return code.isEmpty ? text : "\(text) (\(code))"

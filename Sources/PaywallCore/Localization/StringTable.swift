@@ -4,22 +4,22 @@ import Foundation
 /// JSON object of key -> text, `{name}` placeholders). Lookups fall back from the most specific
 /// locale to its language and then to English, so a missing translation shows English text
 /// rather than a key.
-public struct StringTable: Sendable {
+package struct StringTable: Sendable {
     private let layers: [[String: String]]
     /// How the requested locale maps onto the tables that exist.
-    public let resolution: LocaleResolution
+    package let resolution: LocaleResolution
     /// The most specific table that exists (`pt_PT`, `zh_Hant`, `en`): its plural rules apply.
-    public let language: String
+    package let language: String
     /// The language of that table: what the texts are written in (`en` for `xx_YY`).
-    public let textLanguage: String
+    package let textLanguage: String
     /// Writes counts in the locale's digits (Arabic-Indic in `ar_EG`).
     private let numberLocale: Locale
 
-    public enum LoadError: Error, CustomStringConvertible {
+    package enum LoadError: Error, CustomStringConvertible {
         case missingEnglish(path: String)
         case malformed(path: String, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missingEnglish(let p): "string table \(p) is missing; reinstall the runtime's locales/ folder"
             case .malformed(let p, let r): "string table \(p) is not a JSON object of strings (\(r)); fix or remove it"
@@ -29,7 +29,7 @@ public struct StringTable: Sendable {
 
     /// Loads the tables for `locale` (e.g. `pt_BR.UTF-8`, `de-DE`, `fr`) from `directory`, as
     /// `LocaleResolution` maps it onto the tables there.
-    public init(directory: URL, locale: String) throws(LoadError) {
+    package init(directory: URL, locale: String) throws(LoadError) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
             .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) }
         resolution = LocaleResolution(requested: locale, available: Set(names))
@@ -66,13 +66,13 @@ public struct StringTable: Sendable {
     }
 
     /// Whether the texts are written right to left (Arabic, Hebrew).
-    public var isRightToLeft: Bool {
+    package var isRightToLeft: Bool {
         Locale.Language(identifier: textLanguage).characterDirection == .rightToLeft
     }
 
     /// Every key with its text from the most specific table that has it (plural forms as their
     /// own keys: `KEY.one`, `KEY.other`, ...).
-    public var allTexts: [String: String] {
+    package var allTexts: [String: String] {
         var merged: [String: String] = [:]
         for layer in layers.reversed() {
             // A table's plural forms replace a less specific table's whole, as in `plural`.
@@ -91,12 +91,12 @@ public struct StringTable: Sendable {
     }
 
     /// The BCP 47 tag of the texts' table, for `<html lang>` (`pt-BR`, `zh-Hant`, `es-419`).
-    public var languageTag: String { resolution.resolved.replacingOccurrences(of: "_", with: "-") }
+    package var languageTag: String { resolution.resolved.replacingOccurrences(of: "_", with: "-") }
 
     /// The text for `count` of something: `key.<category>` for the language's plural category
     /// (`key.one`, `key.few`, ...), else `key.other`; `{count}` is filled in (a number keeps its
     /// place in either direction, so it is not isolated).
-    public func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
+    package func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
         let category = PluralRule.category(of: count, locale: language)
         // The forms come whole from the most specific table that has any: English's `KEY.one`
         // must not stand in for a language whose own table lacks that form.
@@ -110,7 +110,7 @@ public struct StringTable: Sendable {
     /// when no table has it (visible, so a missing string is noticed). In a right-to-left text
     /// each argument is a Unicode isolate (FSI ... PDI), so left-to-right data inside it (a
     /// price, a product name, an email) keeps its own order: "$anonymous", not "anonymous$".
-    public func text(_ key: String, _ arguments: [String: String] = [:]) -> String {
+    package func text(_ key: String, _ arguments: [String: String] = [:]) -> String {
         guard let text = layers.lazy.compactMap({ $0[key] }).first else { return key }
         return fill(text, arguments)
     }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Decides where a navigation may go: the main frame never leaves its bundle, web links go to
 /// the system browser, everything else is blocked.
-public enum NavigationPolicy {
-    public enum Decision: Equatable, Sendable {
+package enum NavigationPolicy {
+    package enum Decision: Equatable, Sendable {
         case allow
         case openExternally(URL)
         case block(reason: String)
@@ -16,7 +16,7 @@ public enum NavigationPolicy {
     ///   - target: the URL the page wants to load.
     ///   - bundleHost: the host the paywall's bundle is served on.
     ///   - newWindow: the page asked for a new window (`target=_blank`, `window.open`).
-    public static func decide(target: String, bundleHost: String, newWindow: Bool) -> Decision {
+    package static func decide(target: String, bundleHost: String, newWindow: Bool) -> Decision {
         guard let url = URL(string: target), let scheme = url.scheme?.lowercased() else {
             return .block(reason: "not a URL: \(target)")
         }
@@ -29,7 +29,7 @@ public enum NavigationPolicy {
     }
 
     /// `target` as a URL the system may open (http, https, mailto), or nil.
-    public static func externalURL(_ target: String) -> URL? {
+    package static func externalURL(_ target: String) -> URL? {
         guard let url = URL(string: target), let scheme = url.scheme?.lowercased(),
             externalSchemes.contains(scheme)
         else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a page's events decode into: `PageMessage` for paywalls, `CustomerCenterMessage` for
 /// the customer center.
-public protocol PageChannelMessage: Sendable {
+package protocol PageChannelMessage: Sendable {
     /// Decodes one event of an envelope; a `PageEnvelopeDecoder.EventError` names the field.
     static func decode(event: JSONValue) throws -> Self
     /// The page's script is up and listening (the protocol's `ping`).
@@ -14,13 +14,13 @@ public protocol PageChannelMessage: Sendable {
 /// page cannot receive yet, decides where its navigations go, and reports all of that as the
 /// same events for every page. A page's session adds only what its page means.
 @MainActor
-public final class PageChannel<Message: PageChannelMessage>: PageConnection {
-    public let events: EventDispatcher
+package final class PageChannel<Message: PageChannelMessage>: PageConnection {
+    package let events: EventDispatcher
     /// The host's view of the page.
-    public weak var surface: PageSurface?
-    public private(set) var readiness = PageReadiness()
+    package weak var surface: PageSurface?
+    package private(set) var readiness = PageReadiness()
     /// What the page may still make the machine do.
-    public var limits: PageActionLimits
+    package var limits: PageActionLimits
 
     /// Parameters every event of this page carries (`paywall_identifier`, or `page`).
     private let tag: [String: JSONValue]
@@ -31,26 +31,26 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     private var pending: [JSONValue] = []
 
     /// Called with each message that decoded, in the page's order.
-    public var onMessage: ((Message) -> Void)?
+    package var onMessage: ((Message) -> Void)?
     /// Whether the page is gone (dismissed): the rest of a batch is dropped.
-    public var isClosed: () -> Bool = { false }
+    package var isClosed: () -> Bool = { false }
     /// A load (first load or reload) started.
-    public var onLoadStarted: (() -> Void)?
+    package var onLoadStarted: (() -> Void)?
     /// A load finished: the page can receive events.
-    public var onLoadFinished: (() -> Void)?
+    package var onLoadFinished: (() -> Void)?
     /// The page could not load; the reason.
-    public var onLoadFailed: ((String) -> Void)?
+    package var onLoadFailed: ((String) -> Void)?
     /// Once per load, when the page has loaded and pinged (or its ping grace ran out).
-    public var onReady: (() -> Void)?
+    package var onReady: (() -> Void)?
     /// The page's web process died (the host reloads it).
-    public var onProcessTerminated: (() -> Void)?
+    package var onProcessTerminated: (() -> Void)?
 
     /// - Parameters:
     ///   - tag: parameters every event of this page carries.
     ///   - readyEvent: what becoming ready is reported as.
     ///   - limits: what the page may make the machine do; a page of the runtime's own needs no
     ///     user gesture for the system opener.
-    public init(events: EventDispatcher, tag: [String: JSONValue], readyEvent: EventName, limits: PageActionLimits = PageActionLimits(),
+    package init(events: EventDispatcher, tag: [String: JSONValue], readyEvent: EventName, limits: PageActionLimits = PageActionLimits(),
                 decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
         self.events = events
         self.tag = tag
@@ -62,18 +62,18 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     // MARK: Events
 
     /// Reports `name` with this page's tag added to `extra`.
-    public func emit(_ name: EventName, _ extra: [String: JSONValue] = [:]) {
+    package func emit(_ name: EventName, _ extra: [String: JSONValue] = [:]) {
         events.emit(name, params(extra))
     }
 
     /// `extra` with this page's tag.
-    public func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {
+    package func params(_ extra: [String: JSONValue]) -> [String: JSONValue] {
         extra.merging(tag) { own, _ in own }
     }
 
     // MARK: What the web view reports
 
-    public func receive(_ text: String) {
+    package func receive(_ text: String) {
         let list: [JSONValue]
         do {
             list = try decoder.events(in: text)
@@ -98,13 +98,13 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
         }
     }
 
-    public func loadStarted(url: String) {
+    package func loadStarted(url: String) {
         readiness.loadStarted()
         emit(.webviewLoadStart, ["url": .string(url)])
         onLoadStarted?()
     }
 
-    public func loadFinished(url: String) {
+    package func loadFinished(url: String) {
         emit(.webviewLoadComplete, ["url": .string(url)])
         let ready = readiness.loadDidFinish()
         onLoadFinished?()
@@ -112,27 +112,27 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
         if ready { becameReady() }
     }
 
-    public func loadFailed(url: String, reason: String) {
+    package func loadFailed(url: String, reason: String) {
         emit(.webviewLoadFail, ["url": .string(url), "reason": .string(reason)])
         onLoadFailed?(reason)
     }
 
-    public func pingGraceElapsed() {
+    package func pingGraceElapsed() {
         if readiness.graceDidElapse() { becameReady() }
     }
 
-    public func webProcessTerminated(reason: String) {
+    package func webProcessTerminated(reason: String) {
         emit(.webviewProcessTerminated, ["reason": .string(reason)])
         onProcessTerminated?()
     }
 
-    public func userInput() {
+    package func userInput() {
         limits.userInput(at: Date())
     }
 
     /// The page pinged: `sendFirst` delivers what the page gets first (its variables, its
     /// screen), then what was held back goes, then readiness is reported.
-    public func pingArrived(sendFirst: () -> Void) {
+    package func pingArrived(sendFirst: () -> Void) {
         let ready = readiness.pingDidArrive()
         sendFirst()
         flushPending()
@@ -147,10 +147,10 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     // MARK: Delivering to the page
 
     /// Whether events sent now reach the page (it pinged or finished loading).
-    public var canDeliver: Bool { readiness.pingReceived || readiness.loadFinished }
+    package var canDeliver: Bool { readiness.pingReceived || readiness.loadFinished }
 
     /// Sends events to the page: now if it can receive them, else as soon as it can.
-    public func deliver(_ pageEvents: [JSONValue]) {
+    package func deliver(_ pageEvents: [JSONValue]) {
         if canDeliver {
             surface?.evaluate(PageDelivery.script(for: pageEvents))
         } else {
@@ -167,7 +167,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
 
     // MARK: Navigation
 
-    public func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool {
+    package func shouldAllowNavigation(to url: String, bundleHost: String, newWindow: Bool) -> Bool {
         switch NavigationPolicy.decide(target: url, bundleHost: bundleHost, newWindow: newWindow) {
         case .allow:
             return true
@@ -182,7 +182,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
 
     /// Hands `target` to the system's browser or mail client, within the page's limits;
     /// reported as `url_openExternal` with `source` (the message or the kind of link).
-    public func openExternally(_ target: String, source: String) {
+    package func openExternally(_ target: String, source: String) {
         guard let url = NavigationPolicy.externalURL(target) else {
             return emit(.navigationBlocked, [
                 "url": .string(target), "reason": .string("only http, https and mailto URLs open in the system"),
@@ -196,7 +196,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
     }
 
     /// Opens `target` in the runtime's browser window (http and https only); reported as `url_openInApp`.
-    public func openInApp(_ target: String) {
+    package func openInApp(_ target: String) {
         guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             return emit(.navigationBlocked, [
                 "url": .string(target), "reason": .string("the in-app browser opens only http and https URLs"),
@@ -208,7 +208,7 @@ public final class PageChannel<Message: PageChannelMessage>: PageConnection {
 
     /// Reports a page's request that its limits do not allow (`pageAction_refused`), up to the
     /// limits' count of reported refusals.
-    public func refuse(_ action: String, _ reason: String, _ extra: [String: JSONValue] = [:]) {
+    package func refuse(_ action: String, _ reason: String, _ extra: [String: JSONValue] = [:]) {
         let (report, last) = limits.countRefusal()
         guard report else { return }
         var p = extra

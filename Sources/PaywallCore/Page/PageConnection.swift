@@ -2,7 +2,7 @@
 /// progress, the navigations it starts and the user's input on it. `PageChannel` implements
 /// it, for paywalls and the customer center alike, so one web view type hosts both.
 @MainActor
-public protocol PageConnection: AnyObject {
+package protocol PageConnection: AnyObject {
     /// The raw text the page posted to `paywallMessageHandler`.
     func receive(_ text: String)
     func loadStarted(url: String)

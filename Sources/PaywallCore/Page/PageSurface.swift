@@ -4,7 +4,7 @@ import Foundation
 /// it. The GTK/WebKit host implements it once for both pages; tests implement it without a
 /// display.
 @MainActor
-public protocol PageSurface: AnyObject {
+package protocol PageSurface: AnyObject {
     /// Runs a script in the page's main frame.
     func evaluate(_ script: String)
     /// Hands a URL to the system (browser, mail client).
@@ -31,7 +31,7 @@ public protocol PageSurface: AnyObject {
 }
 
 /// What the host draws over a page that is not ready yet.
-public enum LoadingState: Equatable, Sendable {
+package enum LoadingState: Equatable, Sendable {
     case hidden
     case loading
     /// The load is taking longer than the timeout: the user may retry or close.

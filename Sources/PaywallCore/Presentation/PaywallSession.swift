@@ -7,50 +7,50 @@ import Foundation
 public final class PaywallSession {
     public let paywallId: String
     /// The page's channel: its messages, readiness, deliveries and navigations.
-    public let channel: PageChannel<PageMessage>
+    package let channel: PageChannel<PageMessage>
     public var events: EventDispatcher { channel.events }
     /// The host's view of the page.
-    public var page: PageSurface? {
+    package var page: PageSurface? {
         get { channel.surface }
         set { channel.surface = newValue }
     }
 
     /// The products the page's slots show; sent to the page after its ping.
-    public var productSlots = ProductSlots()
+    package var productSlots = ProductSlots()
     /// What the page's template variables are built from; without it only `products` is sent.
-    public var templateContext: TemplateContext?
+    package var templateContext: TemplateContext?
     /// The bundle's own string tables: the page's `t` variable.
-    public var bundleStrings: BundleStrings?
+    package var bundleStrings: BundleStrings?
     /// The page's `params` template variables.
-    public var params: [String: JSONValue] = [:]
+    package var params: [String: JSONValue] = [:]
     /// The app's handlers for deep links, custom messages, callbacks, ...
     public weak var delegate: PaywallDelegate?
     /// Receives attributes the page sets with `user_attribute_updated`, to keep them; an error
     /// (over the size limits) is reported as `pageAction_refused`.
-    public var onUserAttributes: (@MainActor ([String: JSONValue]) throws -> Void)?
+    package var onUserAttributes: (@MainActor ([String: JSONValue]) throws -> Void)?
     /// What the page may still make the machine do (notifications, the system opener).
-    public var limits: PageActionLimits {
+    package var limits: PageActionLimits {
         get { channel.limits }
         set { channel.limits = newValue }
     }
     /// The runtime's texts in the page's language (periods, trials, dialogs, the fallback paywall).
-    public var strings: StringTable?
+    package var strings: StringTable?
     /// Whether the host can show desktop notifications (answers notification permission requests).
-    public var notificationsAvailable = false
+    package var notificationsAvailable = false
     /// Whether the runtime's own dialogs wait for the user or are answered at once.
-    public var dialogs = DialogPolicy.show
+    package var dialogs = DialogPolicy.show
 
     /// Called once when the page becomes ready (after each load).
-    public var onReady: (() -> Void)?
+    package var onReady: (() -> Void)?
     /// Called once when the presentation ends.
-    public var onFinish: ((PresentationResult) -> Void)?
+    package var onFinish: ((PresentationResult) -> Void)?
     /// Called when the page's web process died (the host reloads it).
-    public var onProcessTerminated: (() -> Void)? {
+    package var onProcessTerminated: (() -> Void)? {
         get { channel.onProcessTerminated }
         set { channel.onProcessTerminated = newValue }
     }
 
-    public var readiness: PageReadiness { channel.readiness }
+    package var readiness: PageReadiness { channel.readiness }
     public private(set) var result: PresentationResult?
     /// Runs purchases and restores; nil when no purchase controller is configured.
     private var purchaseFlow: PurchaseFlow?
@@ -58,7 +58,7 @@ public final class PaywallSession {
     /// close reports, since the user did not decline.
     private var keptOpenSuccess: PresentationResult?
 
-    public init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
+    package init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
         self.paywallId = paywallId
         channel = PageChannel(events: events, tag: ["paywall_identifier": .string(paywallId)], readyEvent: .pageReady,
                               decoder: decoder)
@@ -73,24 +73,24 @@ public final class PaywallSession {
     }
 
     /// Lets the page's `purchase` and `restore` messages buy through `purchases`.
-    public func enablePurchases(_ purchases: Purchases, strings: StringTable) {
+    package func enablePurchases(_ purchases: Purchases, strings: StringTable) {
         purchaseFlow = PurchaseFlow(session: self, purchases: purchases, strings: strings)
     }
 
     // MARK: Page lifecycle
 
     /// The runtime's fallback paywall replaced the page.
-    public private(set) var showsFallback = false
+    package private(set) var showsFallback = false
 
     /// The page is not ready after the load timeout: the host offers Retry and Close.
-    public func loadTimedOut(after seconds: Double) {
+    package func loadTimedOut(after seconds: Double) {
         guard !readiness.isReady, result == nil else { return }
         channel.emit(.webviewLoadTimeout, ["seconds": .number(seconds)])
         page?.showLoading(.slow)
     }
 
     /// Shows the fallback paywall once (a broken fallback is not retried).
-    public func useFallback(reason: String) {
+    package func useFallback(reason: String) {
         guard !showsFallback, result == nil else { return }
         showsFallback = true
         channel.emit(.paywallFallback, ["reason": .string(reason)])
@@ -98,12 +98,12 @@ public final class PaywallSession {
     }
 
     /// The paywall is on screen.
-    public func presented() {
+    package func presented() {
         report(EventName.paywallOpen)
     }
 
     /// The user closed the window with the window manager: the same as the page's close.
-    public func windowClosedByUser() {
+    package func windowClosedByUser() {
         decline(source: "window")
     }
 
@@ -152,7 +152,7 @@ public final class PaywallSession {
 
     /// Sends the page its products, template variables and substitution prefix (after each
     /// ping, and whenever a loaded page is presented again).
-    public func sendTemplateVariables() {
+    package func sendTemplateVariables() {
         if let templateContext, let strings {
             let variables = templateContext.variables(slots: productSlots, strings: strings, bundleStrings: bundleStrings,
                                                       params: params)

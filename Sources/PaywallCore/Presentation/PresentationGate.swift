@@ -4,12 +4,12 @@ import Foundation
 /// never sees one; an unknown status is waited for, but only for a bounded time, and the
 /// wait's outcome is always reported (`paywallPresentationRequest`), never a silent stall.
 @MainActor
-public enum PresentationGate {
+package enum PresentationGate {
     /// How long presenting waits for an unknown status by default, in seconds.
-    public static let defaultStatusTimeout = 2.0
+    package static let defaultStatusTimeout = 2.0
 
     /// Returns nil to present, or the result of not presenting.
-    public static func check(_ purchases: Purchases, paywallId: String, timeout: Double = defaultStatusTimeout) async
+    package static func check(_ purchases: Purchases, paywallId: String, timeout: Double = defaultStatusTimeout) async
         -> PresentationResult?
     {
         var params: [String: JSONValue] = ["paywall_identifier": .string(paywallId)]

@@ -6,55 +6,55 @@ import Foundation
 /// its own: an unknown or malformed event becomes a `Problem` and the rest of the batch still
 /// decodes (Superwall's iOS SDK drops the whole batch instead). Keys may be snake_case or
 /// camelCase.
-public struct PageEnvelopeDecoder: Sendable {
+package struct PageEnvelopeDecoder: Sendable {
     /// Messages larger than this are rejected before parsing.
-    public static let defaultMaximumBytes = 1 << 20
+    package static let defaultMaximumBytes = 1 << 20
 
-    public var maximumBytes: Int
+    package var maximumBytes: Int
 
-    public init(maximumBytes: Int = PageEnvelopeDecoder.defaultMaximumBytes) {
+    package init(maximumBytes: Int = PageEnvelopeDecoder.defaultMaximumBytes) {
         self.maximumBytes = maximumBytes
     }
 
     /// What one envelope held, in the page's order: each event decoded, or the problem with it.
-    public struct Batch: Equatable, Sendable {
-        public var items: [Result<PageMessage, Problem>]
+    package struct Batch: Equatable, Sendable {
+        package var items: [Result<PageMessage, Problem>]
 
-        public init(items: [Result<PageMessage, Problem>] = []) {
+        package init(items: [Result<PageMessage, Problem>] = []) {
             self.items = items
         }
 
         /// The events that decoded, in order.
-        public var messages: [PageMessage] {
+        package var messages: [PageMessage] {
             items.compactMap { if case .success(let m) = $0 { m } else { nil } }
         }
 
         /// The events that did not decode, in order.
-        public var problems: [Problem] {
+        package var problems: [Problem] {
             items.compactMap { if case .failure(let p) = $0 { p } else { nil } }
         }
     }
 
     /// An event of a batch that could not be decoded.
-    public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
+    package struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
         /// Position of the event in the batch.
-        public var index: Int
+        package var index: Int
         /// The event's name, when it had a readable one.
-        public var eventName: String?
-        public var reason: String
+        package var eventName: String?
+        package var reason: String
 
-        public var description: String {
+        package var description: String {
             "event #\(index)\(eventName.map { " (\($0))" } ?? ""): \(reason)"
         }
     }
 
     /// Why a whole envelope was rejected.
-    public enum EnvelopeError: Error, Equatable, CustomStringConvertible {
+    package enum EnvelopeError: Error, Equatable, CustomStringConvertible {
         case tooLarge(bytes: Int, limit: Int)
         case notJSON
         case notAnEnvelope(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .tooLarge(let bytes, let limit):
                 "page message of \(bytes) bytes is over the \(limit)-byte limit; send smaller batches"
@@ -66,7 +66,7 @@ public struct PageEnvelopeDecoder: Sendable {
         }
     }
 
-    public func decode(_ text: String) throws(EnvelopeError) -> Batch {
+    package func decode(_ text: String) throws(EnvelopeError) -> Batch {
         Batch(items: try events(in: text).enumerated().map { index, event in
             Result { () throws(EventError) in try Self.decodeEvent(event) }
                 .mapError { Problem(index: index, eventName: $0.eventName, reason: $0.reason) }
@@ -74,7 +74,7 @@ public struct PageEnvelopeDecoder: Sendable {
     }
 
     /// The envelope's raw events, in order (for pages that speak their own events on the same envelope).
-    public func events(in text: String) throws(EnvelopeError) -> [JSONValue] {
+    package func events(in text: String) throws(EnvelopeError) -> [JSONValue] {
         let size = text.utf8.count
         guard size <= maximumBytes else { throw .tooLarge(bytes: size, limit: maximumBytes) }
         guard let root = try? JSONValue(parsing: text) else { throw .notJSON }

@@ -1,7 +1,7 @@
 /// One event a paywall page sends to the host, decoded from the wire protocol
 /// (`PROTOCOL.md`, "Page -> host"). Decoding lives in `PageEnvelopeDecoder`;
 /// what each message does lives in `PaywallSession`.
-public enum PageMessage: Equatable, Sendable {
+package enum PageMessage: Equatable, Sendable {
     /// The page script is ready; `version` is the page script's version.
     case ping(version: String?)
     case close
@@ -27,7 +27,7 @@ public enum PageMessage: Equatable, Sendable {
     case templateVariableUnknown(name: String)
 
     /// The wire name of the message, as the page sent it (snake_case).
-    public var eventName: String {
+    package var eventName: String {
         switch self {
         case .ping: "ping"
         case .close: "close"
@@ -50,23 +50,23 @@ public enum PageMessage: Equatable, Sendable {
         }
     }
 
-    public struct UserAttribute: Equatable, Sendable {
-        public var key: String
-        public var value: JSONValue
-        public init(key: String, value: JSONValue) {
+    package struct UserAttribute: Equatable, Sendable {
+        package var key: String
+        package var value: JSONValue
+        package init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
-    public struct Notification: Equatable, Sendable {
-        public var type: String
-        public var title: String
-        public var subtitle: String?
-        public var body: String
+    package struct Notification: Equatable, Sendable {
+        package var type: String
+        package var title: String
+        package var subtitle: String?
+        package var body: String
         /// Milliseconds from now.
-        public var delay: Double
-        public init(type: String, title: String, subtitle: String?, body: String, delay: Double) {
+        package var delay: Double
+        package init(type: String, title: String, subtitle: String?, body: String, delay: Double) {
             self.type = type
             self.title = title
             self.subtitle = subtitle
@@ -75,16 +75,16 @@ public enum PageMessage: Equatable, Sendable {
         }
     }
 
-    public struct PageView: Equatable, Sendable {
-        public var pageNodeId: String
-        public var flowPosition: Double
-        public var pageName: String
-        public var navigationNodeId: String
-        public var previousPageNodeId: String?
-        public var previousFlowPosition: Double?
-        public var type: String
-        public var timeOnPreviousPageMs: Double?
-        public init(
+    package struct PageView: Equatable, Sendable {
+        package var pageNodeId: String
+        package var flowPosition: Double
+        package var pageName: String
+        package var navigationNodeId: String
+        package var previousPageNodeId: String?
+        package var previousFlowPosition: Double?
+        package var type: String
+        package var timeOnPreviousPageMs: Double?
+        package init(
             pageNodeId: String, flowPosition: Double, pageName: String, navigationNodeId: String,
             previousPageNodeId: String? = nil, previousFlowPosition: Double? = nil, type: String,
             timeOnPreviousPageMs: Double? = nil
@@ -102,11 +102,11 @@ public enum PageMessage: Equatable, Sendable {
 }
 
 extension PageMessage: PageChannelMessage {
-    public static func decode(event: JSONValue) throws -> PageMessage {
+    package static func decode(event: JSONValue) throws -> PageMessage {
         try PageEnvelopeDecoder.decodeEvent(event)
     }
 
-    public var isPing: Bool {
+    package var isPing: Bool {
         if case .ping = self { true } else { false }
     }
 }

@@ -4,13 +4,13 @@ import Foundation
 /// Opens a database file that belongs to one kind of owner (marked by `PRAGMA application_id`),
 /// and never crashes on a bad file: a corrupt file, garbage, or another program's database is
 /// moved aside (`NAME.corrupt-<timestamp>`) and a fresh one is created in its place.
-public enum RecoveringDatabase {
+package enum RecoveringDatabase {
     /// What happened to a file that could not be used.
-    public struct Recovery: Equatable, Sendable, CustomStringConvertible {
-        public let path: String
-        public let movedTo: String
-        public let reason: String
-        public var description: String {
+    package struct Recovery: Equatable, Sendable, CustomStringConvertible {
+        package let path: String
+        package let movedTo: String
+        package let reason: String
+        package var description: String {
             "\(path) was unusable (\(reason)); moved it to \(movedTo) and started a new one"
         }
     }
@@ -22,7 +22,7 @@ public enum RecoveringDatabase {
     ///     moved. A missing file reads as an empty database; one that would need any of that
     ///     is an error saying so.
     /// - Returns: the database and, when the old file was moved aside, what happened.
-    public static func open(path: String, applicationId: Int32, migrations: [String], readOnly: Bool = false)
+    package static func open(path: String, applicationId: Int32, migrations: [String], readOnly: Bool = false)
         throws(SQLiteError) -> (SQLiteDatabase, Recovery?)
     {
         if readOnly { return (try openReadOnly(path: path, applicationId: applicationId, migrations: migrations), nil) }

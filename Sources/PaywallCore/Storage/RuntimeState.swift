@@ -5,7 +5,7 @@ import Foundation
 /// a page's `user_attribute_updated`). In `runtime.sqlite` in the data directory.
 public final class RuntimeState {
     let database: SQLiteDatabase
-    public let recovery: RecoveringDatabase.Recovery?
+    package let recovery: RecoveringDatabase.Recovery?
 
     /// "PWRS": marks the file as runtime state.
     static let applicationId: Int32 = 0x5057_5253

@@ -2,31 +2,31 @@ import CSQLite
 import Foundation
 
 /// A value stored in or read from SQLite.
-public enum SQLiteValue: Equatable, Sendable {
+package enum SQLiteValue: Equatable, Sendable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
 
-    public var int: Int64? { if case .integer(let v) = self { v } else { nil } }
-    public var double: Double? {
+    package var int: Int64? { if case .integer(let v) = self { v } else { nil } }
+    package var double: Double? {
         switch self {
         case .real(let v): v
         case .integer(let v): Double(v)
         default: nil
         }
     }
-    public var string: String? { if case .text(let v) = self { v } else { nil } }
-    public var date: Date? { double.map(Date.init(timeIntervalSince1970:)) }
-    public var bool: Bool { int.map { $0 != 0 } ?? false }
+    package var string: String? { if case .text(let v) = self { v } else { nil } }
+    package var date: Date? { double.map(Date.init(timeIntervalSince1970:)) }
+    package var bool: Bool { int.map { $0 != 0 } ?? false }
 
-    public static func date(_ date: Date?) -> SQLiteValue { date.map { .real($0.timeIntervalSince1970) } ?? .null }
-    public static func optional(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
-    public static func bool(_ value: Bool) -> SQLiteValue { .integer(value ? 1 : 0) }
+    package static func date(_ date: Date?) -> SQLiteValue { date.map { .real($0.timeIntervalSince1970) } ?? .null }
+    package static func optional(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
+    package static func bool(_ value: Bool) -> SQLiteValue { .integer(value ? 1 : 0) }
 }
 
 /// One result row, by column name.
-public typealias SQLiteRow = [String: SQLiteValue]
+package typealias SQLiteRow = [String: SQLiteValue]
 
 public struct SQLiteError: Error, Equatable, CustomStringConvertible {
     public let code: Int32
@@ -42,14 +42,14 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
 
 /// A small, synchronous SQLite connection: prepared statements with bound values,
 /// transactions, and schema migrations keyed by `PRAGMA user_version`.
-public final class SQLiteDatabase {
+package final class SQLiteDatabase {
     private var handle: OpaquePointer
-    public let path: String
+    package let path: String
 
     /// Opens (creating) the file in WAL mode, waiting up to 5 s for other processes' locks.
     /// `readOnly` opens an existing file for reading only: nothing is created or written, so
     /// it works in a directory that cannot be written.
-    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    package init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         handle = try Self.open(path, readOnly ? .readOnly : .readWrite)
         self.path = path
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
@@ -138,7 +138,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs one or more statements without results.
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         guard rc == SQLITE_OK else {
@@ -150,7 +150,7 @@ public final class SQLiteDatabase {
 
     /// Runs one statement with `?` placeholders bound to `values`, returning its rows.
     @discardableResult
-    public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+    package func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
         var statement: OpaquePointer?
         var rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw failure(rc) }
@@ -185,7 +185,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs `body` in one write transaction: all of it is committed, or none of it.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -199,7 +199,7 @@ public final class SQLiteDatabase {
 
     /// Brings the schema up to date: runs `migrations[n]` for every n from the file's
     /// `user_version` on, in one write transaction. A file from a newer version is refused.
-    public func migrate(_ migrations: [String]) throws(SQLiteError) {
+    package func migrate(_ migrations: [String]) throws(SQLiteError) {
         do {
             try transaction { try migrateInTransaction(migrations) }
         } catch let error as SQLiteError {

@@ -40,9 +40,9 @@ import Foundation
 /// a key written twice in one object is an error.
 /// Errors name the product (by index and id) and the field, e.g.
 /// `products[2] ("lumen.x"): "period" must be an ISO 8601 period like P1M, got "monthly"`.
-public enum CatalogFile {
+package enum CatalogFile {
     /// Parses and validates a catalog file.
-    public static func parse(_ data: Data) throws(CatalogError) -> Catalog {
+    package static func parse(_ data: Data) throws(CatalogError) -> Catalog {
         let root = try CatalogJSON.parseObject(data)
         try refuseStoreKitShape(root)
         let entries = try root.required("products", root.array("products"))

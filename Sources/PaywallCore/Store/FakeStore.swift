@@ -19,7 +19,7 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
     }
 
     /// Set when the database file was unusable and a new one was started.
-    public var recovery: RecoveringDatabase.Recovery? { db.recovery }
+    package var recovery: RecoveringDatabase.Recovery? { db.recovery }
 
     public init(catalog: Catalog, databasePath: String, realClock: @escaping @Sendable () -> Date = { Date() })
         throws(SQLiteError)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A purchase state a tester (`paywall store seed`) or an app's tests (`FakeStore.seed`) can
 /// put a user in with one call.
-public enum SeedState: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum SeedState: String, CaseIterable, Sendable, CustomStringConvertible {
     /// In an introductory free trial.
     case trial
     /// Paying the regular price (after any introductory offer), renewing.
@@ -23,11 +23,11 @@ public enum SeedState: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A one-time purchase that never expires.
     case lifetime
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// One operation of the fake store's lifecycle, the same one a `paywall store` action runs.
-public enum SeedStep: Equatable, Sendable {
+package enum SeedStep: Equatable, Sendable {
     /// `set-outcome` then `buy`.
     case buy(PurchaseOutcome)
     /// `advance` to the end of the subscription's current period (a renewal, a failed renewal or an expiry).
@@ -40,13 +40,13 @@ public enum SeedStep: Equatable, Sendable {
 }
 
 /// Why a product cannot be seeded in a state, and what would work instead.
-public struct SeedUnreachable: Error, Equatable, CustomStringConvertible {
-    public var productId: String
-    public var state: SeedState
-    public var reason: String
-    public var remedy: String
+package struct SeedUnreachable: Error, Equatable, CustomStringConvertible {
+    package var productId: String
+    package var state: SeedState
+    package var reason: String
+    package var remedy: String
 
-    public var description: String { "cannot seed \(productId) as \(state): \(reason); \(remedy)" }
+    package var description: String { "cannot seed \(productId) as \(state): \(reason); \(remedy)" }
 }
 
 extension FakeStore {
@@ -55,7 +55,7 @@ extension FakeStore {
     /// tester set is kept for the purchase after. Throws `SeedUnreachable` before changing
     /// anything when the product, the catalog or the user's history rules the state out.
     @discardableResult
-    public func seed(_ product: Product, _ state: SeedState) throws -> [SeedStep] {
+    package func seed(_ product: Product, _ state: SeedState) throws -> [SeedStep] {
         let steps = try Self.seedSteps(state, for: product, settings: catalog.settings)
         if let first = try records(of: product).first {
             let what = product.subscriptionGroup.map { "its subscription group '\($0)'" } ?? "it"
@@ -102,7 +102,7 @@ extension FakeStore {
     }
 
     /// The lifecycle operations that lead a new buyer of `product` to `state`, or why none do.
-    public nonisolated static func seedSteps(_ state: SeedState, for product: Product, settings: StoreSettings) throws(SeedUnreachable)
+    package nonisolated static func seedSteps(_ state: SeedState, for product: Product, settings: StoreSettings) throws(SeedUnreachable)
         -> [SeedStep]
     {
         if let reason = unreachableReason(state, for: product, settings: settings) {

@@ -32,15 +32,15 @@ import Foundation
 /// Ignored: `_timeRate`, `_storefront`, `_failTransactionsEnabled`, `_storeKitErrors`, `adHocOffers`,
 /// `codeOffers`, group `localizations`, `appPolicies`, and any other key: the fake store has its own
 /// controls for time, failures and offers.
-public enum StoreKitConfiguration {
+package enum StoreKitConfiguration {
     /// The period given to non-renewing subscriptions, whose length a `.storekit` file does not record.
-    public static let nonRenewingPeriod = SubscriptionPeriod(value: 1, unit: .month)
+    package static let nonRenewingPeriod = SubscriptionPeriod(value: 1, unit: .month)
 
     /// Grace period used when the file turns `_billingGracePeriodEnabled` on.
-    public static let gracePeriodDays = 16
+    package static let gracePeriodDays = 16
 
     /// Converts a `.storekit` file into a catalog.
-    public static func parse(_ data: Data) throws(CatalogError) -> Catalog {
+    package static func parse(_ data: Data) throws(CatalogError) -> Catalog {
         let root = try CatalogJSON.parseObject(data)
         let settings = try root.object("settings")
         let locale = try settings?.string("_locale")

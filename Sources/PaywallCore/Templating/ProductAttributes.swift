@@ -3,16 +3,16 @@ import Foundation
 /// The template attributes of one product (`PROTOCOL.md`, "Product ATTRS"), formatted for a
 /// locale: prices in the product's currency as the locale writes them, per-day/week/month/year
 /// prices derived from the period, trial lengths and a human trial text.
-public struct ProductAttributes {
-    public let product: Product
-    public let locale: Locale
-    public let strings: StringTable
+package struct ProductAttributes {
+    package let product: Product
+    package let locale: Locale
+    package let strings: StringTable
     /// The user is subscribed to what this product grants.
-    public let isSubscribed: Bool
+    package let isSubscribed: Bool
     /// For `trialPeriodEndDate`: when a trial taken now would end.
-    public let now: Date
+    package let now: Date
 
-    public init(product: Product, locale: Locale, strings: StringTable, isSubscribed: Bool, now: Date) {
+    package init(product: Product, locale: Locale, strings: StringTable, isSubscribed: Bool, now: Date) {
         self.product = product
         self.locale = locale
         self.strings = strings
@@ -21,7 +21,7 @@ public struct ProductAttributes {
     }
 
     /// Every attribute: all strings, except `isSubscribed` (a boolean).
-    public var values: [String: JSONValue] {
+    package var values: [String: JSONValue] {
         var a: [String: String] = [
             "identifier": product.id,
             "rawPrice": raw(product.price),

@@ -40,7 +40,7 @@ public final class TemplateContext {
 
     /// The variables of one page: its slots, the runtime's texts in its language, its own
     /// string tables and its `params`.
-    public func variables(slots: ProductSlots, strings: StringTable, bundleStrings: BundleStrings?,
+    package func variables(slots: ProductSlots, strings: StringTable, bundleStrings: BundleStrings?,
                           params: [String: JSONValue], now: Date = Date()) -> TemplateVariables {
         TemplateVariables(
             slots: slots, catalog: products, purchases: purchases, device: device, locale: locale, strings: strings,

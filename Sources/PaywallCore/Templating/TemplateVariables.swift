@@ -3,24 +3,24 @@ import Foundation
 /// What a page is told after its `ping` (and on each presentation of a loaded page):
 /// `products`, `template_variables` and `template_substitutions_prefix`, exactly as
 /// `PROTOCOL.md` states them.
-public struct TemplateVariables {
-    public var slots: ProductSlots
-    public var catalog: Catalog?
-    public var purchases: Purchases?
-    public var device: DeviceInfo
-    public var locale: Locale
+package struct TemplateVariables {
+    package var slots: ProductSlots
+    package var catalog: Catalog?
+    package var purchases: Purchases?
+    package var device: DeviceInfo
+    package var locale: Locale
     /// The runtime's strings in the page's language (its period and trial texts).
-    public var strings: StringTable
+    package var strings: StringTable
     /// The bundle's own tables: the page's `t` variable.
-    public var bundleStrings: BundleStrings?
-    public var userId: String
-    public var userAttributes: [String: JSONValue]
-    public var params: [String: JSONValue]
-    public var totalPaywallViews: Int
-    public var installedAt: Date
-    public var now: Date
+    package var bundleStrings: BundleStrings?
+    package var userId: String
+    package var userAttributes: [String: JSONValue]
+    package var params: [String: JSONValue]
+    package var totalPaywallViews: Int
+    package var installedAt: Date
+    package var now: Date
 
-    public init(slots: ProductSlots, catalog: Catalog?, purchases: Purchases?, device: DeviceInfo, locale: Locale,
+    package init(slots: ProductSlots, catalog: Catalog?, purchases: Purchases?, device: DeviceInfo, locale: Locale,
                 strings: StringTable, bundleStrings: BundleStrings? = nil, userId: String, userAttributes: [String: JSONValue] = [:],
                 params: [String: JSONValue] = [:], totalPaywallViews: Int = 0, installedAt: Date = Date(), now: Date = Date()) {
         self.slots = slots
@@ -40,7 +40,7 @@ public struct TemplateVariables {
 
     /// The three events, in order.
     @MainActor
-    public var events: [JSONValue] {
+    package var events: [JSONValue] {
         var slotValues: [String: JSONValue] = [:]
         var productList: [JSONValue] = []
         for (slot, productId) in slots.entries {
@@ -67,7 +67,7 @@ public struct TemplateVariables {
 
     /// `freeTrial` when the primary product has a free trial the user may still take.
     @MainActor
-    public var prefix: String? {
+    package var prefix: String? {
         guard let id = slots.productId(forSlot: "primary"), let product = catalog?.product(id: id),
             product.introductoryOffer?.mode == .freeTrial
         else { return nil }

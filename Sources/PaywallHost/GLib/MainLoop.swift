@@ -6,12 +6,12 @@ import Dispatch
 /// On Linux nothing drains libdispatch's main queue inside `gtk_main()`, so `@MainActor`
 /// tasks and `DispatchQueue.main` blocks would never run (PLATFORM.md). `integrateDispatch()`
 /// watches the main queue's eventfd from GLib and drains the queue whenever it is signalled.
-public enum MainLoop {
+package enum MainLoop {
     nonisolated(unsafe) private static var dispatchSource: guint = 0
 
     /// Makes `@MainActor` work run inside the GLib default main context. Idempotent.
     @MainActor
-    public static func integrateDispatch() {
+    package static func integrateDispatch() {
         guard dispatchSource == 0 else { return }
         let fd = _dispatch_get_main_queue_handle_4CF()
         dispatchSource = g_unix_fd_add(fd, G_IO_IN, { fd, _, _ in
@@ -26,7 +26,7 @@ public enum MainLoop {
 
     /// Runs `body` once on the main loop after `seconds`. Returns an id for `cancel`.
     @MainActor @discardableResult
-    public static func after(seconds: Double, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+    package static func after(seconds: Double, _ body: @escaping @MainActor () -> Void) -> UInt32 {
         typealias F = @MainActor () -> Void
         return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds(seconds), { data in
             MainActor.assumeIsolated { ClosureBox<F>.from(data).call() }
@@ -36,7 +36,7 @@ public enum MainLoop {
 
     /// Runs `body` every `seconds` until it returns false.
     @MainActor @discardableResult
-    public static func every(seconds: Double, _ body: @escaping @MainActor () -> Bool) -> UInt32 {
+    package static func every(seconds: Double, _ body: @escaping @MainActor () -> Bool) -> UInt32 {
         typealias F = @MainActor () -> Bool
         return g_timeout_add_full(G_PRIORITY_DEFAULT, max(1, milliseconds(seconds)), { data in
             MainActor.assumeIsolated { ClosureBox<F>.from(data).call() ? 1 : 0 }
@@ -52,7 +52,7 @@ public enum MainLoop {
     /// Runs `body` on the main loop each time the process receives `signal` (`SIGTERM`,
     /// `SIGINT`, `SIGHUP`, ...) instead of the default action, so it can end cleanly.
     @MainActor @discardableResult
-    public static func onSignal(_ signal: Int32, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+    package static func onSignal(_ signal: Int32, _ body: @escaping @MainActor () -> Void) -> UInt32 {
         typealias F = @MainActor () -> Void
         return g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { data in
             MainActor.assumeIsolated { ClosureBox<F>.from(data).call() }
@@ -61,7 +61,7 @@ public enum MainLoop {
     }
 
     @MainActor
-    public static func cancel(_ id: UInt32) {
+    package static func cancel(_ id: UInt32) {
         if id != 0 { g_source_remove(id) }
     }
 }

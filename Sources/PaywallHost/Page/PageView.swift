@@ -118,36 +118,36 @@ public final class PageView: PageSurface {
 
     // MARK: PageSurface
 
-    public func evaluate(_ script: String) {
+    package func evaluate(_ script: String) {
         webView.evaluate(script)
     }
 
-    public func openExternally(_ url: URL) {
+    package func openExternally(_ url: URL) {
         guard !isDestroyed else { return }
         ExternalOpener.open(url, parent: toplevel)
     }
 
-    public func openInAppBrowser(_ url: URL) {
+    package func openInAppBrowser(_ url: URL) {
         guard !isDestroyed else { return }
         InAppBrowser.open(url, title: strings.text("browser.title", ["host": url.host ?? url.absoluteString]), parent: toplevel)
     }
 
-    public func openMail(_ url: URL) -> Bool {
+    package func openMail(_ url: URL) -> Bool {
         guard !isDestroyed, ExternalOpener.canOpenMail else { return false }
         ExternalOpener.open(url, parent: toplevel)
         return true
     }
 
-    public func copyToClipboard(_ text: String) {
+    package func copyToClipboard(_ text: String) {
         gtk_clipboard_set_text(gtk_clipboard_get(gdk_atom_intern("CLIPBOARD", 0)), text, -1)
     }
 
-    public func showProgress(_ visible: Bool) {
+    package func showProgress(_ visible: Bool) {
         guard !isDestroyed else { return }
         if visible { status.showWorking(strings.text("progress.label")) } else { status.hide() }
     }
 
-    public func showLoading(_ state: LoadingState) {
+    package func showLoading(_ state: LoadingState) {
         guard !isDestroyed else { return }
         switch state {
         case .hidden: status.hide()
@@ -156,24 +156,24 @@ public final class PageView: PageSurface {
         }
     }
 
-    public func showFallback() {
+    package func showFallback() {
         guard !isDestroyed else { return }
         fallback?()
     }
 
-    public func showAlert(title: String, message: String) {
+    package func showAlert(title: String, message: String) {
         guard !isDestroyed else { return }
         AlertDialog.show(title: title, message: message, button: strings.text("dialog.ok"), parent: toplevel,
                          rightToLeft: strings.isRightToLeft)
     }
 
-    public func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {
+    package func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {
         DesktopNotifier.schedule(title: title, subtitle: subtitle, body: body, delay: delay)
     }
 
     /// Takes the page off screen: hides the sheet's window, or takes the widget out of the
     /// app's container. `destroy()` frees it once its presentation has ended.
-    public func dismiss() {
+    package func dismiss() {
         guard !isDestroyed else { return }
         if let window {
             gtk_widget_hide(window)

@@ -18,7 +18,7 @@ public final class PaywallPresenter {
     /// Every event of every presentation (and of `purchases`, when it shares this dispatcher).
     public let events: EventDispatcher
     /// The runtime's own UI strings, in the user's locale.
-    public internal(set) var strings: StringTable
+    package internal(set) var strings: StringTable
     /// What every page's template variables are built from (purchases, products, user, state).
     public let context: TemplateContext
     /// Where purchases and restores go; without it, a page's `purchase` is reported unsupported.

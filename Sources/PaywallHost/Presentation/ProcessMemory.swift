@@ -1,9 +1,9 @@
 import Foundation
 
 /// What this process and the processes it started (WebKit's) hold in memory, from `/proc`.
-public enum ProcessMemory {
+package enum ProcessMemory {
     /// Resident memory of this process and every process it started (WebKit's), in bytes.
-    public static func treeRSS() -> Int {
+    package static func treeRSS() -> Int {
         var total = 0
         var pending = [Int32(getpid())]
         while let pid = pending.popLast() {

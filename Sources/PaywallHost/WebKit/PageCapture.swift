@@ -5,7 +5,7 @@ import Foundation
 /// Writes a PNG of what a paywall view shows, once its images and web fonts have loaded, its
 /// animations are frozen and two more frames have been painted.
 @MainActor
-public enum PageCapture {
+package enum PageCapture {
     /// Resolves when fonts and `<img>` elements are loaded (or failed), CSS animations and
     /// transitions are frozen (those that end at their end, endless ones at their start: two
     /// snapshots of the same page then match) and two frames were drawn.
@@ -21,7 +21,7 @@ public enum PageCapture {
         return true;
         """
 
-    public static func writePNG(of webView: PaywallWebView, to path: String,
+    package static func writePNG(of webView: PaywallWebView, to path: String,
                                 completion: @escaping @MainActor (Result<Void, CaptureError>) -> Void) {
         capture(of: webView) { captured in
             completion(captured.flatMap { image in Result { () throws(CaptureError) in try image.writePNG(to: path) } })
@@ -29,7 +29,7 @@ public enum PageCapture {
     }
 
     /// What the view shows once it has settled, not yet written anywhere.
-    public static func capture(of webView: PaywallWebView,
+    package static func capture(of webView: PaywallWebView,
                                completion: @escaping @MainActor (Result<CapturedImage, CaptureError>) -> Void) {
         webView.callAsync(settleScript) { settled in
             if case .failure(let error) = settled {
@@ -51,7 +51,7 @@ public enum PageCapture {
 
     /// A snapshot's pixels (a cairo image surface of its own), which any one thread may write
     /// as a PNG: a snapshot matrix encodes the last image while the next page loads.
-    public final class CapturedImage: @unchecked Sendable {
+    package final class CapturedImage: @unchecked Sendable {
         private let surface: OpaquePointer
 
         init(surface: OpaquePointer) {
@@ -60,7 +60,7 @@ public enum PageCapture {
 
         deinit { cairo_surface_destroy(surface) }
 
-        public func writePNG(to path: String) throws(CaptureError) {
+        package func writePNG(to path: String) throws(CaptureError) {
             var status = CAIRO_STATUS_SUCCESS
             let written = PNGFile.replacing(path) { partial in
                 status = cairo_surface_write_to_png(surface, partial)
@@ -74,8 +74,8 @@ public enum PageCapture {
         }
     }
 
-    public struct CaptureError: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+    package struct CaptureError: Error, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
     }
 }

@@ -23,7 +23,7 @@ public final class PaywallWebView {
 
     /// - Parameter strings: the table whose language and direction the page is shown in
     ///   (`<html lang dir>`, set before the page's own markup is laid out).
-    public init(runtime: WebRuntime, connection: any PageConnection, bundleHost: String, strings: StringTable) {
+    package init(runtime: WebRuntime, connection: any PageConnection, bundleHost: String, strings: StringTable) {
         widgetRef = GObjectReference(runtime.makeWebView())
         view = gcast(widgetRef.pointer)!
         self.connection = connection

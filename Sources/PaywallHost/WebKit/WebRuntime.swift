@@ -6,7 +6,7 @@ import PaywallCore
 /// The process's one WebKit context: an ephemeral (nothing written to disk) web context
 /// that serves mounted bundles through the `paywall://` scheme. Every paywall view shares it.
 @MainActor
-public final class WebRuntime {
+package final class WebRuntime {
     let context: UnsafeMutablePointer<WebKitWebContext>
     private(set) var server = BundleServer()
     /// The runtime's page script, injected at document start into every page made from now on,
@@ -23,7 +23,7 @@ public final class WebRuntime {
 
     /// - Parameter languages: the page's `navigator.languages` (`de_DE`, ...); the first is also
     ///   the `window.__SW_DEVICE_PRELOAD__.deviceLocale` Superwall page scripts read before they run.
-    public init(resources: RuntimeResources, languages: [String] = []) throws {
+    package init(resources: RuntimeResources, languages: [String] = []) throws {
         fallbackBundle = try? PaywallBundle(path: resources.web.appendingPathComponent("fallback").path)
         pageScript = try resources.bridgeScript()
         context = webkit_web_context_new_ephemeral()!
@@ -103,12 +103,12 @@ public final class WebRuntime {
     }
 
     /// Serves `bundle` on `paywall://host/` and returns its entry URL.
-    public func mount(_ bundle: PaywallBundle, host: String, policy: ContentSecurityPolicy = ContentSecurityPolicy()) -> URL {
+    package func mount(_ bundle: PaywallBundle, host: String, policy: ContentSecurityPolicy = ContentSecurityPolicy()) -> URL {
         server.mount(bundle, host: host, policy: policy)
     }
 
     /// Stops serving `paywall://host/`.
-    public func unmount(host: String) {
+    package func unmount(host: String) {
         server.unmount(host: host)
     }
 
