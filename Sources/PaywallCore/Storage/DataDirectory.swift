@@ -60,6 +60,8 @@ public struct DataDirectory: Equatable, Sendable {
     /// Install date, view counters and user attributes.
     public var runtimeState: String { url.appendingPathComponent("runtime.sqlite").path }
     /// The fake store's state.
+    /// The app's paywall config, as last loaded (used offline and when the source is slow).
+    public var configCache: String { url.appendingPathComponent("config.json").path }
     public var fakeStore: String { url.appendingPathComponent("fake-store.sqlite").path }
 }
 

@@ -97,6 +97,11 @@ public final class RuntimeState {
         }
     }
 
+    /// Forgets every attribute of `user` (a reset: what was set before sign-out is not shown to whoever comes next).
+    public func removeUserAttributes(user: String) throws {
+        try database.query("DELETE FROM user_attributes WHERE user_id = ?", [.text(user)])
+    }
+
     public func userAttributes(user: String) throws -> [String: JSONValue] {
         var result: [String: JSONValue] = [:]
         for row in try database.query("SELECT key, value FROM user_attributes WHERE user_id = ?", [.text(user)]) {

@@ -83,6 +83,15 @@ public final class PaywallPresenter {
         runtime = try WebRuntime(resources: resources, languages: [formatting.identifier])
     }
 
+    /// Presents for `runtime`: its purchases, runtime state, user and app version (its events
+    /// are this presenter's when it was made with `runtime.events`).
+    public func attach(_ runtime: PaywallRuntime) {
+        purchases = runtime.purchases
+        state = runtime.state
+        userId = runtime.userId
+        appVersion = runtime.configuration.appVersion
+    }
+
     /// WebDriver's access to this process's pages, once `allowAutomation()` turned it on.
     package private(set) var automation: WebDriverAutomation?
 
@@ -123,6 +132,8 @@ public final class PaywallPresenter {
         public var countsAsView: Bool
         /// Seconds a page may take to become ready before the user is offered Retry and Close.
         public var loadTimeout = 5.0
+        /// Who is shown it (default: users without an active subscription).
+        public var condition = PresentationCondition.checkUserSubscription
 
         public init(size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
                     titleKey: String = "window.title.present", params: [String: JSONValue] = [:], countsAsView: Bool = true) {
@@ -269,7 +280,8 @@ public final class PaywallPresenter {
         let timeout = statusTimeout
         Task { @MainActor in
             if let purchases,
-                let result = await PresentationGate.check(purchases, paywallId: session.paywallId, timeout: timeout)
+                let result = await PresentationGate.check(purchases, paywallId: session.paywallId, condition: options.condition,
+                                                            timeout: timeout)
             {
                 session.finish(result)
                 return
@@ -281,6 +293,7 @@ public final class PaywallPresenter {
             presentation.view.show()
             session.presented()
             onShow()
+            presentation.onShown?()
             let watch = { [weak session] in
                 MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
             }
@@ -300,6 +313,8 @@ public final class PaywallPresentation {
     public var widget: UnsafeMutablePointer<GtkWidget> { view.widget }
     /// Shown (not just preloaded).
     var onScreen = false
+    /// Called once the paywall is on screen (not when the status check skips it).
+    public var onShown: (() -> Void)?
     /// Its web process died while it was hidden: reload before showing.
     var needsReload = false
     /// What it was charged against the preload memory budget, in MB.

@@ -42,6 +42,13 @@ enum Commands {
         name: "--presentation", valueName: "sheet|embedded|pushed",
         help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it).")
 
+    static let conditionOption = OptionSpec(
+        name: "--condition", valueName: "always|check_user_subscription",
+        help: "Who is shown it: users without an active subscription (check_user_subscription, the default) or everyone (always).")
+    static let entitlementOption = OptionSpec(
+        name: "--entitlement", valueName: "ID", repeats: true,
+        help: "Show it unless the user has every such entitlement (repeatable; the entitlements condition: a Plus -> Pro upsell).")
+
     /// Options every presenting command takes.
     static var presentationOptions: [OptionSpec] {
         [sizeOption, eventsOption, localeOption, themeOption, productsOption, storeOption, dataDirOption, userOption]
@@ -76,7 +83,8 @@ enum Commands {
         options: presentationOptions + [
             evalOption, timeoutOption,
             OptionSpec(name: "--load-timeout", valueName: "SECONDS", help: "Offer Retry and Close when the page is not ready by then (default 5)."),
-            presentationStyleOption, strictOption, scriptTimeoutOption, dialogsOption, automationOption,
+            presentationStyleOption, conditionOption, entitlementOption, strictOption, scriptTimeoutOption, dialogsOption,
+            automationOption,
         ],
         discussion: """
             Prints exactly one line on stdout and exits 0: {"result":"declined"},
@@ -134,6 +142,24 @@ enum Commands {
             throw .usage("--dialogs must be auto or show; got '\(text)'", command)
         }
         return policy
+    }
+
+    /// `--condition` and `--entitlement`: who is shown the paywall; nil when neither is given.
+    static func condition(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> PresentationCondition? {
+        let entitlements = arguments.all(entitlementOption.name)
+        guard let name = arguments.value(conditionOption.name) else {
+            return entitlements.isEmpty ? nil : .entitlements(entitlements)
+        }
+        guard ["always", "check_user_subscription", "entitlements"].contains(name) else {
+            throw .usage("--condition must be always or check_user_subscription (or entitlements, with --entitlement ID); got '\(name)'", command)
+        }
+        guard entitlements.isEmpty || name == "entitlements" else {
+            throw .usage("--entitlement goes with the entitlements condition, not --condition \(name)", command)
+        }
+        guard let condition = PresentationCondition(name: name, entitlements: entitlements) else {
+            throw .usage("--condition entitlements needs at least one --entitlement ID", command)
+        }
+        return condition
     }
 
     /// `--presentation`: how the page is shown (default: its own window).

@@ -15,7 +15,6 @@ enum ConfigCommand {
         "config", summary: "Load the app's paywall config (`paywall config load FILE|URL`).", actions: [load])
 
     /// The cached config's place in the data directory.
-    static func cachePath(_ data: DataDirectory) -> String { data.url.appendingPathComponent("config.json").path }
 
     @MainActor
     static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
@@ -39,7 +38,7 @@ enum ConfigCommand {
         }
         cache.limits = limits
         let location = parsed.positionals[0]
-        let loader = ConfigLoader(cachePath: cachePath(data), timeout: timeout)
+        let loader = ConfigLoader(cachePath: data.configCache, timeout: timeout)
         return try Subcommands.runAsync {
             let (config, origin) = try await loader.load(origin: location, fetch: ConfigLoader.fetcher(for: location, limits: limits))
             if origin == .cache {

@@ -22,8 +22,11 @@ final class PresentationHost {
         let target = arguments.positionals[0]
         var refused: [(InstalledBundle, [BundleProblem])] = []
         let configSlots: ProductSlots
+        let configCondition: PresentationCondition?
         do {
-            (bundle, configSlots, inUse) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) { refused.append(($0, $1)) }
+            (bundle, configSlots, configCondition, inUse) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) {
+                refused.append(($0, $1))
+            }
         } catch let error as PaywallBundle.LoadError {
             throw .failure(error.description)
         } catch let error as CLIError {
@@ -44,6 +47,8 @@ final class PresentationHost {
         if let text = arguments.value("--products") {
             do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }
         }
+        // The command line's condition wins over the config entry's.
+        options.condition = try Commands.condition(arguments, command) ?? configCondition ?? .checkUserSubscription
         if let text = arguments.value("--load-timeout") {
             guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
                 throw .usage("--load-timeout must be seconds (more than 0, under a day); got '\(text)'", command)
@@ -104,12 +109,8 @@ final class PresentationHost {
         // Before any view is made: a view is driven only if it was made for automation.
         if arguments.has("--automation") { presenter.allowAutomation() }
         let stores = try StoreContext(arguments, events: presenter.events, requireStore: false, command: command)
-        presenter.purchases = stores.purchases
-        presenter.userId = stores.userId
+        presenter.attach(stores.runtime)
         presenter.dialogs = try Commands.dialogs(arguments, command)
-        do { presenter.state = try RuntimeState(path: stores.dataDirectory.runtimeState) } catch {
-            throw .failure("runtime state: \(CommandAdvice.describe(error))")
-        }
         return (presenter, stores)
     }
 
@@ -135,16 +136,16 @@ final class PresentationHost {
 
     /// The bundle `target` names: a path (anything with a `/`, and always for preview and
     /// snapshot) is a folder; a bare name is a cached or configured paywall when the cache or
-    /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots,
-    /// and for a cached bundle the lock that marks it on screen.
+    /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots
+    /// and condition, and for a cached bundle the lock that marks it on screen.
     private static func resolve(_ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool,
                                 onRefused: (InstalledBundle, [BundleProblem]) -> Void) throws
-        -> (PaywallBundle, ProductSlots, FileLock?)
+        -> (PaywallBundle, ProductSlots, PresentationCondition?, FileLock?)
     {
-        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil) }
+        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil, nil) }
         let data = try DataDirectory(explicit: arguments.value("--data-dir"))
         let cache = try BundleCache(directory: data.bundleCache)
-        let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
+        let config = FileManager.default.contents(atPath: data.configCache)
             .flatMap { try? PaywallConfig(data: $0, origin: "config") }
         let (found, refused) = try Subcommands.runAsync { () async throws -> (CachedPaywall?, [(InstalledBundle, [BundleProblem])]) in
             var refused: [(InstalledBundle, [BundleProblem])] = []
@@ -156,9 +157,9 @@ final class PresentationHost {
             guard FileManager.default.fileExists(atPath: target) else {
                 throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
             }
-            return (try PaywallBundle(path: target), ProductSlots(), nil)
+            return (try PaywallBundle(path: target), ProductSlots(), nil, nil)
         }
-        return (paywall.bundle, paywall.slots, paywall.inUse)
+        return (paywall.bundle, paywall.slots, config?.entry(id: target)?.condition, paywall.inUse)
     }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.

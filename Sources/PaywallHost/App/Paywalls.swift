@@ -1,0 +1,183 @@
+import CGtk
+import Foundation
+import PaywallCore
+
+/// The app's one entry point: configure once, then register placements, present paywalls and
+/// the customer center, and follow the user's customer info.
+///
+/// ```swift
+/// let paywalls = try Paywalls.configure(.init(store: .controller(catalog: "products.json"), config: .url(configURL)),
+///                                       purchaseController: myController)
+/// paywalls.register(placement: "export_pdf", params: ["source": "toolbar"], parent: appWindow) { exportPDF() }
+/// ```
+///
+/// Everything without a window (purchases, customer info, the user, the config) is its
+/// `runtime`, in the core; presenting is its `presenter`.
+@MainActor
+public final class Paywalls {
+    /// Purchases, customer info, the user, the config and its placements, the bundle cache.
+    public let runtime: PaywallRuntime
+    /// Presents paywalls and the customer center; its options (status timeout, dialogs,
+    /// customer-center configuration, preloading) are the app's to set.
+    public let presenter: PaywallPresenter
+    /// Every event of the runtime and its presentations.
+    public var events: EventDispatcher { runtime.events }
+
+    /// Starts GTK (when the app has not), configures the runtime and makes the presenter.
+    /// - Parameters:
+    ///   - purchaseController: the app's controller, for `.controller(catalog:)`.
+    ///   - resources: the runtime's `web/`, `locales/` and `templates/` (default: found from
+    ///     the executable, `PAYWALL_RESOURCES` or the install prefix).
+    public static func configure(_ configuration: PaywallRuntime.Configuration, purchaseController: PurchaseController? = nil,
+                                 resources: RuntimeResources? = nil) throws -> Paywalls {
+        try Toolkit.initialize()
+        let resources = try resources ?? RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
+        let runtime = try PaywallRuntime(configuration, controller: purchaseController)
+        let locale = configuration.locale ?? SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)
+        let presenter = try PaywallPresenter(resources: resources, events: runtime.events, locale: locale)
+        presenter.attach(runtime)
+        return Paywalls(runtime: runtime, presenter: presenter)
+    }
+
+    init(runtime: PaywallRuntime, presenter: PaywallPresenter) {
+        self.runtime = runtime
+        self.presenter = presenter
+    }
+
+    // MARK: The user
+
+    /// The current user's customer info, right from the cache at start (offline too).
+    public var customerInfo: CustomerInfo { runtime.customerInfo }
+    public var subscriptionStatus: SubscriptionStatus { runtime.subscriptionStatus }
+    /// Every change of the customer info from now on.
+    public var customerInfoUpdates: AsyncStream<CustomerInfo> { runtime.customerInfoUpdates }
+
+    /// Signs `userId` in: their purchases, status and attributes apply to what is shown next.
+    public func identify(_ userId: String) throws {
+        try runtime.identify(userId)
+        presenter.userId = runtime.userId
+    }
+
+    /// Signs out, back to the anonymous user; nothing of the previous user is shown to the next.
+    public func reset() throws {
+        try runtime.reset()
+        presenter.userId = runtime.userId
+    }
+
+    /// Sets attributes of the current user (a null value removes one), for the pages' `user` variables.
+    public func setUserAttributes(_ attributes: [String: JSONValue]) throws {
+        try runtime.setUserAttributes(attributes)
+    }
+
+    // MARK: Placements
+
+    /// What the app hears about one registration.
+    public struct PlacementHandler {
+        /// The paywall is on screen.
+        public var presented: (@MainActor (PaywallPresentation) -> Void)?
+        /// The paywall closed, with its result.
+        public var dismissed: (@MainActor (PresentationResult) -> Void)?
+        /// No paywall was shown: the reason (`subscribed`, `entitled`).
+        public var skipped: (@MainActor (String) -> Void)?
+        /// The placement could not be shown at all (unknown placement, no config).
+        public var error: (@MainActor (PlacementError) -> Void)?
+
+        public init(presented: (@MainActor (PaywallPresentation) -> Void)? = nil,
+                    dismissed: (@MainActor (PresentationResult) -> Void)? = nil,
+                    skipped: (@MainActor (String) -> Void)? = nil, error: (@MainActor (PlacementError) -> Void)? = nil) {
+            self.presented = presented
+            self.dismissed = dismissed
+            self.skipped = skipped
+            self.error = error
+        }
+    }
+
+    /// A placement that could not be shown.
+    public struct PlacementError: Error, CustomStringConvertible {
+        public let placement: String
+        public let reason: String
+        public var description: String { "placement \(placement): \(reason)" }
+    }
+
+    /// Registers `placement`: shows its paywall (modal over `parent` when given) under the
+    /// placement's condition, then runs `feature` as the placement says: a gated placement
+    /// runs it only once the user has access (bought, restored, or skipped for having it), a
+    /// non-gated one after the paywall closes whatever happened (Superwall's rules). An
+    /// unknown placement runs nothing, reports `paywallPresentationRequest` with `status:
+    /// noPresentation`, `reason: placementNotFound`, and goes to `handler.error`. A paywall
+    /// that is not in the bundle cache yet shows the runtime's fallback paywall.
+    public func register(placement: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
+                         handler: PlacementHandler = PlacementHandler(), feature: (@MainActor () -> Void)? = nil) {
+        Task { @MainActor in
+            switch await runtime.decide(placement: placement) {
+            case .notFound(let reason):
+                events.emit(.paywallPresentationRequest, [
+                    "placement": .string(placement), "status": "noPresentation", "reason": "placementNotFound",
+                ])
+                handler.error?(PlacementError(placement: placement, reason: reason))
+            case .show(let entry, let gated, let condition):
+                await show(entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
+                           handler: handler, feature: feature)
+            }
+        }
+    }
+
+    private func show(_ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
+                      condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, handler: PlacementHandler,
+                      feature: (@MainActor () -> Void)?) async {
+        var options = PaywallPresenter.Options(params: params)
+        options.condition = condition
+        var bundle: PaywallBundle?
+        var inUse: FileLock?
+        do {
+            if let found = try await CachedPaywall.find(id: entry.id, config: await runtime.config(), in: runtime.bundleCache()) {
+                (bundle, inUse) = (found.bundle, found.inUse)
+                options.slots = found.slots
+            }
+        } catch {
+            events.emit(.paywallFallback, ["paywall_identifier": .string(entry.id), "reason": .string("\(error)")])
+        }
+        if bundle == nil {
+            bundle = presenter.runtime.fallbackBundle
+            options.slots = entry.slots
+        }
+        guard let bundle else {
+            handler.error?(PlacementError(placement: placement, reason: "paywall \(entry.id) is not cached and the fallback paywall is missing"))
+            return
+        }
+        let presentation = presenter.present(bundle, options: options, parent: parent) { [runtime] result in
+            withExtendedLifetime(inUse) {}
+            switch result {
+            case .skipped(let reason):
+                handler.skipped?(reason)
+                feature?()  // skipped for having access
+            default:
+                handler.dismissed?(result)
+                if !gated || Self.grantsAccess(result, condition: condition, status: runtime.subscriptionStatus) { feature?() }
+            }
+        }
+        presentation.onShown = { [weak presentation] in
+            if let presentation { handler.presented?(presentation) }
+        }
+    }
+
+    /// Whether the user may use a gated feature after the paywall closed with `result`.
+    static func grantsAccess(_ result: PresentationResult, condition: PresentationCondition, status: SubscriptionStatus) -> Bool {
+        switch result {
+        case .purchased, .restored: return true
+        default:
+            if case .entitlements(let ids) = condition { return Set(ids).isSubset(of: status.activeEntitlements) }
+            return !status.activeEntitlements.isEmpty
+        }
+    }
+
+    // MARK: The customer center
+
+    /// Shows the customer center in its own window, modal over `parent` when given; nil
+    /// while one is on screen.
+    @discardableResult
+    public func presentCustomerCenter(parent: UnsafeMutablePointer<GtkWidget>? = nil, delegate: CustomerCenterDelegate? = nil,
+                                      onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
+        presenter.presentCustomerCenter(parent: parent, delegate: delegate, onDismiss: onDismiss)
+    }
+}
