@@ -309,6 +309,15 @@ public final class PaywallRuntime {
         }
     }
 
+    /// Brings every paywall of the config into the bundle cache (pinning those marked
+    /// `preload`), as `paywall config load` does; a paywall that is not cached shows the
+    /// fallback paywall meanwhile. Nothing when there is no config.
+    @discardableResult
+    public func cacheConfiguredPaywalls() async throws -> [ConfiguredPaywalls.Outcome] {
+        guard let config = await config() else { return [] }
+        return await ConfiguredPaywalls.cache(config, in: try bundleCache())
+    }
+
     /// What registering `placement` leads to, by the config and the user's status: the
     /// paywall to show and its condition, or why none is.
     public func decide(placement name: String) async -> PlacementDecision {

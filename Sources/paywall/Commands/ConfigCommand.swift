@@ -45,12 +45,12 @@ enum ConfigCommand {
                 print("using the cached config: \(location) failed or did not answer within \(Int(timeout * 1000)) ms")
             }
             var failures = 0
-            for paywall in config.paywalls {
-                do {
-                    let installed = try await cache.install(BundleSource(paywall.source))
-                    if paywall.preload { try cache.pin(installed.id) }
+            for outcome in await ConfiguredPaywalls.cache(config, in: cache) {
+                let paywall = outcome.entry
+                switch outcome.result {
+                case .success(let installed):
                     print("\(paywall.id)\t\(installed.id) \(installed.version)\(paywall.preload ? "\tpinned" : "")")
-                } catch {
+                case .failure(let error):
                     failures += 1
                     print("\(paywall.id)\tnot cached: \(CommandAdvice.describe(error))")
                 }
