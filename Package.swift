@@ -22,9 +22,12 @@ let package = Package(
         .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules"]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
+        // An example app: a GTK 3 app selling Pro through the runtime (see its main.swift).
+        .executableTarget(name: "LumenNotesExample", dependencies: ["PaywallCore", "PaywallHost", "CGtk"],
+                          path: "Examples/LumenNotes"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
-        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallCore", "PaywallHost", "CGtk"],
+        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "LumenNotesExample", "PaywallCore", "PaywallHost", "CGtk"],
                     exclude: ["Fixtures", "Selenium"]),
     ],
     swiftLanguageModes: [.v6]

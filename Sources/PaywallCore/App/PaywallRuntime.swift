@@ -55,18 +55,12 @@ public final class PaywallRuntime {
         case controller(catalog: String)
     }
 
-    /// The app's paywall config: a file, or a URL fetched within `configTimeout` (its last
-    /// good copy is used meanwhile, and offline).
+    /// The app's paywall config: a file, a URL fetched within `configTimeout` (its last good
+    /// copy is used meanwhile, and offline), or one built in code.
     public enum ConfigSource: Sendable, Equatable {
         case file(String)
         case url(URL)
-
-        var location: String {
-            switch self {
-            case .file(let path): path
-            case .url(let url): url.absoluteString
-            }
-        }
+        case value(PaywallConfig)
     }
 
     /// What the runtime writes to stderr by itself (events always reach observers).
@@ -297,11 +291,19 @@ public final class PaywallRuntime {
     public var configCachePath: String { dataDirectory.configCache }
 
     private func startLoadingConfig(_ source: ConfigSource) {
+        let location: String
+        switch source {
+        case .value(let config):
+            configLoad = Task { config }
+            return
+        case .file(let path): location = path
+        case .url(let url): location = url.absoluteString
+        }
         let loader = ConfigLoader(cachePath: configCachePath, timeout: configuration.configTimeout)
-        let fetch = ConfigLoader.fetcher(for: source.location)
+        let fetch = ConfigLoader.fetcher(for: location)
         configLoad = Task { @MainActor [weak self] in
             do {
-                return try await loader.load(origin: source.location, fetch: fetch).0
+                return try await loader.load(origin: location, fetch: fetch).0
             } catch {
                 self?.configProblem = "\(error)"
                 return nil

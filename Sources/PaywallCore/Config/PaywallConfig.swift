@@ -24,6 +24,15 @@ public struct PaywallConfig: Equatable, Sendable {
         public var preload: Bool
         /// Who is shown it; nil: the default (`check_user_subscription`).
         public var condition: PresentationCondition?
+
+        public init(id: String, source: String, slots: ProductSlots = ProductSlots(), preload: Bool = false,
+                    condition: PresentationCondition? = nil) {
+            self.id = id
+            self.source = source
+            self.slots = slots
+            self.preload = preload
+            self.condition = condition
+        }
     }
 
     /// A place in the app that may show a paywall (Superwall's placements).
@@ -36,6 +45,12 @@ public struct PaywallConfig: Equatable, Sendable {
         public var gated: Bool
         /// Overrides the paywall's condition.
         public var condition: PresentationCondition?
+
+        public init(paywall: String, gated: Bool = false, condition: PresentationCondition? = nil) {
+            self.paywall = paywall
+            self.gated = gated
+            self.condition = condition
+        }
     }
 
     public var paywalls: [Entry]

@@ -343,6 +343,20 @@ public final class PaywallPresentation {
         webView.reload()
     }
 
+    /// Runs `script` in the page once, as soon as it is ready (at once when it is): a
+    /// scripting hook like `paywall present --eval`, for an app's demo and test modes.
+    public func evaluateWhenReady(_ script: String) {
+        guard !session.readiness.isReady else { return webView.evaluate(script) }
+        let earlier = session.onReady
+        var ran = false
+        session.onReady = { [weak self] in
+            earlier?()
+            guard !ran else { return }
+            ran = true
+            self?.webView.evaluate(script)
+        }
+    }
+
     /// Takes the paywall down from the app's side; the result is `.declined`.
     public func dismiss() {
         session.finish(.declined)
