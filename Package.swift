@@ -2,13 +2,16 @@
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit, CSQLite, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK) -> PaywallHost (GTK/WebKit) -> paywall (CLI)
+//   C shims (CGtk, CWebKit, CSQLite, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK) -> PaywallHost (GTK/WebKit)
+//   CLI: PaywallCLI (parsing, output, the commands without a window; no GTK) -> paywall (the command line; execs
+//   paywall-window for the window commands) and paywall-window (PaywallCLI + PaywallHost)
 let package = Package(
     name: "paywall",
     products: [
         .library(name: "PaywallCore", targets: ["PaywallCore"]),
         .library(name: "PaywallHost", targets: ["PaywallHost"]),
         .executable(name: "paywall", targets: ["paywall"]),
+        .executable(name: "paywall-window", targets: ["PaywallWindow"]),
     ],
     targets: [
         .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0",
@@ -21,13 +24,18 @@ let package = Package(
         .target(name: "CPluralRules", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules"]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
-        .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
+        .target(name: "PaywallCLI", dependencies: ["PaywallCore"]),
+        // The window commands, which `paywall` execs: only this executable loads GTK and WebKit.
+        .executableTarget(name: "PaywallWindow", dependencies: ["PaywallCLI", "PaywallCore", "PaywallHost"]),
+        // No dependency on PaywallWindow, not even a build-order one: SwiftPM would link GTK and
+        // WebKit into `paywall` with it. `swift build` builds both executables.
+        .executableTarget(name: "paywall", dependencies: ["PaywallCLI", "PaywallCore"]),
         // An example app: a GTK 3 app selling Pro through the runtime (see its main.swift).
         .executableTarget(name: "LumenNotesExample", dependencies: ["PaywallCore", "PaywallHost", "CGtk"],
                           path: "Examples/LumenNotes"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
-        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "LumenNotesExample", "PaywallCore", "PaywallHost", "CGtk"],
+        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallWindow", "PaywallCLI", "LumenNotesExample", "PaywallCore", "PaywallHost", "CGtk"],
                     exclude: ["Fixtures", "Selenium"]),
     ],
     swiftLanguageModes: [.v6]

@@ -96,7 +96,7 @@ final class CLITests: EndToEndTestCase {
         let prefix = workDir.appendingPathComponent("prefix")
         let install = try PaywallProcess.run(["install", "--prefix", prefix.path], in: workDir)
         XCTAssertEqual(install.status, 0, install.stderr)
-        for path in ["bin/paywall", "share/paywall/web/bridge.js", "share/paywall/templates/classic/index.html",
+        for path in ["bin/paywall", "libexec/paywall/paywall-window", "share/paywall/web/bridge.js", "share/paywall/templates/classic/index.html",
                      "share/paywall/locales"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), path)
         }
@@ -113,12 +113,41 @@ final class CLITests: EndToEndTestCase {
         try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: PaywallProcess.executable, to: lonely.appendingPathComponent("paywall"))
         let bundle = try inlineBundle("b", body: "")
-        let result = try PaywallProcess.run(["present", bundle.path], in: workDir, environment: ["PAYWALL_RESOURCES": nil],
-                                            executable: lonely.appendingPathComponent("paywall"))
+        let run = { try PaywallProcess.run(["present", bundle.path], in: self.workDir, environment: ["PAYWALL_RESOURCES": nil],
+                                           executable: lonely.appendingPathComponent("paywall")) }
+        let withoutWindow = try run()
+        XCTAssertEqual(withoutWindow.status, 1)
+        XCTAssertTrue(withoutWindow.stderr.contains("the window commands need paywall-window beside paywall or in ../libexec/paywall/"),
+                      withoutWindow.stderr)
+        try FileManager.default.copyItem(at: PaywallProcess.windowExecutable, to: lonely.appendingPathComponent("paywall-window"))
+        let result = try run()
         let stderr = result.stderr
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(stderr.contains("cannot find the runtime's resources"), stderr)
         XCTAssertTrue(stderr.contains("PAYWALL_RESOURCES"), stderr)
+    }
+
+    /// The commands without a window load neither GTK nor WebKit: the dynamic loader's own
+    /// account of what `paywall status`, `store`, `cache`, `config` and `validate` load; a window
+    /// command runs in `paywall-window` under the same process id.
+    func testCommandsWithoutAWindowLoadNoGTKOrWebKit() throws {
+        let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
+        let data = workDir.appendingPathComponent("data").path
+        for arguments in [["status", "--data-dir", data], ["store", "products", "--store", catalog, "--data-dir", data],
+                          ["cache", "list", "--data-dir", data], ["validate", EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic").path]] {
+            let result = try PaywallProcess.run(arguments, in: workDir, environment: ["LD_DEBUG": "files"])
+            let loaded = result.stderr.split(separator: "\n").filter { $0.contains("file=") && $0.contains("[0];  needed by") }
+            XCTAssertFalse(loaded.isEmpty, "\(arguments): the loader's account is there")
+            for library in ["libgtk-3", "libgdk-3", "libwebkit2gtk", "libjavascriptcoregtk"] {
+                XCTAssertFalse(loaded.contains { $0.contains(library) }, "\(arguments) loaded \(library)")
+            }
+        }
+        let bundle = try inlineBundle("b", body: "")
+        let present = try PaywallProcess.run(["present", bundle.path, "--eval", "Paywall.close()", "--timeout", "30"], in: workDir,
+                                             environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(present.status, 0)
+        XCTAssertTrue(present.stdout.hasSuffix("{\"result\":\"declined\"}\n"), present.stdout)
+        XCTAssertTrue(present.stderr.contains("libgtk-3"), "the window command ran with GTK, in paywall-window")
     }
 
     func testPackThenValidateThenTamper() throws {

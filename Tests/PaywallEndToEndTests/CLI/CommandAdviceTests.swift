@@ -2,7 +2,7 @@ import Foundation
 @testable import PaywallCore
 import XCTest
 
-@testable import paywall
+@testable import PaywallCLI
 
 /// Core errors say what is wrong in an app's terms, never which `paywall` command to run;
 /// the CLI adds the command where it prints them.

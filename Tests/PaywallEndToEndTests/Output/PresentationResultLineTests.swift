@@ -1,7 +1,7 @@
 import PaywallCore
 import XCTest
 
-@testable import paywall
+@testable import PaywallCLI
 
 /// The CLI's line and exit status for each `PresentationResult` (the model stays in the core).
 final class PresentationResultLineTests: XCTestCase {

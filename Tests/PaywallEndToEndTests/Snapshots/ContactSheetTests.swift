@@ -1,7 +1,7 @@
 import XCTest
 
 @testable import PaywallCore
-@testable import paywall
+@testable import PaywallCLI
 
 final class ContactSheetTests: XCTestCase {
     func testShowsEveryImageWithItsNameGroupedByLocaleAndTheme() throws {

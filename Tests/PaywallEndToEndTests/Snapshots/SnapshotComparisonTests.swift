@@ -1,7 +1,7 @@
 import XCTest
 
 @testable import PaywallCore
-@testable import paywall
+@testable import PaywallCLI
 
 final class SnapshotComparisonTests: XCTestCase {
     private func image(_ rgba: [UInt8], width: Int = 10, height: Int = 10) -> RGBAImage {

@@ -1,7 +1,7 @@
 import XCTest
 
 @testable import PaywallCore
-@testable import paywall
+@testable import PaywallCLI
 
 final class SnapshotMatrixTests: XCTestCase {
     func testEveryCombinationLocaleByLocale() throws {

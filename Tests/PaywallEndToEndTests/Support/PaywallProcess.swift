@@ -16,6 +16,11 @@ struct PaywallProcess {
             .deletingLastPathComponent().appendingPathComponent("paywall")
     }
 
+    /// The window commands' executable beside it, which `paywall` execs.
+    static var windowExecutable: URL {
+        executable.deletingLastPathComponent().appendingPathComponent("paywall-window")
+    }
+
     /// Freed memory scribbled over by glibc: a use after free then fails loudly instead of
     /// reading stale bytes (purchase runs use it; they once touched a destroyed window).
     static let scribbledMemory: [String: String?] = ["MALLOC_PERTURB_": "165"]

@@ -1,0 +1,51 @@
+import Foundation
+import PaywallCore
+
+/// `paywall bundle pack DIR` and `paywall validate DIR`: preparing a bundle for the cache.
+package enum BundleCommands {
+    package static let pack = CommandSpec(
+        name: "bundle", summary: "Bundle tools: `paywall bundle pack DIR` writes DIR/manifest.json.",
+        positionals: ["pack", "DIR"], options: [],
+        discussion: """
+            pack lists every file of DIR with its SHA-256 and size in manifest.json, keeping the manifest's
+            other fields (id, version, products, preview_store, allowed_origins, min_runtime_version).
+            """)
+
+    package static let validate = CommandSpec(
+        name: "validate", summary: "Check a bundle and list every problem with its file; exit 1 if any.",
+        positionals: ["DIR"], options: [],
+        discussion: """
+            Checks manifest.json, the entry page, files missing, changed or not listed, and references in
+            HTML, CSS and JS that point at nothing.
+            """)
+
+    package static func runPack(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        guard arguments.positionals[0] == "pack" else {
+            throw .usage("unknown bundle action '\(arguments.positionals[0])'; the action is pack", pack)
+        }
+        let root = try directory(arguments.positionals[1])
+        do {
+            let manifest = try BundleInspector.pack(root)
+            print("wrote \(root.appendingPathComponent(BundleManifest.fileName).path): \(manifest.files.count) files")
+            return 0
+        } catch {
+            throw .failure("cannot pack \(root.path): \(error)")
+        }
+    }
+
+    package static func runValidate(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let root = try directory(arguments.positionals[0])
+        let problems = BundleInspector.validate(root)
+        for problem in problems { print(CommandAdvice.describe(problem, bundle: root.path)) }
+        if problems.isEmpty { print("ok: \(root.path)") }
+        return problems.isEmpty ? 0 : 1
+    }
+
+    private static func directory(_ path: String) throws(CLIError) -> URL {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .failure("\(path) is not a directory; pass the bundle's folder")
+        }
+        return URL(fileURLWithPath: path)
+    }
+}

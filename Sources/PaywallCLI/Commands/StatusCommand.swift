@@ -1,0 +1,47 @@
+import Foundation
+import PaywallCore
+
+/// `paywall status`: the subscription status as an app sees it at a cold start, read from the
+/// entitlement cache alone (no store, no network).
+package enum StatusCommand {
+    package static let spec = CommandSpec(
+        name: "status", summary: "Show the cached subscription status and entitlements (cold start, offline).",
+        positionals: [],
+        options: [Commands.dataDirOption, Commands.userOption,
+                  OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text.")],
+        discussion: "Reads only the entitlement cache: what the app knows before any store or backend answers.")
+
+    /// Creates nothing: a data directory or cache that is not there yet (a first run) is an
+    /// unknown status, and an explicit `--data-dir` that does not exist is an error (a typo).
+    @MainActor
+    package static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let explicit = arguments.value("--data-dir")
+        let directory = DataDirectory.locate(explicit: explicit)
+        if let explicit, !directory.exists {
+            throw .failure("--data-dir \(explicit): \(directory.url.path) does not exist; pass the data directory your app uses")
+        }
+        let userId = arguments.value("--user") ?? Purchases.anonymousUser
+        let status: SubscriptionStatus
+        let info: CustomerInfo
+        do {
+            if FileManager.default.fileExists(atPath: directory.entitlementCache) {
+                let context = try StoreContext(arguments, events: EventDispatcher(), requireStore: false, command: spec,
+                                               writes: false)
+                (status, info) = try context.cache.coldStartStatus(user: userId)
+            } else {
+                (status, info) = (.unknown, CustomerInfo(transactions: [], now: Date()))
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw .failure("entitlement cache: \(CommandAdvice.describe(error))")
+        }
+        if arguments.has("--json") {
+            StoreCommand.printJSON(StoreReport.entitlements(info, status: status, userId: userId))
+        } else {
+            print("subscription status: \(status.name)")
+            for e in info.entitlements where e.isActive { print("\(e.id)\tactive\t\(e.state?.rawValue ?? "-")") }
+        }
+        return 0
+    }
+}

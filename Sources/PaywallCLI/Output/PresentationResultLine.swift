@@ -1,0 +1,30 @@
+import PaywallCore
+
+/// How `paywall present` reports a `PresentationResult`: one JSON line on stdout and the
+/// process exit status. A CLI contract (documented in the README), not part of the model.
+extension PresentationResult {
+    /// The single line `paywall present` prints, e.g. `{"result":"declined"}` or
+    /// `{"result":"purchased","product_id":"pro.monthly"}` (`result` always first).
+    package var jsonLine: String {
+        var fields = [("result", name)]
+        if case .purchased(let productId) = self { fields.append(("product_id", productId)) }
+        if case .skipped(let reason) = self { fields.append(("reason", reason)) }
+        if case .scriptError(let message) = self { fields.append(("message", message)) }
+        let members = fields.map { "\(JSONValue.string($0.0).jsonText):\(JSONValue.string($0.1).jsonText)" }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// The process exit status for this result.
+    package var exitCode: Int32 {
+        switch self {
+        case .timeout: Self.timeoutExitCode
+        case .scriptError: Self.strictCheckExitCode
+        default: 0
+        }
+    }
+
+    /// A run that `--timeout` ended.
+    package static let timeoutExitCode: Int32 = 3
+    /// A run that a `--strict` check ended.
+    package static let strictCheckExitCode: Int32 = 4
+}

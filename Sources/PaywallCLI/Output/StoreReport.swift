@@ -1,0 +1,64 @@
+import Foundation
+import PaywallCore
+
+/// The JSON that `paywall store ... --json` and `paywall status --json` print: a contract,
+/// documented in the README. Keys are snake_case; dates are ISO 8601 in UTC, or null.
+package enum StoreReport {
+    /// A date as the reports write it: ISO 8601 in UTC, or null.
+    package static func date(_ date: Date?) -> JSONValue {
+        date.map { .string($0.formatted(Date.ISO8601FormatStyle())) } ?? .null
+    }
+
+    package static func optional(_ text: String?) -> JSONValue {
+        text.map(JSONValue.string) ?? .null
+    }
+
+    /// `{"subscription_status": ..., "entitlements": [...]}`.
+    package static func entitlements(_ info: CustomerInfo, status: SubscriptionStatus, userId: String) -> JSONValue {
+        .object([
+            "user_id": .string(userId),
+            "subscription_status": .string(status.name),
+            "entitlements": .array(info.entitlements.map(entitlement)),
+        ])
+    }
+
+    package static func entitlement(_ e: Entitlement) -> JSONValue {
+        .object([
+            "id": .string(e.id), "is_active": .bool(e.isActive), "product_ids": .array(e.productIds.map(JSONValue.string)),
+            "latest_product_id": optional(e.latestProductId), "expires_at": date(e.expiresAt),
+            "starts_at": date(e.startsAt), "renewed_at": date(e.renewedAt), "is_lifetime": .bool(e.isLifetime),
+            "state": optional(e.state?.rawValue), "will_renew": .bool(e.willRenew), "store": optional(e.store?.rawValue),
+            "offer_type": optional(e.offerType?.rawValue),
+        ])
+    }
+
+    package static func transaction(_ t: StoreTransaction, approval: String, userId: String, now: Date) -> JSONValue {
+        .object([
+            "user_id": .string(userId),
+            "transaction_id": .string(t.id), "original_transaction_id": .string(t.originalId),
+            "product_id": .string(t.productId), "kind": .string(t.kind.rawValue), "store": .string(t.store.rawValue),
+            "purchase_date": date(t.purchaseDate), "expiration_date": date(t.expirationDate),
+            "will_renew": .bool(t.willRenew), "is_revoked": .bool(t.isRevoked), "revocation_date": date(t.revocationDate),
+            "offer_type": optional(t.offerType?.rawValue), "subscription_group_id": optional(t.subscriptionGroupId),
+            "state": t.isSubscription && approval == "approved" ? .string(CustomerInfo.state(of: t, now: now).rawValue) : .null,
+            "approval": .string(approval), "price": .string("\(t.price)"), "currency": .string(t.currencyCode),
+        ])
+    }
+
+    package static func product(_ p: Product) -> JSONValue {
+        var intro: JSONValue = .null
+        if let offer = p.introductoryOffer {
+            intro = .object([
+                "mode": .string(offer.mode.rawValue), "period": .string(offer.period.iso8601),
+                "count": .number(Double(offer.count)), "price": .string("\(offer.price)"),
+            ])
+        }
+        return .object([
+            "id": .string(p.id), "display_name": .string(p.displayName), "description": .string(p.description),
+            "price": .string("\(p.price)"), "currency": .string(p.currencyCode), "kind": .string(p.kind.rawValue),
+            "period": optional(p.period?.iso8601), "group": optional(p.subscriptionGroup),
+            "group_rank": p.groupRank.map { .number(Double($0)) } ?? .null, "intro_offer": intro,
+            "family_shareable": .bool(p.familyShareable), "entitlements": .array(p.entitlements.map(JSONValue.string)),
+        ])
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import PaywallCLI
+import PaywallCore
+import PaywallHost
+
+/// `paywall present BUNDLE`: shows the paywall, runs `--eval` scripts once it is ready, and
+/// prints the result as one JSON line when it closes.
+@MainActor
+enum PresentCommand {
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let timeout = try Commands.timeout(arguments, Commands.present)
+        let scripts = try EvalScripts(arguments, Commands.present)
+        let host = try PresentationHost(arguments, command: Commands.present, countsAsView: true)
+        return host.run(onPresented: { presentation in
+            let session = presentation.session
+            session.onReady = {
+                scripts.run(in: presentation.webView, onFailure: { session.finish(.scriptError(message: $0)) })
+            }
+            if let timeout {
+                MainLoop.after(seconds: timeout) { session.finish(.timeout) }
+            }
+        }, completion: { result in
+            let report = { (result: PresentationResult) in
+                FileHandle.standardOutput.write(Data((result.jsonLine + "\n").utf8))
+                host.finish(exitCode: result.exitCode)
+            }
+            // Under --strict a script still running when the paywall closed (it clicked Buy or
+            // Close) still counts: a throw after the close fails the run. Its --script-timeout bounds the wait.
+            guard scripts.strict.enabled, result != .timeout else { return report(result) }
+            scripts.whenSettled { failure in report(failure.map { .scriptError(message: $0) } ?? result) }
+        })
+    }
+}
