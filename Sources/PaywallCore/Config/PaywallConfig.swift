@@ -9,12 +9,15 @@ import Foundation
 ///
 /// `manifest_url` may also be a local directory. `products` overrides the bundle's own slots;
 /// `preload` (default false) keeps the bundle pinned in the cache and loaded ahead of time.
+/// `survey` (optional) attaches a `PaywallSurvey`.
 public struct PaywallConfig: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var id: String
         public var source: String
         public var slots: ProductSlots
         public var preload: Bool
+        /// Asked when the paywall closes (`survey`, see `PaywallSurvey(json:path:)`).
+        public var survey: PaywallSurvey? = nil
     }
 
     public var paywalls: [Entry]
@@ -53,7 +56,11 @@ public struct PaywallConfig: Equatable, Sendable {
             if let preload = item["preload"], preload.boolValue == nil {
                 throw fail("paywalls[\(index)] (\"\(id)\"): \"preload\" must be true or false")
             }
-            entries.append(Entry(id: id, source: source, slots: slots, preload: item["preload"]?.boolValue ?? false))
+            var survey: PaywallSurvey?
+            do { survey = try item["survey"].map { json throws(ParseError) in try PaywallSurvey(json: json, path: "paywalls[\(index)].survey") } } catch {
+                throw fail(error.description)
+            }
+            entries.append(Entry(id: id, source: source, slots: slots, preload: item["preload"]?.boolValue ?? false, survey: survey))
         }
         self.init(paywalls: entries)
     }
