@@ -123,6 +123,9 @@ public final class PaywallPresenter {
         public var countsAsView: Bool
         /// Seconds a page may take to become ready before the user is offered Retry and Close.
         public var loadTimeout = 5.0
+        /// Asked when the paywall closes (a config entry's `survey`); it needs `state` to
+        /// remember who was asked, and without one is not asked.
+        public var survey: PaywallSurvey?
 
         public init(size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
                     titleKey: String = "window.title.present", params: [String: JSONValue] = [:], countsAsView: Bool = true) {
@@ -219,6 +222,7 @@ public final class PaywallPresenter {
         session.strings = pageStrings
         session.templateContext = context
         session.params = options.params
+        session.survey = options.survey
         session.notificationsAvailable = DesktopNotifier.command != nil
         session.dialogs = dialogs
         session.onUserAttributes = { [weak self] attributes in try self?.setUserAttributes(attributes) }
