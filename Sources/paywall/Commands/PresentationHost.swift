@@ -22,8 +22,9 @@ final class PresentationHost {
         let target = arguments.positionals[0]
         var refused: [(InstalledBundle, [BundleProblem])] = []
         let configSlots: ProductSlots
+        let survey: PaywallSurvey?
         do {
-            (bundle, configSlots, inUse) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) { refused.append(($0, $1)) }
+            (bundle, configSlots, survey, inUse) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) { refused.append(($0, $1)) }
         } catch let error as PaywallBundle.LoadError {
             throw .failure(error.description)
         } catch let error as CLIError {
@@ -41,6 +42,7 @@ final class PresentationHost {
         var options = PaywallPresenter.Options(
             size: try Commands.size(arguments, command), slots: configSlots, offscreen: offscreen, titleKey: titleKey,
             countsAsView: countsAsView)
+        options.survey = survey
         if let text = arguments.value("--products") {
             do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }
         }
@@ -135,13 +137,13 @@ final class PresentationHost {
 
     /// The bundle `target` names: a path (anything with a `/`, and always for preview and
     /// snapshot) is a folder; a bare name is a cached or configured paywall when the cache or
-    /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots,
-    /// and for a cached bundle the lock that marks it on screen.
+    /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots
+    /// and survey, and for a cached bundle the lock that marks it on screen.
     private static func resolve(_ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool,
                                 onRefused: (InstalledBundle, [BundleProblem]) -> Void) throws
-        -> (PaywallBundle, ProductSlots, FileLock?)
+        -> (PaywallBundle, ProductSlots, PaywallSurvey?, FileLock?)
     {
-        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil) }
+        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil, nil) }
         let data = try DataDirectory(explicit: arguments.value("--data-dir"))
         let cache = try BundleCache(directory: data.bundleCache)
         let config = FileManager.default.contents(atPath: ConfigCommand.cachePath(data))
@@ -156,9 +158,9 @@ final class PresentationHost {
             guard FileManager.default.fileExists(atPath: target) else {
                 throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
             }
-            return (try PaywallBundle(path: target), ProductSlots(), nil)
+            return (try PaywallBundle(path: target), ProductSlots(), nil, nil)
         }
-        return (paywall.bundle, paywall.slots, paywall.inUse)
+        return (paywall.bundle, paywall.slots, paywall.survey, paywall.inUse)
     }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.
