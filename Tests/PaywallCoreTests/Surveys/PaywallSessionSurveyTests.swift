@@ -81,7 +81,7 @@ final class PaywallSessionSurveyTests: XCTestCase {
         XCTAssertEqual(asked.prompt.close, "Close")
 
         rig.send(#"{"event_name": "close"}"#)
-        XCTAssertEqual(rig.page.surveys.count, 1, "the page's messages wait while the survey is up")
+        XCTAssertEqual(rig.page.surveys.count, 1, "the page's messages are ignored while the survey is up")
         asked.answer(.option(id: "too_expensive"))
         XCTAssertEqual(rig.names, [.paywallDecline, .surveyResponse, .paywallClose])
         let response = try XCTUnwrap(rig.event(.surveyResponse))
