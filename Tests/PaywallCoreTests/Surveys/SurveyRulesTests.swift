@@ -4,16 +4,9 @@ import XCTest
 @testable import PaywallCore
 
 final class SurveyRulesTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("survey-rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
+    private var directory: URL!
+    override func setUpWithError() throws { directory = try makeTemporaryDirectory("SurveyRulesTests") }
+    override func tearDown() { removeTemporaryDirectory(directory) }
 
     func state() throws -> RuntimeState {
         try RuntimeState(path: directory.appendingPathComponent("runtime.sqlite").path)

@@ -10,10 +10,7 @@ import XCTest
 /// `paywall_close`), its "Other" field, and its text direction. Needs a display.
 final class SurveyDialogTests: XCTestCase {
     private var dir: URL!
-    override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("SurveyDialogTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory("SurveyDialogTests") }
     override func tearDown() { try? FileManager.default.removeItem(at: dir) }
 
     static let survey = PaywallSurvey(
