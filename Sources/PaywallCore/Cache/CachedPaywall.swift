@@ -14,6 +14,8 @@ public struct CachedPaywall {
     public let bundle: PaywallBundle
     /// The config entry's product slots (empty without an entry): they override the bundle's own.
     public let slots: ProductSlots
+    /// The config entry's survey, for `PaywallPresenter.Options.survey`.
+    public let survey: PaywallSurvey?
     /// Marks the bundle as on screen while it lives.
     public let inUse: FileLock
 
@@ -35,6 +37,6 @@ public struct CachedPaywall {
         let inUse = try cache.holdInUse(bundleId)
         let version = try await cache.goodVersion(id: bundleId, onRefused: onRefused)
         return CachedPaywall(version: version, bundle: try PaywallBundle(path: version.directory.path),
-                             slots: entry?.slots ?? ProductSlots(), inUse: inUse)
+                             slots: entry?.slots ?? ProductSlots(), survey: entry?.survey, inUse: inUse)
     }
 }

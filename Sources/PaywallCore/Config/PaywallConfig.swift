@@ -16,6 +16,7 @@ import Foundation
 /// `presentation_condition` (`check_user_subscription`, the default; `always`; or
 /// `entitlements` with an `entitlements` list) says who is shown it; a placement's own
 /// condition wins over its paywall's. Every key but `id` and `manifest_url` is optional.
+/// `survey` (optional) attaches a `PaywallSurvey`.
 public struct PaywallConfig: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var id: String
@@ -25,13 +26,17 @@ public struct PaywallConfig: Equatable, Sendable {
         /// Who is shown it; nil: the default (`check_user_subscription`).
         public var condition: PresentationCondition?
 
+        /// Asked when the paywall closes (`survey`, see `PaywallSurvey(json:path:)`).
+        public var survey: PaywallSurvey?
+
         public init(id: String, source: String, slots: ProductSlots = ProductSlots(), preload: Bool = false,
-                    condition: PresentationCondition? = nil) {
+                    condition: PresentationCondition? = nil, survey: PaywallSurvey? = nil) {
             self.id = id
             self.source = source
             self.slots = slots
             self.preload = preload
             self.condition = condition
+            self.survey = survey
         }
     }
 
@@ -93,8 +98,12 @@ public struct PaywallConfig: Equatable, Sendable {
                 throw fail("paywalls[\(index)] (\"\(id)\"): \"preload\" must be true or false")
             }
             let condition = try Self.condition(in: item, at: "paywalls[\(index)] (\"\(id)\")", fail: fail)
+            var survey: PaywallSurvey?
+            do { survey = try item["survey"].map { json throws(ParseError) in try PaywallSurvey(json: json, path: "paywalls[\(index)].survey") } } catch {
+                throw fail(error.description)
+            }
             entries.append(Entry(id: id, source: source, slots: slots, preload: item["preload"]?.boolValue ?? false,
-                                 condition: condition))
+                                 condition: condition, survey: survey))
         }
         var placements: [String: Placement] = [:]
         if let value = root["placements"] {

@@ -20,6 +20,15 @@ public enum EventName: String, CaseIterable, Sendable {
     /// The bundle could not load; the built-in fallback page lists the products. `params.reason`.
     case paywallFallback = "paywall_fallback"
 
+    /// The user answered the paywall's survey (`PaywallSurvey`). `params.survey_id`,
+    /// `params.assignment_key`, `params.trigger`, `params.option_id` (`other` for the
+    /// free-text answer), `params.option_title`, `params.custom_text` (null but for `other`).
+    case surveyResponse = "survey_response"
+    /// The paywall's survey was closed unanswered. `params.survey_id`, `params.assignment_key`,
+    /// `params.trigger`, `params.auto_answered`: true when `DialogPolicy.auto` closed it at
+    /// once without showing it.
+    case surveyClose = "survey_close"
+
     // MARK: Loading the page
 
     /// The page started loading. `params.url`.

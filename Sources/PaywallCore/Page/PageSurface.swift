@@ -23,6 +23,9 @@ package protocol PageSurface: AnyObject {
     func showFallback()
     /// Tells the user something in a dialog of the host's.
     func showAlert(title: String, message: String)
+    /// Asks a paywall's survey in a dialog of the host's, modal over the page; calls `answer`
+    /// once, with how the user left it.
+    func showSurvey(_ prompt: SurveyPrompt, answer: @escaping @MainActor (SurveyAnswer) -> Void)
     /// Shows a desktop notification after `delay` seconds; false when the desktop has no
     /// notification service the host can reach.
     func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool

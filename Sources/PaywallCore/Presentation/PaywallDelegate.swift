@@ -13,6 +13,9 @@ public protocol PaywallDelegate: AnyObject {
     /// The page's `request_store_review`. Linux has no app-store review prompt; an app may open
     /// its own review page (Flathub, its website).
     func handleStoreReviewRequest(reviewType: String)
+    /// The user answered the paywall's survey (also reported as `survey_response`); a survey
+    /// closed unanswered is only reported, as `survey_close`.
+    func handleSurveyResponse(_ response: SurveyResponse)
 }
 
 /// An app's answer to a page's `request_callback`.
@@ -27,4 +30,5 @@ extension PaywallDelegate {
     public func handleCustomPlacement(name: String, params: [String: JSONValue]) {}
     public func handleCallback(name: String, variables: [String: JSONValue]?) async -> CallbackResult { .failure }
     public func handleStoreReviewRequest(reviewType: String) {}
+    public func handleSurveyResponse(_ response: SurveyResponse) {}
 }

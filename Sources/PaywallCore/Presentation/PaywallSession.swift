@@ -39,6 +39,12 @@ public final class PaywallSession {
     package var notificationsAvailable = false
     /// Whether the runtime's own dialogs wait for the user or are answered at once.
     package var dialogs = DialogPolicy.show
+    /// The survey asked when the paywall closes (`PaywallSession+Survey.swift`).
+    package var survey: PaywallSurvey?
+    /// The survey's draw, a number in 0..<1 (random; fixed in tests).
+    package var surveyDraw: () -> Double = SurveyRules.randomDraw
+    /// While the survey is up: the result the presentation ends with once it is answered.
+    var surveyPending: PresentationResult?
 
     /// Called once when the page becomes ready (after each load).
     package var onReady: (() -> Void)?
@@ -62,7 +68,7 @@ public final class PaywallSession {
         self.paywallId = paywallId
         channel = PageChannel(events: events, tag: ["paywall_identifier": .string(paywallId)], readyEvent: .pageReady,
                               decoder: decoder)
-        channel.isClosed = { [unowned self] in result != nil }
+        channel.isClosed = { [unowned self] in result != nil || surveyPending != nil }
         channel.onMessage = { [unowned self] in handle($0) }
         channel.onLoadStarted = { [unowned self] in page?.showLoading(.loading) }
         channel.onLoadFailed = { [unowned self] in useFallback(reason: $0) }
@@ -111,6 +117,8 @@ public final class PaywallSession {
     /// close (`.declined`) after a purchase that kept the paywall open reports that purchase.
     public func finish(_ result: PresentationResult) {
         guard self.result == nil else { return }
+        // Taken down while the survey is up: it ends unanswered, and the user's close stands.
+        if surveyPending != nil { return surveyAnswered(.dismissed, auto: false) }
         if result == .declined, purchaseFlow?.inFlight == true {
             closeWhenPurchaseEnds = closeWhenPurchaseEnds ?? .dismissed
             return
@@ -202,13 +210,13 @@ public final class PaywallSession {
             return
         }
         if keptOpenSuccess == nil { report(EventName.paywallDecline, ["source": .string(source)]) }
-        finish(.declined)
+        finishAfterSurvey(keptOpenSuccess ?? .declined, closedByUser: true)
     }
 
     /// A purchase or restore succeeded: it ends the presentation, or with `dismiss` false is
     /// what a later close reports (a purchase outranks a restore).
     func succeeded(_ outcome: PresentationResult, dismiss: Bool) {
-        if dismiss { return finish(outcome) }
+        if dismiss { return finishAfterSurvey(outcome, closedByUser: false) }
         if case .purchased = keptOpenSuccess, outcome == .restored { return }
         keptOpenSuccess = outcome
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What the runtime remembers about this installation, beside entitlements: when it was
-/// installed, how many paywalls were shown, and each user's attributes (set by the app or by
-/// a page's `user_attribute_updated`). In `runtime.sqlite` in the data directory.
+/// installed, how many paywalls were shown, each user's attributes (set by the app or by
+/// a page's `user_attribute_updated`) and paywall survey assignments. In `runtime.sqlite` in the data directory.
 public final class RuntimeState {
     let database: SQLiteDatabase
     package let recovery: RecoveringDatabase.Recovery?
@@ -17,7 +17,9 @@ public final class RuntimeState {
         CREATE TABLE user_attributes (
             user_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (user_id, key)
         );
-        """
+        """,
+        // Who has been assigned which paywall survey (asked or held out): `SurveyRules`.
+        "CREATE TABLE survey_assignments (user_id TEXT NOT NULL, assignment_key TEXT NOT NULL, PRIMARY KEY (user_id, assignment_key));",
     ]
 
     public init(path: String, now: Date = Date()) throws(SQLiteError) {

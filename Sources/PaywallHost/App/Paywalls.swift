@@ -127,6 +127,7 @@ public final class Paywalls {
                       feature: (@MainActor () -> Void)?) async {
         var options = PaywallPresenter.Options(params: params)
         options.condition = condition
+        options.survey = entry.survey
         var bundle: PaywallBundle?
         var inUse: FileLock?
         do {

@@ -167,6 +167,19 @@ public final class PageView: PageSurface {
                          rightToLeft: strings.isRightToLeft)
     }
 
+    /// The survey on screen, if any.
+    private(set) var surveyDialog: SurveyDialog?
+
+    package func showSurvey(_ prompt: SurveyPrompt, answer: @escaping @MainActor (SurveyAnswer) -> Void) {
+        guard !isDestroyed else { return answer(.dismissed) }
+        // An embedded paywall taken out of its container has no window left to sit on.
+        let parent = window ?? (gtk_widget_is_toplevel(toplevel) != 0 ? toplevel : nil)
+        surveyDialog = SurveyDialog(prompt, parent: parent, rightToLeft: strings.isRightToLeft) { [weak self] result in
+            self?.surveyDialog = nil
+            answer(result)
+        }
+    }
+
     package func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {
         DesktopNotifier.schedule(title: title, subtitle: subtitle, body: body, delay: delay)
     }

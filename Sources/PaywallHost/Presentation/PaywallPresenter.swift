@@ -134,6 +134,9 @@ public final class PaywallPresenter {
         public var loadTimeout = 5.0
         /// Who is shown it (default: users without an active subscription).
         public var condition = PresentationCondition.checkUserSubscription
+        /// Asked when the paywall closes (a config entry's `survey`); it needs `state` to
+        /// remember who was asked, and without one is not asked.
+        public var survey: PaywallSurvey?
 
         public init(size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
                     titleKey: String = "window.title.present", params: [String: JSONValue] = [:], countsAsView: Bool = true) {
@@ -230,6 +233,7 @@ public final class PaywallPresenter {
         session.strings = pageStrings
         session.templateContext = context
         session.params = options.params
+        session.survey = options.survey
         session.notificationsAvailable = DesktopNotifier.command != nil
         session.dialogs = dialogs
         session.onUserAttributes = { [weak self] attributes in try self?.setUserAttributes(attributes) }

@@ -24,8 +24,9 @@ final class PresentationHost {
         var refused: [(InstalledBundle, [BundleProblem])] = []
         let configSlots: ProductSlots
         let configCondition: PresentationCondition?
+        let survey: PaywallSurvey?
         do {
-            (bundle, configSlots, configCondition, inUse) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) {
+            (bundle, configSlots, configCondition, survey, inUse) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) {
                 refused.append(($0, $1))
             }
         } catch let error as PaywallBundle.LoadError {
@@ -45,6 +46,7 @@ final class PresentationHost {
         var options = PaywallPresenter.Options(
             size: try Commands.size(arguments, command), slots: configSlots, offscreen: offscreen, titleKey: titleKey,
             countsAsView: countsAsView)
+        options.survey = survey
         if let text = arguments.value("--products") {
             do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }
         }
@@ -127,12 +129,12 @@ final class PresentationHost {
     /// The bundle `target` names: a path (anything with a `/`, and always for preview and
     /// snapshot) is a folder; a bare name is a cached or configured paywall when the cache or
     /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots
-    /// and condition, and for a cached bundle the lock that marks it on screen.
+    /// condition and survey, and for a cached bundle the lock that marks it on screen.
     private static func resolve(_ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool,
                                 onRefused: (InstalledBundle, [BundleProblem]) -> Void) throws
-        -> (PaywallBundle, ProductSlots, PresentationCondition?, FileLock?)
+        -> (PaywallBundle, ProductSlots, PresentationCondition?, PaywallSurvey?, FileLock?)
     {
-        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil, nil) }
+        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil, nil, nil) }
         let data = try DataDirectory(explicit: arguments.value("--data-dir"))
         let cache = try BundleCache(directory: data.bundleCache)
         let config = FileManager.default.contents(atPath: data.configCache)
@@ -147,9 +149,9 @@ final class PresentationHost {
             guard FileManager.default.fileExists(atPath: target) else {
                 throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
             }
-            return (try PaywallBundle(path: target), ProductSlots(), nil, nil)
+            return (try PaywallBundle(path: target), ProductSlots(), nil, nil, nil)
         }
-        return (paywall.bundle, paywall.slots, config?.entry(id: target)?.condition, paywall.inUse)
+        return (paywall.bundle, paywall.slots, config?.entry(id: target)?.condition, paywall.survey, paywall.inUse)
     }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.

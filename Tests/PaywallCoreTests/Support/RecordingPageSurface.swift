@@ -19,6 +19,8 @@ final class RecordingPageSurface: PageSurface {
     /// Every showProgress call, in order.
     var progress: [Bool] = []
     var alerts: [(title: String, message: String)] = []
+    /// Surveys asked, with the function that answers each.
+    var surveys: [(prompt: SurveyPrompt, answer: @MainActor (SurveyAnswer) -> Void)] = []
     var notifications: [(title: String, body: String, delay: Double)] = []
     /// Whether `scheduleNotification` finds a notification service.
     var canNotify = true
@@ -37,6 +39,9 @@ final class RecordingPageSurface: PageSurface {
     func dismiss() { dismissCount += 1 }
     func showProgress(_ visible: Bool) { progress.append(visible) }
     func showAlert(title: String, message: String) { alerts.append((title, message)) }
+    func showSurvey(_ prompt: SurveyPrompt, answer: @escaping @MainActor (SurveyAnswer) -> Void) {
+        surveys.append((prompt, answer))
+    }
     func showLoading(_ state: LoadingState) { loading.append(state) }
     func showFallback() { fallbacks += 1 }
     func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {

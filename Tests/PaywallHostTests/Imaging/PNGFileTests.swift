@@ -9,8 +9,7 @@ final class PNGFileTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("png-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("png")
     }
 
     override func tearDownWithError() throws {

@@ -9,6 +9,13 @@ import XCTest
 let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// A fresh directory under the system temp folder; the test removes it.
+func makeTemporaryDirectory(_ label: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
 /// Turns the GLib loop (WebKit's signals, the main queue) until `condition` holds or
 /// `timeout` seconds pass; returns whether it held.
 @MainActor
