@@ -27,7 +27,7 @@ enum Commands {
 
     static let strictOption = OptionSpec(
         name: "--strict", valueName: nil,
-        help: "Fail loudly: an --eval script that throws or does not settle ends the run with {\"result\":\"script_error\",\"message\":\"...\"}, exit 4.")
+        help: "Fail loudly, exit 4: an --eval script that throws or does not settle ends the run with {\"result\":\"script_error\",\"message\":\"...\"}; a product the catalog lacks, at once with {\"result\":\"missing_product\",\"slot\":\"...\",\"product_id\":\"...\"}.")
     static let scriptTimeoutOption = OptionSpec(
         name: "--script-timeout", valueName: "SECONDS",
         help: "How long each --eval script's promise may take to settle (default 30); one that does not counts as failed.")
@@ -61,7 +61,7 @@ enum Commands {
         options: [
             OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (this or --out-dir is required)."),
         ] + SnapshotMatrixRequest.options + presentationOptions + [
-            OptionSpec(name: strictOption.name, valueName: nil, help: "Strict checks; accepted so present and snapshot share flags. Snapshot runs no --eval scripts, so none applies to it yet."),
+            OptionSpec(name: strictOption.name, valueName: nil, help: "A product the catalog lacks ends the run at once with {\"result\":\"missing_product\",\"slot\":\"...\",\"product_id\":\"...\"}, exit 4 (nothing written)."),
         ],
         discussion: """
             Ready means: the page's ping and its load event, then images and web fonts loaded, CSS
@@ -83,7 +83,8 @@ enum Commands {
             {"result":"purchased","product_id":"..."} (also when a purchase kept the paywall open and it closed later),
             {"result":"restored"}, or {"result":"skipped","reason":"subscribed"} when the user already has access
             (nothing is shown); {"result":"timeout"} after --timeout (exit 3); with --strict,
-            {"result":"script_error","message":"..."} when an --eval script throws or does not settle (exit 4).
+            {"result":"script_error","message":"..."} when an --eval script throws or does not settle (exit 4), and
+            {"result":"missing_product","slot":"...","product_id":"..."} at once when a slot's product is not in the catalog (exit 4).
             With --store, purchases and restores go to the fake store. With --presentation embedded or pushed,
             the paywall is a widget in a stand-in app window; closing that window (or, pushed, its back button)
             declines as the paywall's own close would.
@@ -113,7 +114,7 @@ enum Commands {
           1    failure (the message on stderr says what and how to fix it)
           2    usage error
           3    --timeout ended the run
-          4    a --strict check failed (e.g. an --eval script threw or did not settle)
+          4    a --strict check failed (an --eval script threw or did not settle, a product is not in the catalog)
           5    a --compare found differences
           128+N  ended by signal N (143 for SIGTERM)
         """

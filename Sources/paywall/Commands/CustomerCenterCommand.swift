@@ -25,7 +25,8 @@ enum CustomerCenterCommand {
             {"result":"timeout"} after --timeout (exit 3), or {"path":"...","result":"snapshot"} once --snapshot is
             written ({"message":"...","result":"error"}, exit 1, if it cannot be). With --strict, an --eval script that
             throws or does not settle ends the run with {"message":"...","result":"script_error"} (exit 4), and
-            --snapshot then writes nothing. With --store, its paths act on the fake store's purchases of --user.
+            --snapshot then writes nothing; a change-plan product id of --config that --store lacks ends it at once with
+            {"result":"missing_product","slot":"management/PATH_ID","product_id":"..."} (exit 4). With --store, its paths act on the fake store's purchases of --user.
             With --out-dir, renders the screen the --eval scripts lead to for every --locales x --themes x --sizes
             combination, as `paywall snapshot` does, and prints {"path":"DIR","result":"snapshot"} (exit 5 when
             --compare found differences).
@@ -53,6 +54,11 @@ enum CustomerCenterCommand {
             throw .usage("--automation drives a window on screen; --snapshot renders off screen and exits: use one of them", spec)
         }
         let (presenter, stores) = try PresentationHost.makePresenter(arguments, command: spec)
+        if let catalog = stores.purchases?.catalog,
+            let code = scripts.strict.endOnMissingProduct(configuration.missingProducts(in: catalog))
+        {
+            return code
+        }
         presenter.events.observe { event in
             if event.name == .customerCenterConfigWarning {
                 PresentationHost.fail("warning: \(event.params["reason"]?.stringValue ?? "")")

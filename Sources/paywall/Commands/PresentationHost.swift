@@ -42,7 +42,7 @@ final class PresentationHost {
             size: try Commands.size(arguments, command), slots: configSlots, offscreen: offscreen, titleKey: titleKey,
             countsAsView: countsAsView)
         if let text = arguments.value("--products") {
-            do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }
+            do { options.slots = configSlots.merging(try ProductSlots(parsing: text)) } catch { throw .usage("--products: \(error)", command) }
         }
         if let text = arguments.value("--load-timeout") {
             guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
@@ -65,7 +65,17 @@ final class PresentationHost {
         if stores.purchases == nil, !countsAsView, let preview = manifest.previewStore {
             do { presenter.catalog = try CatalogLoader.load(path: preview) } catch { throw .failure(error.description) }
         }
+        let slots = manifest.slots.merging(options.slots)
+        missingProducts = slots.missingProducts(in: presenter.context.products)
+        for missing in missingProducts { Self.fail("\(missing); the fallback paywall is shown instead") }
+        if presenter.context.products == nil, !slots.entries.isEmpty {
+            Self.fail("warning: no catalog, so the page's products are not checked and have no prices; pass --store CATALOG")
+        }
     }
+
+    /// The page's slots (the manifest's, under the config entry's, under `--products`) whose
+    /// product the catalog lacks; `--strict` ends the run on the first.
+    let missingProducts: [MissingProduct]
 
     var events: EventDispatcher { presenter.events }
 
