@@ -35,6 +35,7 @@ func runCLI(_ arguments: [String]) -> Int32 {
         case BundleCommands.pack.name: return try BundleCommands.runPack(parsed)
         case BundleCommands.validate.name: return try BundleCommands.runValidate(parsed)
         case BenchCommand.spec.name: return try BenchCommand.run(parsed)
+        case VariablesCommand.spec.name: return try VariablesCommand.run(parsed)
         default: return try InstallCommand.run(parsed)
         }
     } catch {

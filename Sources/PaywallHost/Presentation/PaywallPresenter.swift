@@ -206,13 +206,10 @@ public final class PaywallPresenter {
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
         let session = PaywallSession(paywallId: bundle.identifier, events: events)
         // A bundle with its own tables is shown in the language they resolve to, runtime texts included.
-        var brokenStrings: String?
-        do { session.bundleStrings = try BundleStrings(bundleRoot: bundle.root, locale: strings.resolution.requested) } catch {
-            brokenStrings = "the bundle's string tables: \(error)"
-        }
-        let pageStrings = session.bundleStrings.flatMap {
-            try? StringTable(directory: resources.locales, locale: $0.table.resolution.resolved)
-        } ?? strings
+        let texts = PageStrings(bundleRoot: bundle.root, locales: resources.locales, user: strings)
+        session.bundleStrings = texts.bundleStrings
+        let brokenStrings = texts.problem
+        let pageStrings = texts.runtime
         session.productSlots = manifest.slots.merging(options.slots)
         if let purchases { session.enablePurchases(purchases, strings: pageStrings) }
         session.delegate = delegate

@@ -97,7 +97,7 @@ enum Commands {
         discussion: "Writes PREFIX/bin/paywall and PREFIX/share/paywall/{web,templates,locales}.")
 
     static let all = [preview, snapshot, present, CustomerCenterCommand.spec, StoreCommand.spec, StatusCommand.spec, BundleCommands.pack,
-                      BundleCommands.validate, CacheCommand.spec, ConfigCommand.spec, BenchCommand.spec, install]
+                      BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, BenchCommand.spec, install]
 
     static let mainHelp = """
         USAGE: paywall <command> [options]

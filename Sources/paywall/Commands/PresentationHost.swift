@@ -65,12 +65,18 @@ final class PresentationHost {
         if stores.purchases == nil, !countsAsView, let preview = manifest.previewStore {
             do { presenter.catalog = try CatalogLoader.load(path: preview) } catch { throw .failure(error.description) }
         }
-        let slots = manifest.slots.merging(options.slots)
-        missingProducts = slots.missingProducts(in: presenter.context.products)
-        for missing in missingProducts { Self.fail("\(missing); the fallback paywall is shown instead") }
-        if presenter.context.products == nil, !slots.entries.isEmpty {
-            Self.fail("warning: no catalog, so the page's products are not checked and have no prices; pass --store CATALOG")
+        missingProducts = Self.checkProducts(manifest.slots.merging(options.slots), in: presenter.context.products)
+    }
+
+    /// Says on stderr which slots' products `catalog` lacks (a page of them gets the fallback
+    /// paywall), or that nothing could be checked without a catalog; returns the missing ones.
+    static func checkProducts(_ slots: ProductSlots, in catalog: Catalog?) -> [MissingProduct] {
+        let missing = slots.missingProducts(in: catalog)
+        for product in missing { fail("\(product); the fallback paywall is shown instead") }
+        if catalog == nil, !slots.entries.isEmpty {
+            fail("warning: no catalog, so the page's products are not checked and have no prices; pass --store CATALOG")
         }
+        return missing
     }
 
     /// The page's slots (the manifest's, under the config entry's, under `--products`) whose
@@ -109,7 +115,7 @@ final class PresentationHost {
         } catch {
             throw .failure("\(error)")
         }
-        warnOfFallback(presenter)
+        warnOfFallback(presenter.strings)
         if let log { presenter.events.observe { log.append($0) } }
         // Before any view is made: a view is driven only if it was made for automation.
         if arguments.has("--automation") { presenter.allowAutomation() }
@@ -123,9 +129,9 @@ final class PresentationHost {
         return (presenter, stores)
     }
 
-    /// Says on stderr when the presenter's locale has no string table.
-    static func warnOfFallback(_ presenter: PaywallPresenter) {
-        let resolution = presenter.strings.resolution
+    /// Says on stderr when the user's locale has no string table.
+    static func warnOfFallback(_ strings: StringTable) {
+        let resolution = strings.resolution
         if resolution.fellBack {
             fail("no strings for the locale '\(resolution.requested)'; showing \(resolution.resolved) texts")
         }
