@@ -14,7 +14,7 @@ enum Commands {
     static let userOption = OptionSpec(name: "--user", valueName: "ID", help: "The app user id (default $anonymous).")
 
     static let productsOption = OptionSpec(name: "--products", valueName: "SLOT=ID,...",
-                                           help: "Products in the page's slots, e.g. primary=pro.yearly,secondary=pro.monthly.")
+                                           help: "Products in the page's slots, laid over the manifest's (a slot given wins), e.g. primary=pro.yearly,secondary=pro.monthly.")
 
     static let localeOption = OptionSpec(name: "--locale", valueName: "LOCALE",
                                          help: "The user's locale for prices, dates and texts, e.g. de_DE (default: LC_ALL/LC_MESSAGES/LANG).")
