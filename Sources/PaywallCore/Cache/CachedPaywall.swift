@@ -12,7 +12,7 @@ public struct CachedPaywall {
     public let version: InstalledBundle
     /// That version, opened for presenting.
     public let bundle: PaywallBundle
-    /// The config entry's product slots (empty without an entry): they override the bundle's own.
+    /// The config entry's product slots (empty without an entry), laid over the bundle's own slot by slot.
     public let slots: ProductSlots
     /// Marks the bundle as on screen while it lives.
     public let inUse: FileLock
