@@ -152,6 +152,11 @@ final class CLITests: EndToEndTestCase {
 
     func testPackThenValidateThenTamper() throws {
         let bundle = try fixtureBundle("kitchen-sink")
+        // The manifest is optional: a bundle without one passes, with a note for the cache.
+        let bare = try PaywallProcess.run(["validate", bundle.path], in: workDir)
+        XCTAssertEqual(bare.status, 0, bare.stdout)
+        XCTAssertTrue(bare.stdout.contains("note: \(bundle.path) has no manifest.json"), bare.stdout)
+        try Data(#"{"id": "kitchen-sink"}"#.utf8).write(to: bundle.appendingPathComponent("manifest.json"))
         let unpacked = try PaywallProcess.run(["validate", bundle.path], in: workDir)
         XCTAssertEqual(unpacked.status, 1)
         XCTAssertTrue(unpacked.stdout.contains("manifest.json: no file list with hashes; run `paywall bundle pack \(bundle.path)`"),
@@ -165,5 +170,20 @@ final class CLITests: EndToEndTestCase {
         XCTAssertTrue(tampered.stdout.contains("style.css: size is"), tampered.stdout)
         XCTAssertEqual(try PaywallProcess.run(["bundle", "unpack", bundle.path], in: workDir).status, 2)
         XCTAssertEqual(try PaywallProcess.run(["validate", "/no/such/dir"], in: workDir).status, 1)
+    }
+
+    /// `validate` checks the manifest's slots against its preview_store and lists every problem.
+    func testValidateListsEverySlotThePreviewStoreDoesNotSell() throws {
+        let bundle = workDir.appendingPathComponent("classic")
+        try FileManager.default.copyItem(at: Self.packageRoot.appendingPathComponent("templates/classic"), to: bundle)
+        XCTAssertEqual(try PaywallProcess.run(["validate", bundle.path], in: workDir).status, 0)
+        let manifest = bundle.appendingPathComponent("manifest.json")
+        try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "lumen.pro.monthly", with: "lumen.pro.montly")
+            .replacingOccurrences(of: "lumen.pro.lifetime", with: "lumen.pro.forever")
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try PaywallProcess.run(["validate", bundle.path], in: workDir)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stdout.contains("manifest.json: products.secondary: lumen.pro.montly is not in the preview_store store.json"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("manifest.json: products.tertiary: lumen.pro.forever is not in the preview_store store.json"), result.stdout)
     }
 }

@@ -14,7 +14,7 @@ package enum Commands {
     package static let userOption = OptionSpec(name: "--user", valueName: "ID", help: "The app user id (default $anonymous).")
 
     package static let productsOption = OptionSpec(name: "--products", valueName: "SLOT=ID,...",
-                                           help: "Products in the page's slots, e.g. primary=pro.yearly,secondary=pro.monthly.")
+                                           help: "Products in the page's slots, laid over the manifest's (a slot given wins), e.g. primary=pro.yearly,secondary=pro.monthly.")
 
     package static let localeOption = OptionSpec(name: "--locale", valueName: "LOCALE",
                                          help: "The user's locale for prices, dates and texts, e.g. de_DE (default: LC_ALL/LC_MESSAGES/LANG).")
@@ -27,7 +27,7 @@ package enum Commands {
 
     package static let strictOption = OptionSpec(
         name: "--strict", valueName: nil,
-        help: "Fail loudly: an --eval script that throws or does not settle ends the run with {\"result\":\"script_error\",\"message\":\"...\"}, exit 4.")
+        help: "Fail loudly, exit 4: an --eval script that throws or does not settle ends the run with {\"result\":\"script_error\",\"message\":\"...\"}; a product the catalog lacks, at once with {\"result\":\"missing_product\",\"slot\":\"...\",\"product_id\":\"...\"}.")
     package static let scriptTimeoutOption = OptionSpec(
         name: "--script-timeout", valueName: "SECONDS",
         help: "How long each --eval script's promise may take to settle (default 30); one that does not counts as failed.")
@@ -68,7 +68,7 @@ package enum Commands {
         options: [
             OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (this or --out-dir is required)."),
         ] + SnapshotMatrixRequest.options + presentationOptions + [
-            OptionSpec(name: strictOption.name, valueName: nil, help: "Strict checks; accepted so present and snapshot share flags. Snapshot runs no --eval scripts, so none applies to it yet."),
+            OptionSpec(name: strictOption.name, valueName: nil, help: "A product the catalog lacks ends the run at once with {\"result\":\"missing_product\",\"slot\":\"...\",\"product_id\":\"...\"}, exit 4 (nothing written)."),
         ],
         discussion: """
             Ready means: the page's ping and its load event, then images and web fonts loaded, CSS
@@ -91,7 +91,8 @@ package enum Commands {
             {"result":"purchased","product_id":"..."} (also when a purchase kept the paywall open and it closed later),
             {"result":"restored"}, or {"result":"skipped","reason":"subscribed"} when the user already has access
             (nothing is shown); {"result":"timeout"} after --timeout (exit 3); with --strict,
-            {"result":"script_error","message":"..."} when an --eval script throws or does not settle (exit 4).
+            {"result":"script_error","message":"..."} when an --eval script throws or does not settle (exit 4), and
+            {"result":"missing_product","slot":"...","product_id":"..."} at once when a slot's product is not in the catalog (exit 4).
             With --store, purchases and restores go to the fake store. With --presentation embedded or pushed,
             the paywall is a widget in a stand-in app window; closing that window (or, pushed, its back button)
             declines as the paywall's own close would.
@@ -123,7 +124,8 @@ package enum Commands {
             {"result":"timeout"} after --timeout (exit 3), or {"path":"...","result":"snapshot"} once --snapshot is
             written ({"message":"...","result":"error"}, exit 1, if it cannot be). With --strict, an --eval script that
             throws or does not settle ends the run with {"message":"...","result":"script_error"} (exit 4), and
-            --snapshot then writes nothing. With --store, its paths act on the fake store's purchases of --user.
+            --snapshot then writes nothing; a change-plan product id of --config that --store lacks ends it at once with
+            {"result":"missing_product","slot":"management/PATH_ID","product_id":"..."} (exit 4). With --store, its paths act on the fake store's purchases of --user.
             With --out-dir, renders the screen the --eval scripts lead to for every --locales x --themes x --sizes
             combination, as `paywall snapshot` does, and prints {"path":"DIR","result":"snapshot"} (exit 5 when
             --compare found differences).
@@ -137,7 +139,7 @@ package enum Commands {
         discussion: "Needs a display (run under xvfb-run -a on a server).")
 
     package static let all = [preview, snapshot, present, customerCenter, StoreCommand.spec, StatusCommand.spec, BundleCommands.pack,
-                      BundleCommands.validate, CacheCommand.spec, ConfigCommand.spec, bench, install]
+                              BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, bench, install]
 
     /// The commands that open a window: run by the `paywall-window` executable, which links
     /// GTK and WebKit; `paywall` hands them over with `exec`, so every other command starts
@@ -159,7 +161,7 @@ package enum Commands {
           1    failure (the message on stderr says what and how to fix it)
           2    usage error
           3    --timeout ended the run
-          4    a --strict check failed (e.g. an --eval script threw or did not settle)
+          4    a --strict check failed (an --eval script threw or did not settle, a product is not in the catalog)
           5    a --compare found differences
           128+N  ended by signal N (143 for SIGTERM)
         """

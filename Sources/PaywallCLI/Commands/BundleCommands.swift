@@ -15,8 +15,9 @@ package enum BundleCommands {
         name: "validate", summary: "Check a bundle and list every problem with its file; exit 1 if any.",
         positionals: ["DIR"], options: [],
         discussion: """
-            Checks manifest.json, the entry page, files missing, changed or not listed, and references in
-            HTML, CSS and JS that point at nothing.
+            Lists every problem: manifest.json (optional; without one the rest is still checked), its
+            preview_store (it must load, and sell every product of the manifest's "products"), the entry page,
+            files missing, changed or not listed, and references in HTML, CSS and JS that point at nothing.
             """)
 
     package static func runPack(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -37,6 +38,10 @@ package enum BundleCommands {
         let root = try directory(arguments.positionals[0])
         let problems = BundleInspector.validate(root)
         for problem in problems { print(CommandAdvice.describe(problem, bundle: root.path)) }
+        if !FileManager.default.fileExists(atPath: root.appendingPathComponent(BundleManifest.fileName).path) {
+            print("note: \(root.path) has no \(BundleManifest.fileName): fine for preview and present; "
+                + "`paywall cache add` needs one, written by `paywall bundle pack \(root.path)`")
+        }
         if problems.isEmpty { print("ok: \(root.path)") }
         return problems.isEmpty ? 0 : 1
     }

@@ -10,8 +10,7 @@ extension PresentationResult {
         if case .purchased(let productId) = self { fields.append(("product_id", productId)) }
         if case .skipped(let reason) = self { fields.append(("reason", reason)) }
         if case .scriptError(let message) = self { fields.append(("message", message)) }
-        let members = fields.map { "\(JSONValue.string($0.0).jsonText):\(JSONValue.string($0.1).jsonText)" }
-        return "{" + members.joined(separator: ",") + "}"
+        return ResultLine.text(fields)
     }
 
     /// The process exit status for this result.

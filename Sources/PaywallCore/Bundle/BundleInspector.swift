@@ -56,17 +56,25 @@ package enum BundleInspector {
         return manifest
     }
 
-    /// Every problem of the bundle at `root`: its manifest, its entry page, files missing,
-    /// changed or unlisted, and references in HTML, CSS and JS that point at nothing.
+    /// Every problem of the bundle at `root`: its manifest (optional: without one, the rest is
+    /// still checked), its preview catalog and the manifest's slots against it, its entry page,
+    /// files missing, changed or unlisted, and references in HTML, CSS and JS that point at nothing.
     package static func validate(_ root: URL) -> [BundleProblem] {
         let root = root.resolvingSymlinksInPath()
-        let manifest: BundleManifest
-        do {
-            manifest = try BundleManifest(root: root)
-        } catch {
-            return [BundleProblem(file: BundleManifest.fileName, message: error.description)]
-        }
         var problems: [BundleProblem] = []
+        let manifestPath = root.appendingPathComponent(BundleManifest.fileName).path
+        let data = FileManager.default.contents(atPath: manifestPath)
+        var manifest = BundleManifest()
+        var manifestRead = data != nil
+        do {
+            // The preview catalog is checked below, with the rest, rather than failing the manifest.
+            if let data { manifest = try BundleManifest(data: data, root: root, path: manifestPath, checkPreviewStore: false) }
+        } catch {
+            // A manifest that cannot be read: the files are checked as if there were none.
+            problems.append(BundleProblem(file: BundleManifest.fileName, message: error.description))
+            manifestRead = false
+        }
+        problems += previewStoreProblems(manifest, root: root)
         let present = contentFiles(of: root)
         // The manifest's parse checked the entry's and files' paths.
         if !present.contains(manifest.entry) {
@@ -77,7 +85,9 @@ package enum BundleInspector {
         for problem in BundleStrings.problems(bundleRoot: root) {
             problems.append(BundleProblem(file: BundleStrings.folder, message: problem))
         }
-        if manifest.files.isEmpty {
+        if !manifestRead {
+            // No manifest (allowed), or one already reported: no file list to check against.
+        } else if manifest.files.isEmpty {
             problems.append(BundleProblem(file: BundleManifest.fileName,
                                           message: "no file list with hashes", fixedByPacking: true))
         } else {
@@ -108,6 +118,23 @@ package enum BundleInspector {
             }
         }
         return problems
+    }
+
+    /// A `preview_store` that is missing or does not load, and each of the manifest's slots whose
+    /// product it does not sell (`preview` and `snapshot` would show the fallback paywall).
+    static func previewStoreProblems(_ manifest: BundleManifest, root: URL) -> [BundleProblem] {
+        guard let path = manifest.previewStorePath else { return [] }
+        guard let file = BundleManifest.file(path, in: root) else {
+            return [BundleProblem(file: BundleManifest.fileName, message: "\"preview_store\" names \(path), which is not a file in the bundle")]
+        }
+        let catalog: Catalog
+        do { catalog = try CatalogLoader.load(path: file) } catch {
+            return [BundleProblem(file: path, message: "the preview_store does not load: \(error.description)")]
+        }
+        return manifest.slots.missingProducts(in: catalog).map { missing in
+            BundleProblem(file: BundleManifest.fileName, message: "products.\(missing.slot): \(missing.productId) is not in the preview_store \(path) "
+                + "(it sells \(catalog.products.map(\.id).joined(separator: ", "))); fix the id or add the product to \(path)")
+        }
     }
 
     // MARK: References

@@ -167,12 +167,19 @@ package struct BundleManifest: Equatable, Sendable {
         if let path = try string("preview_store").map({ (text) throws(ParseError) in try relativePath("\"preview_store\"", text) }) {
             previewStorePath = path
             if checkPreviewStore {
-                guard let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
-                    case .file(let file) = BundlePathResolver(root: root).resolve(rawPath: "/" + encoded)
-                else { throw fail("\"preview_store\" must name a catalog file inside the bundle") }
-                previewStore = file.path
+                guard let file = Self.file(path, in: root) else { throw fail("\"preview_store\" must name a catalog file inside the bundle") }
+                previewStore = file
             }
         }
+    }
+
+    /// The absolute path of the bundle file at `path`, as the bundle server would serve it; nil
+    /// when there is no such file inside `root`.
+    static func file(_ path: String, in root: URL) -> String? {
+        guard let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
+            case .file(let file) = BundlePathResolver(root: root).resolve(rawPath: "/" + encoded)
+        else { return nil }
+        return file.path
     }
 
     /// Refuses a bundle made for a newer runtime than `runtimeVersion`.

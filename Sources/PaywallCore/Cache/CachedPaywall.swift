@@ -12,7 +12,7 @@ public struct CachedPaywall {
     public let version: InstalledBundle
     /// That version, opened for presenting.
     public let bundle: PaywallBundle
-    /// The config entry's product slots (empty without an entry): they override the bundle's own.
+    /// The config entry's product slots (empty without an entry), laid over the bundle's own slot by slot.
     public let slots: ProductSlots
     /// The config entry's survey, for `PaywallPresenter.Options.survey`.
     public let survey: PaywallSurvey?

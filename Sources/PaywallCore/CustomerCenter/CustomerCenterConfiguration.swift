@@ -34,12 +34,23 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
     /// What in this configuration cannot work with `catalog`: change-plan product ids the
     /// catalog does not sell (the path would never appear).
     public func problems(with catalog: Catalog) -> [String] {
+        var paths: [String] = []
+        var unknown: [String: [String]] = [:]
+        for missing in missingProducts(in: catalog) {
+            if unknown[missing.slot] == nil { paths.append(missing.slot) }
+            unknown[missing.slot, default: []].append(missing.productId)
+        }
+        return paths.map { "customer center path \($0): product_ids \(unknown[$0]!.joined(separator: ", ")) are not in the catalog" }
+    }
+
+    /// Each change-plan product id the catalog does not sell; the slot is the path
+    /// (`management/change_plan`). `customer-center --strict` ends the run on the first.
+    public func missingProducts(in catalog: Catalog) -> [MissingProduct] {
         [("management", managementScreen), ("no_purchases", noPurchasesScreen)].flatMap { name, screen in
-            screen.paths.compactMap { path -> String? in
-                guard case .changePlan(let ids?) = path.type else { return nil }
-                let unknown = ids.filter { catalog.product(id: $0) == nil }
-                guard !unknown.isEmpty else { return nil }
-                return "customer center path \(name)/\(path.id): product_ids \(unknown.joined(separator: ", ")) are not in the catalog"
+            screen.paths.flatMap { path -> [MissingProduct] in
+                guard case .changePlan(let ids?) = path.type else { return [] }
+                return ids.filter { catalog.product(id: $0) == nil }
+                    .map { MissingProduct(slot: "\(name)/\(path.id)", productId: $0, reason: .notInCatalog) }
             }
         }
     }

@@ -19,6 +19,9 @@ public enum EventName: String, CaseIterable, Sendable {
     case webviewLoadTimeout = "paywallWebviewLoad_timeout"
     /// The bundle could not load; the built-in fallback page lists the products. `params.reason`.
     case paywallFallback = "paywall_fallback"
+    /// A slot's product is not in the catalog; the fallback paywall is shown instead of the
+    /// page. `params.slot`, `params.product_id`, `params.reason` (`not_in_catalog`).
+    case paywallProductsLoadFail = "paywallProductsLoad_fail"
 
     /// The user answered the paywall's survey (`PaywallSurvey`). `params.survey_id`,
     /// `params.assignment_key`, `params.trigger`, `params.option_id` (`other` for the

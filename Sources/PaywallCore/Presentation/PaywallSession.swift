@@ -103,6 +103,15 @@ public final class PaywallSession {
         page?.showFallback()
     }
 
+    /// Reports every slot whose product `catalog` does not sell (`paywallProductsLoad_fail`);
+    /// the caller shows the fallback paywall when any is missing. Nil `catalog`: nothing to check.
+    @discardableResult
+    package func reportMissingProducts(in catalog: Catalog?) -> [MissingProduct] {
+        let missing = productSlots.missingProducts(in: catalog)
+        for product in missing { channel.emit(.paywallProductsLoadFail, product.eventParams) }
+        return missing
+    }
+
     /// The paywall is on screen.
     package func presented() {
         report(EventName.paywallOpen)

@@ -44,6 +44,22 @@ public struct ProductSlots: Equatable, Sendable {
         self.init(entries)
     }
 
+    /// These slots with `overrides` laid over them: a slot of `overrides` wins, the others are
+    /// kept (`--products` and a config entry's `products` over the manifest's). Slot names are free-form.
+    public func merging(_ overrides: ProductSlots) -> ProductSlots {
+        var merged = entries.map { entry in (slot: entry.slot, productId: overrides.productId(forSlot: entry.slot) ?? entry.productId) }
+        merged += overrides.entries.filter { productId(forSlot: $0.slot) == nil }
+        return ProductSlots(merged)
+    }
+
+    /// The slots whose product `catalog` does not sell, in slot order. Without a catalog
+    /// nothing can be checked, so nothing is reported missing (`MissingProduct` says why).
+    public func missingProducts(in catalog: Catalog?) -> [MissingProduct] {
+        guard let catalog else { return [] }
+        return entries.filter { catalog.product(id: $0.productId) == nil }
+            .map { MissingProduct(slot: $0.slot, productId: $0.productId, reason: .notInCatalog) }
+    }
+
     public func productId(forSlot slot: String) -> String? {
         entries.first { $0.slot == slot }?.productId
     }

@@ -41,6 +41,17 @@ package struct TemplateVariables {
     /// The three events, in order.
     @MainActor
     package var events: [JSONValue] {
+        [
+            slots.productsEvent,
+            .object(["event_name": "template_variables", "variables": object]),
+            .object(["event_name": "template_substitutions_prefix", "prefix": prefix.map(JSONValue.string) ?? .null]),
+        ]
+    }
+
+    /// The `template_variables` event's `variables`: `user`, `device`, `params`, `products`,
+    /// each slot's product attributes, and `t` (the bundle's texts). `paywall variables` prints it.
+    @MainActor
+    package var object: JSONValue {
         var slotValues: [String: JSONValue] = [:]
         var productList: [JSONValue] = []
         for (slot, productId) in slots.entries {
@@ -58,11 +69,7 @@ package struct TemplateVariables {
         ]
         for (slot, value) in slotValues { variables[slot] = value }
         if let bundleStrings { variables["t"] = .object(bundleStrings.variables) }
-        return [
-            slots.productsEvent,
-            .object(["event_name": "template_variables", "variables": .object(variables)]),
-            .object(["event_name": "template_substitutions_prefix", "prefix": prefix.map(JSONValue.string) ?? .null]),
-        ]
+        return .object(variables)
     }
 
     /// `freeTrial` when the primary product has a free trial the user may still take.

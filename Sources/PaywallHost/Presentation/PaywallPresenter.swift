@@ -120,7 +120,7 @@ public final class PaywallPresenter {
     /// How to show one paywall.
     public struct Options: Sendable {
         public var size: ViewSize
-        /// The products in the page's slots (default: the bundle manifest's).
+        /// The products in the page's slots, laid over the bundle manifest's (a slot given here wins).
         public var slots: ProductSlots
         /// Render without a visible window (snapshots).
         public var offscreen: Bool
@@ -220,14 +220,11 @@ public final class PaywallPresenter {
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
         let session = PaywallSession(paywallId: bundle.identifier, events: events)
         // A bundle with its own tables is shown in the language they resolve to, runtime texts included.
-        var brokenStrings: String?
-        do { session.bundleStrings = try BundleStrings(bundleRoot: bundle.root, locale: strings.resolution.requested) } catch {
-            brokenStrings = "the bundle's string tables: \(error)"
-        }
-        let pageStrings = session.bundleStrings.flatMap {
-            try? StringTable(directory: resources.locales, locale: $0.table.resolution.resolved)
-        } ?? strings
-        session.productSlots = options.slots.entries.isEmpty ? manifest.slots : options.slots
+        let texts = PageStrings(bundleRoot: bundle.root, locales: resources.locales, user: strings)
+        session.bundleStrings = texts.bundleStrings
+        let brokenStrings = texts.problem
+        let pageStrings = texts.runtime
+        session.productSlots = manifest.slots.merging(options.slots)
         if let purchases { session.enablePurchases(purchases, strings: pageStrings) }
         session.delegate = delegate
         session.strings = pageStrings
@@ -256,9 +253,11 @@ public final class PaywallPresenter {
             view.prepareAsWidget(style)
         }
         var entry = runtime.mount(bundle, host: host, policy: ContentSecurityPolicy(allowedOrigins: manifest.allowedOrigins))
-        if let brokenStrings, let fallback = runtime.fallbackBundle {
-            // Never a page of raw {{ t.KEY }}: the fallback paywall sells the same products.
-            session.useFallback(reason: brokenStrings)
+        let missing = session.reportMissingProducts(in: context.products)
+        let fallbackReason = brokenStrings ?? (missing.isEmpty ? nil : missing.map(\.description).joined(separator: "; "))
+        if let fallbackReason, let fallback = runtime.fallbackBundle {
+            // Never a page of raw {{ t.KEY }} or {{ primary.price }}: the fallback paywall sells the products that exist.
+            session.useFallback(reason: fallbackReason)
             entry = runtime.mount(fallback, host: host)
         }
         let presentation = PaywallPresentation(session: session, view: view)

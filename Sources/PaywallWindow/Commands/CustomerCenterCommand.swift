@@ -30,6 +30,11 @@ enum CustomerCenterCommand {
             throw .usage("--automation drives a window on screen; --snapshot renders off screen and exits: use one of them", spec)
         }
         let (presenter, stores) = try PresentationHost.makePresenter(arguments, command: spec)
+        if let catalog = stores.purchases?.catalog,
+            let code = scripts.strict.endOnMissingProduct(configuration.missingProducts(in: catalog))
+        {
+            return code
+        }
         presenter.events.observe { event in
             if event.name == .customerCenterConfigWarning {
                 Diagnostics.fail("warning: \(event.params["reason"]?.stringValue ?? "")")

@@ -11,6 +11,7 @@ enum PresentCommand {
         let timeout = try Commands.timeout(arguments, Commands.present)
         let scripts = try EvalScripts(arguments, Commands.present)
         let host = try PresentationHost(arguments, command: Commands.present, countsAsView: true)
+        if let code = scripts.strict.endOnMissingProduct(host.missingProducts) { return code }
         return host.run(onPresented: { presentation in
             let session = presentation.session
             session.onReady = {

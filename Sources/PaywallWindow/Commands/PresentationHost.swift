@@ -48,7 +48,7 @@ final class PresentationHost {
             countsAsView: countsAsView)
         options.survey = survey
         if let text = arguments.value("--products") {
-            do { options.slots = try ProductSlots(parsing: text) } catch { throw .usage("--products: \(error)", command) }
+            do { options.slots = configSlots.merging(try ProductSlots(parsing: text)) } catch { throw .usage("--products: \(error)", command) }
         }
         // The command line's condition wins over the config entry's.
         options.condition = try Commands.condition(arguments, command) ?? configCondition ?? .checkUserSubscription
@@ -73,7 +73,12 @@ final class PresentationHost {
         if stores.purchases == nil, !countsAsView, let preview = manifest.previewStore {
             do { presenter.catalog = try CatalogLoader.load(path: preview) } catch { throw .failure(error.description) }
         }
+        missingProducts = Diagnostics.checkProducts(manifest.slots.merging(options.slots), in: presenter.context.products)
     }
+
+    /// The page's slots (the manifest's, under the config entry's, under `--products`) whose
+    /// product the catalog lacks; `--strict` ends the run on the first.
+    let missingProducts: [MissingProduct]
 
     var events: EventDispatcher { presenter.events }
 
@@ -107,7 +112,7 @@ final class PresentationHost {
         } catch {
             throw .failure("\(error)")
         }
-        warnOfFallback(presenter)
+        Diagnostics.warnOfFallback(presenter.strings)
         if let log { presenter.events.observe { log.append($0) } }
         // Before any view is made: a view is driven only if it was made for automation.
         if arguments.has("--automation") { presenter.allowAutomation() }
@@ -116,15 +121,6 @@ final class PresentationHost {
         presenter.dialogs = try Commands.dialogs(arguments, command)
         return (presenter, stores)
     }
-
-    /// Says on stderr when the presenter's locale has no string table.
-    static func warnOfFallback(_ presenter: PaywallPresenter) {
-        let resolution = presenter.strings.resolution
-        if resolution.fellBack {
-            Diagnostics.fail("no strings for the locale '\(resolution.requested)'; showing \(resolution.resolved) texts")
-        }
-    }
-
 
     /// The bundle `target` names: a path (anything with a `/`, and always for preview and
     /// snapshot) is a folder; a bare name is a cached or configured paywall when the cache or

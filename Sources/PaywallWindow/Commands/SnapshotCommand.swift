@@ -17,6 +17,7 @@ enum SnapshotCommand {
             throw .usage("--out FILE.png (one image) or --out-dir DIR (a matrix) is required", Commands.snapshot)
         }
         let host = try PresentationHost(arguments, command: Commands.snapshot, offscreen: true, countsAsView: false)
+        if let code = StrictChecks(arguments).endOnMissingProduct(host.missingProducts) { return code }
         var exitCode: Int32 = 0
         let finished = { @MainActor (code: Int32) in
             exitCode = code

@@ -52,7 +52,7 @@ final class SnapshotMatrixRunner {
             do { try presenter.switchLocale(to: shot.locale) } catch {
                 return fail("\(shot.name): cannot switch to the locale \(shot.locale): \(error)")
             }
-            PresentationHost.warnOfFallback(presenter)
+            Diagnostics.warnOfFallback(presenter.strings)
         }
         Toolkit.setInterfaceStyle(shot.theme)
         MainLoop.after(seconds: Self.shotTimeout) { [weak self] in

@@ -65,10 +65,11 @@ final class BundleInspectorTests: XCTestCase {
                        "packing again fixes files the manifest does not list, nothing else")
     }
 
-    func testMissingManifestAndEntryAreProblems() throws {
+    /// The manifest is optional: without one, the rest is still checked, and nothing else is a problem.
+    func testAMissingEntryIsAProblemAndAMissingManifestIsNot() throws {
+        XCTAssertEqual(BundleInspector.validate(root), [])
         try FileManager.default.removeItem(at: root.appendingPathComponent("index.html"))
-        let problems = BundleInspector.validate(root).map(\.file)
-        XCTAssertEqual(problems.prefix(2), ["index.html", "manifest.json"])
+        XCTAssertEqual(BundleInspector.validate(root).map(\.file), ["index.html"])
     }
 
     /// The entry `present` could not serve: one that leaves the bundle or needs escaping.
@@ -83,9 +84,39 @@ final class BundleInspectorTests: XCTestCase {
         }
     }
 
-    func testBrokenManifestIsTheOnlyProblemReported() throws {
+    /// A manifest that cannot be read is one problem; the files are still checked.
+    func testBrokenManifestIsReportedAlongWithEveryOtherProblem() throws {
         _ = try writeFile("{", to: "manifest.json", in: root)
-        XCTAssertEqual(BundleInspector.validate(root).map(\.file), ["manifest.json"])
+        _ = try writeFile(#"<img src="gone.png">"#, to: "page2.html", in: root)
+        XCTAssertEqual(BundleInspector.validate(root).map(\.file), ["manifest.json", "page2.html"])
+    }
+
+    private let previewStore = #"{"products": [{"id": "pro.yearly", "display_name": "Pro", "price": "29.99", "currency": "USD", "kind": "auto_renewable", "period": "P1Y", "group": "pro", "entitlements": ["pro"]}]}"#
+
+    /// The manifest's slots are checked against its preview catalog, every slot reported.
+    func testSlotsMissingFromThePreviewStoreAreProblems() throws {
+        _ = try writeFile(previewStore, to: "store.json", in: root)
+        _ = try writeFile(#"{"products": {"primary": "pro.yearly", "secondary": "pro.weekly", "badge": "pro.daily"}, "preview_store": "store.json"}"#,
+                          to: "manifest.json", in: root)
+        try BundleInspector.pack(root)
+        let problems = BundleInspector.validate(root)
+        XCTAssertEqual(problems.map(\.file), ["manifest.json", "manifest.json"], "\(problems)")
+        XCTAssertTrue(problems[0].message.hasPrefix("products.secondary: pro.weekly is not in the preview_store store.json (it sells pro.yearly)"),
+                      problems[0].message)
+        XCTAssertTrue(problems[1].message.hasPrefix("products.badge: pro.daily is not in the preview_store store.json"), problems[1].message)
+    }
+
+    /// A preview catalog that is missing or does not load is a problem, and the rest is still checked.
+    func testAPreviewStoreThatDoesNotLoadIsAProblem() throws {
+        _ = try writeFile(#"{"products": {"primary": "pro.yearly"}, "preview_store": "store.json"}"#, to: "manifest.json", in: root)
+        _ = try writeFile(#"<img src="gone.png">"#, to: "page2.html", in: root)
+        var problems = BundleInspector.validate(root)
+        XCTAssertEqual(problems.first, BundleProblem(file: "manifest.json", message: "\"preview_store\" names store.json, which is not a file in the bundle"))
+        XCTAssertTrue(problems.contains { $0.file == "page2.html" && $0.message.contains("gone.png") }, "\(problems)")
+        _ = try writeFile(#"{"products": [{"id": "pro.yearly"}]}"#, to: "store.json", in: root)
+        problems = BundleInspector.validate(root)
+        XCTAssertEqual(problems.first?.file, "store.json", "\(problems)")
+        XCTAssertTrue(problems.first?.message.hasPrefix("the preview_store does not load: ") ?? false, "\(problems)")
     }
 
     func testManifestFieldValidation() throws {

@@ -106,6 +106,10 @@ final class CustomerCenterReviewTests: XCTestCase {
         XCTAssertEqual(config.problems(with: F.catalog).count, 1)
         XCTAssertTrue(config.problems(with: F.catalog)[0].contains("pro.weekly"), "\(config.problems(with: F.catalog))")
         XCTAssertEqual(CustomerCenterConfiguration.default.problems(with: F.catalog), [])
+        // One missing product a path and id, for `customer-center --strict`.
+        XCTAssertEqual(config.missingProducts(in: F.catalog),
+                       [MissingProduct(slot: "management/change_plan", productId: "pro.weekly", reason: .notInCatalog)])
+        XCTAssertEqual(CustomerCenterConfiguration.default.missingProducts(in: F.catalog), [])
         let rig = try CCSessionRig(dir: dir, configuration: config)
         rig.open()
         XCTAssertEqual(rig.events(named: .customerCenterConfigWarning).count, 1)

@@ -28,6 +28,24 @@ final class PaywallSessionTests: XCTestCase {
         var names: [EventName] { events.map(\.name) }
     }
 
+    // MARK: Products
+
+    /// Each slot whose product the catalog lacks is one `paywallProductsLoad_fail`, tagged with the paywall.
+    func testMissingProductsAreReportedOneEventASlot() async throws {
+        let h = Harness(paywallId: "upsell")
+        h.session.productSlots = try ProductSlots(parsing: "primary=pro.yearly,secondary=pro.gone,badge=pro.nope")
+        let catalog = Catalog(products: [Product(id: "pro.yearly", displayName: "Pro", price: 1, currencyCode: "USD", kind: .nonConsumable)])
+        let missing = h.session.reportMissingProducts(in: catalog)
+        XCTAssertEqual(missing.map(\.slot), ["secondary", "badge"])
+        XCTAssertEqual(h.names, [.paywallProductsLoadFail, .paywallProductsLoadFail])
+        XCTAssertEqual(h.events[0].params, ["slot": "secondary", "product_id": "pro.gone", "reason": "not_in_catalog",
+                                            "paywall_identifier": "upsell"])
+        XCTAssertEqual(h.events[1].params["product_id"], "pro.nope")
+        // No catalog: nothing is checked, nothing reported.
+        XCTAssertEqual(h.session.reportMissingProducts(in: nil), [])
+        XCTAssertEqual(h.events.count, 2)
+    }
+
     // MARK: Page messages
 
     func testBatchWithUnknownEventAndClose() async throws {

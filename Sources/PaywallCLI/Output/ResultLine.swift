@@ -1,0 +1,17 @@
+import PaywallCore
+
+/// The one JSON line a window command prints when its run ends, with `result` first and the
+/// other fields in the order given (a CLI contract, documented in the README).
+package enum ResultLine {
+    package static func text(_ fields: [(String, String)]) -> String {
+        let members = fields.map { "\(JSONValue.string($0.0).jsonText):\(JSONValue.string($0.1).jsonText)" }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+}
+
+extension MissingProduct {
+    /// `{"result":"missing_product","slot":"primary","product_id":"..."}`: what `--strict` prints.
+    package var jsonLine: String {
+        ResultLine.text([("result", "missing_product"), ("slot", slot), ("product_id", productId)])
+    }
+}
