@@ -225,10 +225,16 @@ public final class PaywallRuntime {
         return stream
     }
 
+    /// What was last delivered: one change reported as both a status and an info event (or
+    /// an `identify` that reports it too) reaches the app once.
+    private var delivered: (status: SubscriptionStatus, info: CustomerInfo)?
+
     private func customerInfoChanged() {
-        let info = customerInfo
-        for continuation in streams.values { continuation.yield(info) }
-        delegate?.customerInfoDidChange(info)
+        let current = (status: subscriptionStatus, info: customerInfo)
+        if let delivered, delivered.status == current.status, delivered.info == current.info { return }
+        delivered = current
+        for continuation in streams.values { continuation.yield(current.info) }
+        delegate?.customerInfoDidChange(current.info)
     }
 
     /// Signs `userId` in: their purchases, cached status and attributes apply at once.

@@ -35,6 +35,7 @@ final class PaywallRuntimeTests: XCTestCase {
         let info = await iterator.next()
         XCTAssertEqual(info?.entitlements.first { $0.isActive }?.id, "pro")
         XCTAssertEqual(delegate.infos.last?.entitlements.first { $0.isActive }?.id, "pro", "the delegate hears it too")
+        XCTAssertEqual(delegate.infos.count, 1, "one purchase, one change (not one per event reporting it)")
         XCTAssertEqual(runtime.subscriptionStatus, .active(["pro"]))
 
         // A new process, offline: the cached status at once.
