@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules"]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .executableTarget(name: "paywall", dependencies: ["PaywallCore", "PaywallHost"]),
+        // A minimal Swift Foundation program: `paywall bench`'s reference for a process's start.
+        .executableTarget(name: "paywall-bench-baseline"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
         .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallCore", "PaywallHost", "CGtk"],

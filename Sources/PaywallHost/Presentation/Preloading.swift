@@ -5,7 +5,8 @@ import PaywallCore
 /// presenting one shows a finished page at once.
 extension PaywallPresenter {
     /// Loads `bundle` into a hidden window ahead of time, so `presentPreloaded(id:)` shows a
-    /// finished page at once. Reports `paywallPreload_start` and `paywallPreload_complete` (with
+    /// finished page at once: the window's first frame on screen carries the page (the window
+    /// waits mapped off screen on X11, realized with its view shown elsewhere; see `HiddenDrawing`). Reports `paywallPreload_start` and `paywallPreload_complete` (with
     /// the preloads' estimated memory); the least recently preloaded beyond `maxPreloaded` or
     /// `preloadMemoryBudgetMB` are dropped with `paywallPreload_evicted`.
     public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
@@ -26,6 +27,7 @@ extension PaywallPresenter {
             ])
             self.keepWithinMemoryBudget(used: used)
         }
+        presentation.view.drawWhileHidden()
         presentation.webView.load(entry)
         preloaded.append((id, presentation, options))
     }
@@ -34,7 +36,9 @@ extension PaywallPresenter {
     public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
 
     /// Shows a preloaded paywall without reloading it, sending its template variables again
-    /// (the status or products may have changed). Nil when `id` was not preloaded.
+    /// (the status or products may have changed) just before its window shows: its first frame
+    /// shows the page as preloaded and the update lands in the frame after. Nil when `id` was
+    /// not preloaded.
     @discardableResult
     public func presentPreloaded(id: String, completion: @escaping @MainActor (PresentationResult) -> Void)
         -> PaywallPresentation?
