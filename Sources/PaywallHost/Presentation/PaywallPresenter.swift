@@ -251,9 +251,11 @@ public final class PaywallPresenter {
         return (presentation, entry)
     }
 
-    /// Runs the status gate, then calls `onShow` and shows the page; cleans up after the end.
+    /// Runs the status gate, then calls `onShow`, shows the page and calls `shown`; cleans up
+    /// after the end.
     func start(_ presentation: PaywallPresentation, options: Options,
-                       completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void) {
+               completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void,
+               shown: @escaping @MainActor () -> Void = {}) {
         let key = ObjectIdentifier(presentation)
         let host = presentation.webView.bundleHost
         active[key] = presentation
@@ -278,11 +280,10 @@ public final class PaywallPresenter {
             guard session.result == nil else { return }
             if options.countsAsView { try? state?.countPaywallView(session.paywallId) }
             presentation.onScreen = true
-            // Before the window shows: a preloaded page's fresh template variables are on their
-            // way as its first frame is painted, and land in the next.
             onShow()
             presentation.view.show()
             session.presented()
+            shown()
             let watch = { [weak session] in
                 MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
             }

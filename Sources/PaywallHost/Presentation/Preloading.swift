@@ -35,10 +35,10 @@ extension PaywallPresenter {
     /// Whether `id` is loaded and waiting in a hidden window.
     public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
 
-    /// Shows a preloaded paywall without reloading it, sending its template variables again
-    /// (the status or products may have changed) just before its window shows: its first frame
-    /// shows the page as preloaded and the update lands in the frame after. Nil when `id` was
-    /// not preloaded.
+    /// Shows a preloaded paywall without reloading it: its first frame shows the page as it was
+    /// drawn while hidden. Its template variables are worked out again as it shows, and sent
+    /// only if they changed (the status or products may have); the page's update then lands in
+    /// the frames after. Nil when `id` was not preloaded.
     @discardableResult
     public func presentPreloaded(id: String, completion: @escaping @MainActor (PresentationResult) -> Void)
         -> PaywallPresentation?
@@ -49,9 +49,11 @@ extension PaywallPresenter {
         start(presentation, options: entry.options, completion: completion) {
             if presentation.needsReload {
                 presentation.webView.reload()  // its web process died while it waited
-            } else {
-                presentation.session.sendTemplateVariables()
             }
+        } shown: {
+            // After the window shows, so that its first frame comes at once; an update lands
+            // in the frames after.
+            if !presentation.needsReload { presentation.session.refreshTemplateVariables() }
         }
         return presentation
     }

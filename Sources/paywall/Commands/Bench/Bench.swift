@@ -107,14 +107,6 @@ struct Bench {
 
     func measureAll(paywall: PaywallBundle, marked: PaywallBundle, serving: PaywallBundle, work: URL) async throws -> BenchResults {
         // Memory first, before other runs leave pages to be freed while it is measured.
-        if ProcessInfo.processInfo.environment["TMPFRAMES"] != nil {  // TEMP
-            let plain = try await plainWindowFirstFrames()
-            let cold = try await coldPresents(marked)
-            let preloaded = try await preloadedPresents(marked)
-            let cc = try await customerCenterPresents(preloaded: true)
-            FileHandle.standardError.write(Data("plain \(plain)\ncold \(cold.first) \(cold.twoFrames)\npre \(preloaded.first) \(preloaded.twoFrames)\ncc \(cc.first)\n".utf8))
-            exit(0)
-        }
         let rss = try await preloadMemory(paywall)
         let plain = try await plainWindowFirstFrames()
         let cold = try await coldPresents(marked)

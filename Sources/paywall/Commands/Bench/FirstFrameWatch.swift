@@ -31,7 +31,6 @@ final class FirstFrameWatch {
     init(_ widget: UnsafeMutablePointer<GtkWidget>, start: Double,
          content: @escaping @MainActor ([UInt32?]) -> Bool = { $0.allSatisfy { $0 == FirstFrameWatch.markerColor } }) {
         frames = PaintedFrames(widget: widget, points: Self.markerPoints) { [weak self] frame in
-            if ProcessInfo.processInfo.environment["TMPFRAMES"] == "2" { FileHandle.standardError.write(Data("frame \(frame.onScreen) \(frame.endedAt - start) \(frame.pixels.map { String($0 ?? 0, radix: 16) })\n".utf8)) } // TEMP
             guard let self, frame.onScreen else { return true }  // an X11 window waiting off screen shows nothing
             if content(frame.pixels) {
                 finish(.success(Frame(ms: frame.endedAt - start, blank: blank, white: white)))
