@@ -115,7 +115,7 @@ struct Bench {
         let status = try statusReads(work)
         let inProcess = try statusReadsInProcess(work)
         let baseline = try swiftBaseline()
-        let processes = try commandProcesses(work, marked: marked)
+        let processes = try commandProcesses(work, paywall: paywall)
         let centerCold = try await customerCenterPresents(preloaded: false)
         let centerPreloaded = try await customerCenterPresents(preloaded: true)
         let snapshots = try snapshotRuns(paywall, work: work)
@@ -195,6 +195,7 @@ struct Bench {
             if let watch { first.add(try await watch.result()) }
             presenter.dismissCustomerCenter()
         }
+        FileHandle.standardError.write(Data("TMP cc \(preloaded) \(times.map { Int($0) })\n".utf8))
         return (Self.median(times), times.max() ?? 0, first)
     }
 
