@@ -195,7 +195,6 @@ struct Bench {
             if let watch { first.add(try await watch.result()) }
             presenter.dismissCustomerCenter()
         }
-        FileHandle.standardError.write(Data("TMP cc \(preloaded) \(times.map { Int($0) })\n".utf8))
         return (Self.median(times), times.max() ?? 0, first)
     }
 
