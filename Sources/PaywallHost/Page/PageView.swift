@@ -134,28 +134,17 @@ public final class PageView: PageSurface {
         hiddenDrawing = nil
     }
 
-    /// Takes the page down for good: hides the window (and frees it, with the view, a second
-    /// later) or takes the widget out of the app's container. Freeing a web view while the next
-    /// page loads in the same web process held that load up by about half a second
-    /// (`paywall bench`: 3 of 20 customer centers presented right after one closed; none once
-    /// the closed one was freed a second later).
+    /// Frees the window (and with it the view) or takes the widget out of the app's container.
     func destroy() {
         guard !isDestroyed else { return }
         isDestroyed = true
-        if let held = windowRef, placement?.offscreen == false {
-            gtk_widget_hide(held.pointer)
-            windowRef = nil
-            MainLoop.after(seconds: Self.freeDelay) { gtk_widget_destroy(held.pointer) }
-        } else if let window {
-            gtk_widget_destroy(window)  // snapshots: the next page waits for nothing but this one's work
+        if let window {
+            gtk_widget_destroy(window)
             windowRef = nil
         } else if let parent = gtk_widget_get_parent(widget) {
             gtk_container_remove(gcast(parent), widget)
         }
     }
-
-    /// How long a page taken down waits before its window and view are freed (see `destroy()`).
-    static let freeDelay = 1.0
 
     /// The window that dialogs and browser windows belong to.
     private var toplevel: UnsafeMutablePointer<GtkWidget> {
