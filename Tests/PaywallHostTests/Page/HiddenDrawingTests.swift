@@ -53,11 +53,9 @@ final class HiddenDrawingTests: XCTestCase {
         let index = bundle.appendingPathComponent("index.html")
         try String(contentsOf: index, encoding: .utf8).replacingOccurrences(of: "<body>", with: "<body>" + Self.marker)
             .write(to: index, atomically: true, encoding: .utf8)
-        let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
-        var names: [EventName] = []
-        presenter.events.observe { names.append($0.name) }
-        presenter.preload(try PaywallBundle(path: bundle.path), as: "first")
-        let loaded = await runLoop { names.contains(.paywallPreloadComplete) }
+        let recording = try RecordingPresenter()
+        let presenter = recording.presenter
+        let loaded = try await recording.preload(bundle.path, as: "first")
         XCTAssertTrue(loaded, "the preload never completed")
         await pause()
 
@@ -77,11 +75,9 @@ final class HiddenDrawingTests: XCTestCase {
         guard try startToolkitOnDisplay() else { return }
         try "<!DOCTYPE html><html><body><p>paid</p></body></html>"
             .write(to: dir.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
-        let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
-        var names: [EventName] = []
-        presenter.events.observe { names.append($0.name) }
-        presenter.preload(try PaywallBundle(path: dir.path), as: "hidden")
-        let loaded = await runLoop { names.contains(.paywallPreloadComplete) }
+        let recording = try RecordingPresenter()
+        let presenter = recording.presenter
+        let loaded = try await recording.preload(dir.path, as: "hidden")
         XCTAssertTrue(loaded, "the preload never completed")
         let presentation = try XCTUnwrap(presenter.preloaded.first?.presentation)
 
@@ -114,14 +110,13 @@ final class HiddenDrawingTests: XCTestCase {
     @MainActor
     func testAPreloadedCustomerCentersFirstFrameOnScreenShowsItsScreen() async throws {
         guard try startToolkitOnDisplay() else { return }
-        let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
-        var names: [EventName] = []
-        presenter.events.observe { names.append($0.name) }
+        let recording = try RecordingPresenter()
+        let presenter = recording.presenter
         presenter.preloadCustomerCenter()
         let preloaded = try XCTUnwrap(presenter.preloadedCustomerCenter)
         let drawn = await runLoop { preloaded.session.renderedRevision > 0 }
         XCTAssertTrue(drawn, "the preloaded customer center never drew its screen")
-        XCTAssertFalse(names.contains(.customerCenterOpen), "drawn, not yet open")
+        XCTAssertFalse(recording.names.contains(.customerCenterOpen), "drawn, not yet open")
         preloaded.webView.evaluate("document.documentElement.insertAdjacentHTML('beforeend', \(JSONValue.string(Self.marker).jsonText))")
         await pause()
 
