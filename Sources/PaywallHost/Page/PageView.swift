@@ -179,7 +179,14 @@ public final class PageView: PageSurface {
 
     package func showProgress(_ visible: Bool) {
         guard !isDestroyed else { return }
+        statusTakesInput(visible)
         if visible { status.showWorking(strings.text("progress.label")) } else { status.hide() }
+    }
+
+    /// Whether the status overlay catches clicks (a purchase or a load in progress) or lets
+    /// them through to the page (a ready page's placeholder, still on screen for a frame or two).
+    private func statusTakesInput(_ takes: Bool) {
+        gtk_overlay_set_overlay_pass_through(gcast(overlayRef.pointer), status.widget, takes ? 0 : 1)
     }
 
     /// Counts loading states shown, so a placeholder's delayed hiding never hides a later one.
@@ -188,6 +195,7 @@ public final class PageView: PageSurface {
     package func showLoading(_ state: LoadingState) {
         guard !isDestroyed else { return }
         loadingShown += 1
+        statusTakesInput(state != .hidden)
         switch state {
         case .hidden: hidePlaceholderOncePainted()
         case .loading: status.showWorking(strings.text("loading.label"))
@@ -198,8 +206,9 @@ public final class PageView: PageSurface {
     /// A page is ready (it pinged) before WebKit has painted it: hiding the placeholder at once
     /// showed a white frame (`paywall bench`: `cold_white_frames`). On screen, it goes once two
     /// of the page's frames have run, so the first has reached the window; a page that does not
-    /// draw within a quarter of a second loses it anyway. A view not on screen (preloaded) draws
-    /// nothing meanwhile: it goes at once.
+    /// draw within a quarter of a second loses it anyway. Meanwhile clicks go through it to
+    /// the ready page. A view not mapped (preloaded elsewhere than X11) draws nothing
+    /// meanwhile: it goes at once.
     private func hidePlaceholderOncePainted() {
         guard gtk_widget_get_mapped(webView.widget) != 0 else { return status.hide() }
         let shown = loadingShown
@@ -209,12 +218,6 @@ public final class PageView: PageSurface {
         }
         webView.callAsync("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return 0") { _ in hide() }
         MainLoop.after(seconds: 0.25, hide)
-    }
-
-    /// Shows the loading placeholder now, before the view's first frame: a page about to load
-    /// into a window that is about to show (`showLoading(.loading)` comes when WebKit starts).
-    func showLoadingPlaceholder() {
-        showLoading(.loading)
     }
 
     package func showFallback() {

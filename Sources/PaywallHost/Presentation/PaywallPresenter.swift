@@ -317,9 +317,10 @@ public final class PaywallPresentation {
     }
 
     /// Starts loading a page that was not preloaded, its placeholder up from the first frame
-    /// (the window's background, then white, showed before WebKit reported the load started).
+    /// (the session shows it when WebKit reports the load started: the window's background,
+    /// then white, showed before that).
     func loadCold(_ entry: URL) {
-        view.showLoadingPlaceholder()
+        view.showLoading(.loading)
         webView.load(entry)
     }
 

@@ -6,7 +6,8 @@ import PaywallCore
 extension PaywallPresenter {
     /// Loads `bundle` into a hidden window ahead of time, so `presentPreloaded(id:)` shows a
     /// finished page at once: the window's first frame on screen carries the page (the window
-    /// waits mapped off screen on X11, realized with its view shown elsewhere; see `HiddenDrawing`). Reports `paywallPreload_start` and `paywallPreload_complete` (with
+    /// waits mapped off screen on X11, realized with its view shown elsewhere; see
+    /// `HiddenDrawing`). Reports `paywallPreload_start` and `paywallPreload_complete` (with
     /// the preloads' estimated memory); the least recently preloaded beyond `maxPreloaded` or
     /// `preloadMemoryBudgetMB` are dropped with `paywallPreload_evicted`.
     public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
