@@ -33,6 +33,8 @@ let package = Package(
         // An example app: a GTK 3 app selling Pro through the runtime (see its main.swift).
         .executableTarget(name: "LumenNotesExample", dependencies: ["PaywallCore", "PaywallHost", "CGtk"],
                           path: "Examples/LumenNotes"),
+        // A minimal Swift Foundation program: `paywall bench`'s reference for a process's start.
+        .executableTarget(name: "paywall-bench-baseline"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
         .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallWindow", "PaywallCLI", "LumenNotesExample", "PaywallCore", "PaywallHost", "CGtk"],

@@ -96,7 +96,11 @@ final class ResilienceTests: EndToEndTestCase {
         for key in ["cold_present_ms", "preloaded_present_ms", "bridge_rtt_ms", "raw_bridge_rtt_ms", "status_read_ms",
                     "scheme_serve_ms", "file_serve_ms", "preload_rss_mb", "customer_center_cold_ms",
                     "customer_center_preloaded_ms", "two_frames_floor_ms", "snapshot_matrix_20_ms", "snapshot_single_ms",
-                    "snapshot_separate_20_ms"] {
+                    "snapshot_separate_20_ms", "plain_window_first_frame_ms", "preloaded_first_frame_ms",
+                    "preloaded_blank_frames", "cold_first_frame_ms", "cold_white_frames",
+                    "customer_center_preloaded_first_frame_ms", "customer_center_preloaded_blank_frames",
+                    "customer_center_cold_slowest_ms", "swift_baseline_process_ms", "status_read_in_process_ms",
+                    "store_process_ms", "cache_process_ms", "validate_process_ms", "bundle_process_ms"] {
             guard case .number(let value)? = json[key] else { return XCTFail("missing \(key) in \(result.stdout)") }
             XCTAssertTrue(value.isFinite && value >= 0 || key == "preload_rss_mb", "\(key) = \(value)")
         }

@@ -48,6 +48,8 @@ public final class CustomerCenterSession {
     package private(set) var revision = 0
     package private(set) var renderedRevision = 0
     private var isStarted = false
+    /// Preloaded: the screen is drawn before it is shown (and before `start()` reports it open).
+    private var drawsAhead = false
     private var latestVersion: String?
 
     package struct Environment: Sendable {
@@ -102,6 +104,14 @@ public final class CustomerCenterSession {
         lookUpLatestVersion()
     }
 
+    /// Draws the screen as soon as the page can take it, without reporting the customer center
+    /// open: a preloaded page is then drawn before it is shown. `start()` redraws it with what
+    /// the presentation sets (configuration, purchases, environment).
+    package func drawAhead() {
+        drawsAhead = true
+        render()
+    }
+
     /// Takes it down (the close button, the window manager or the app); reports `customerCenter_close` once.
     public func dismiss() {
         guard !isDismissed else { return }
@@ -137,7 +147,7 @@ public final class CustomerCenterSession {
 
     /// Sends the current model to the page (once it can take it).
     func render() {
-        guard isStarted, channel.canDeliver, !isDismissed else { return }
+        guard isStarted || drawsAhead, channel.canDeliver, !isDismissed else { return }
         revision += 1
         let model = screen().model(route: route, dialog: dialog, busy: isBusy)
         channel.deliver([["event_name": "customer_center_screen", "revision": .number(Double(revision)), "model": model]])

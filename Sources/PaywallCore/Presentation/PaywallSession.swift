@@ -167,16 +167,30 @@ public final class PaywallSession {
         }
     }
 
-    /// Sends the page its products, template variables and substitution prefix (after each
-    /// ping, and whenever a loaded page is presented again).
+    /// Sends the page its products, template variables and substitution prefix (after each ping).
     package func sendTemplateVariables() {
+        let events = templateVariableEvents()
+        lastTemplateVariables = events
+        if !events.isEmpty { deliver(events) }
+    }
+
+    /// Sends them again only if they changed since they were last sent (a preloaded page
+    /// presented later: the user subscribed meanwhile, say). Unchanged, the page is left alone
+    /// and draws nothing new.
+    package func refreshTemplateVariables() {
+        guard templateVariableEvents() != lastTemplateVariables else { return }
+        sendTemplateVariables()
+    }
+
+    /// What `sendTemplateVariables` last sent.
+    private var lastTemplateVariables: [JSONValue]?
+
+    private func templateVariableEvents() -> [JSONValue] {
         if let templateContext, let strings {
-            let variables = templateContext.variables(slots: productSlots, strings: strings, bundleStrings: bundleStrings,
-                                                      params: params)
-            deliver(variables.events)
-        } else if !productSlots.entries.isEmpty {
-            deliver([productSlots.productsEvent])
+            return templateContext.variables(slots: productSlots, strings: strings, bundleStrings: bundleStrings,
+                                             params: params).events
         }
+        return productSlots.entries.isEmpty ? [] : [productSlots.productsEvent]
     }
 
     /// Sends events to the page: now if it can receive them, else as soon as it can.

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// Opens a database file that belongs to one kind of owner (marked by `PRAGMA application_id`),
 /// and never crashes on a bad file: a corrupt file, garbage, or another program's database is
@@ -123,13 +124,12 @@ package enum RecoveringDatabase {
     }
 
     /// What the file lacks of the schema its migrations make (a table, or a column of one),
-    /// e.g. after a table was dropped by hand; nil when it has it all. The schema to expect
-    /// is built by running the migrations on an empty in-memory database.
+    /// e.g. after a table was dropped by hand; nil when it has it all. The schema to expect is
+    /// built once a process by running the migrations on an empty in-memory database (doing
+    /// that at every open cost about a fifth of a millisecond of an app's cached-status read).
     private static func missingSchema(_ database: SQLiteDatabase, _ migrations: [String]) throws(SQLiteError) -> String? {
-        let expected = try SQLiteDatabase(path: ":memory:")
-        try expected.migrate(migrations)
         let present = try columns(database)
-        for (table, wanted) in try columns(expected).sorted(by: { $0.key < $1.key }) {
+        for (table, wanted) in try expectedColumns(migrations).sorted(by: { $0.key < $1.key }) {
             guard let have = present[table] else { return "incomplete schema: table \(table) is missing" }
             if let column = wanted.subtracting(have).sorted().first {
                 return "incomplete schema: table \(table) has no column \(column)"
@@ -138,13 +138,28 @@ package enum RecoveringDatabase {
         return nil
     }
 
-    /// Each table's column names.
+    /// The columns each list of migrations makes, worked out once a process.
+    private static let expected = Mutex<[[String]: [String: Set<String>]]>([:])
+
+    private static func expectedColumns(_ migrations: [String]) throws(SQLiteError) -> [String: Set<String>] {
+        if let known = expected.withLock({ $0[migrations] }) { return known }
+        let empty = try SQLiteDatabase(path: ":memory:")
+        try empty.migrate(migrations)
+        let made = try columns(empty)
+        expected.withLock { $0[migrations] = made }
+        return made
+    }
+
+    /// Each table's column names, in one query.
     private static func columns(_ database: SQLiteDatabase) throws(SQLiteError) -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]
-        let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        for table in tables.compactMap({ $0["name"]?.string }) {
-            let info = try database.query("SELECT name FROM pragma_table_info(?)", [.text(table)])
-            result[table] = Set(info.compactMap { $0["name"]?.string })
+        let rows = try database.query("""
+            SELECT m.name AS t, p.name AS c FROM sqlite_master AS m, pragma_table_info(m.name) AS p
+            WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+            """)
+        for row in rows {
+            guard let table = row["t"]?.string, let column = row["c"]?.string else { continue }
+            result[table, default: []].insert(column)
         }
         return result
     }

@@ -9,11 +9,17 @@ import PaywallCore
 /// presenter.presentCustomerCenter(parent: appWindow, delegate: myDelegate) { print("dismissed") }
 /// ```
 extension PaywallPresenter {
-    /// Loads the customer center ahead of time, so presenting it shows a drawn page at once.
+    /// Loads the customer center ahead of time and draws its screen, in a hidden sheet of the
+    /// standard size, so presenting it as such a sheet (`presentCustomerCenter()`, with or
+    /// without a parent) paints the drawn screen in its first frame. Another size, an
+    /// off-screen sheet or a widget takes the loaded page out of that window.
     public func preloadCustomerCenter() {
         guard preloadedCustomerCenter == nil else { return }
         let view = makeCustomerCenter(environment: customerCenterEnvironment())
+        view.view.placeInWindow(title: strings.text("cc.window.title"), parent: nil, size: .standard, offscreen: false)
+        view.view.drawWhileHidden()
         loadPage(of: view)
+        view.session.drawAhead()
         preloadedCustomerCenter = view
     }
 
@@ -26,8 +32,13 @@ extension PaywallPresenter {
                                       delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
                                       offscreen: Bool = false, onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
         guard let shown = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
-        shown.view.placeInWindow(title: strings.text("cc.window.title"), parent: parent, size: size, offscreen: offscreen)
-        shown.view.show()
+        if shown.view.isDrawnWhileHidden, let placed = shown.view.placement, placed.size == size, placed.offscreen == offscreen {
+            shown.view.show(parent: parent)
+        } else {
+            shown.view.leaveWindow()
+            shown.view.placeInWindow(title: strings.text("cc.window.title"), parent: parent, size: size, offscreen: offscreen)
+            shown.view.show()
+        }
         loadPage(of: shown)
         shown.session.start()
         return shown
@@ -42,6 +53,7 @@ extension PaywallPresenter {
                                      onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
         precondition(presentation != .sheet, "use presentCustomerCenter for a sheet")
         guard let shown = begin(presentation, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
+        shown.view.leaveWindow()  // a preloaded page waits in a sheet's window
         shown.view.prepareAsWidget(presentation)
         shown.view.show()
         loadPage(of: shown)

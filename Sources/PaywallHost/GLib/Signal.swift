@@ -6,17 +6,19 @@ import CWebKit
 /// One trampoline per C signature; signals with other signatures add one here.
 @MainActor
 enum Signal {
-    private static func connect<F>(_ instance: UnsafeMutableRawPointer, _ name: String, _ trampoline: GCallback, _ f: F) {
+    @discardableResult
+    private static func connect<F>(_ instance: UnsafeMutableRawPointer, _ name: String, _ trampoline: GCallback, _ f: F) -> gulong {
         g_signal_connect_data(instance, name, trampoline, ClosureBox.retained(f), { data, _ in releaseClosureBox(data) }, GConnectFlags(0))
     }
 
-    /// `void (instance, gpointer)`: e.g. `destroy`.
-    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String, _ f: @escaping @MainActor () -> Void) {
+    /// `void (instance, gpointer)`: e.g. `destroy`. Returns the handler's id (for `g_signal_handler_disconnect`).
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String, _ f: @escaping @MainActor () -> Void) -> gulong {
         typealias F = @MainActor () -> Void
         let t: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             MainActor.assumeIsolated { ClosureBox<F>.from(data).call() }
         }
-        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+        return connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
     }
 
     /// `void (instance, pointer, gpointer)`: e.g. `script-message-received::NAME`.

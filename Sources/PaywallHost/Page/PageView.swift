@@ -25,6 +25,10 @@ public final class PageView: PageSurface {
 
     private let overlayRef: GObjectReference<GtkWidget>
     private var windowRef: GObjectReference<GtkWidget>?
+    /// The sheet's size and whether it renders off screen (snapshots), as placed.
+    private(set) var placement: (size: ViewSize, offscreen: Bool)?
+    /// Set while a preloaded sheet is drawn but not yet shown (`drawWhileHidden()`).
+    private var hiddenDrawing: HiddenDrawing?
     private let status: StatusOverlay
     private let strings: StringTable
     /// Destroyed for good: a page's late calls (a purchase's progress ending after the
@@ -58,6 +62,7 @@ public final class PageView: PageSurface {
     /// `show()`. `offscreen` renders without showing anything (snapshots).
     func placeInWindow(title: String, parent: UnsafeMutablePointer<GtkWidget>?, size: ViewSize, offscreen: Bool) {
         style = .sheet
+        placement = (size, offscreen)
         let window = Toolkit.makeWindow(offscreen: offscreen)
         if !offscreen {
             gtk_window_set_title(gcast(window), title)
@@ -93,10 +98,40 @@ public final class PageView: PageSurface {
         })
     }
 
-    /// Shows the sheet's window, or the widget inside whatever container the app gave it.
-    func show() {
+    /// Keeps a sheet placed by `placeInWindow` drawn while nothing of it shows, so the first
+    /// frame `show()` paints carries the page (`HiddenDrawing`). Off-screen sheets render anyway.
+    func drawWhileHidden() {
+        guard !isDestroyed, let window, placement?.offscreen == false, hiddenDrawing == nil else { return }
+        let drawing = HiddenDrawing.forDisplay
+        drawing.hide(window, content: widget)
+        hiddenDrawing = drawing
+    }
+
+    /// Drawn while hidden, not shown yet.
+    var isDrawnWhileHidden: Bool { hiddenDrawing != nil }
+
+    /// Shows the sheet's window, or the widget inside whatever container the app gave it. A
+    /// sheet drawn while hidden is centred on `parent` (and modal over it) when one is given.
+    func show(parent: UnsafeMutablePointer<GtkWidget>? = nil) {
         guard !isDestroyed else { return }
+        if let drawing = hiddenDrawing, let window {
+            hiddenDrawing = nil
+            drawing.reveal(window, parent: parent)
+            return
+        }
         gtk_widget_show_all(window ?? widget)
+    }
+
+    /// Takes the view out of the sheet's window and frees the window (nothing shown yet), so it
+    /// can be placed again, in another window or as a widget.
+    func leaveWindow() {
+        guard let window else { return }
+        gtk_container_remove(gcast(window), widget)  // the overlay is held by overlayRef
+        gtk_widget_set_size_request(webView.widget, -1, -1)  // a widget takes what its container gives
+        gtk_widget_destroy(window)
+        windowRef = nil
+        placement = nil
+        hiddenDrawing = nil
     }
 
     /// Frees the window (and with it the view) or takes the widget out of the app's container.
@@ -144,16 +179,45 @@ public final class PageView: PageSurface {
 
     package func showProgress(_ visible: Bool) {
         guard !isDestroyed else { return }
+        statusTakesInput(visible)
         if visible { status.showWorking(strings.text("progress.label")) } else { status.hide() }
     }
 
+    /// Whether the status overlay catches clicks (a purchase or a load in progress) or lets
+    /// them through to the page (a ready page's placeholder, still on screen for a frame or two).
+    private func statusTakesInput(_ takes: Bool) {
+        gtk_overlay_set_overlay_pass_through(gcast(overlayRef.pointer), status.widget, takes ? 0 : 1)
+    }
+
+    /// Counts loading states shown, so a placeholder's delayed hiding never hides a later one.
+    private var loadingShown = 0
+
     package func showLoading(_ state: LoadingState) {
         guard !isDestroyed else { return }
+        loadingShown += 1
+        statusTakesInput(state != .hidden)
         switch state {
-        case .hidden: status.hide()
+        case .hidden: hidePlaceholderOncePainted()
         case .loading: status.showWorking(strings.text("loading.label"))
         case .slow: status.showStuck(strings.text("loading.slow"))
         }
+    }
+
+    /// A page is ready (it pinged) before WebKit has painted it: hiding the placeholder at once
+    /// showed a white frame (`paywall bench`: `cold_white_frames`). On screen, it goes once two
+    /// of the page's frames have run, so the first has reached the window; a page that does not
+    /// draw within a quarter of a second loses it anyway. Meanwhile clicks go through it to
+    /// the ready page. A view not mapped (preloaded elsewhere than X11) draws nothing
+    /// meanwhile: it goes at once.
+    private func hidePlaceholderOncePainted() {
+        guard gtk_widget_get_mapped(webView.widget) != 0 else { return status.hide() }
+        let shown = loadingShown
+        let hide: @MainActor @Sendable () -> Void = { [weak self] in
+            guard let self, self.loadingShown == shown else { return }
+            self.status.hide()
+        }
+        webView.callAsync("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return 0") { _ in hide() }
+        MainLoop.after(seconds: 0.25, hide)
     }
 
     package func showFallback() {

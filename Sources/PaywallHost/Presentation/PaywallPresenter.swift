@@ -67,7 +67,7 @@ public final class PaywallPresenter {
     public var updateCheck: UpdateCheck?
     /// The customer center on screen (only one at a time), and one loaded ahead of time.
     var customerCenterOnScreen: CustomerCenterPresentation?
-    var preloadedCustomerCenter: CustomerCenterPresentation?
+    package internal(set) var preloadedCustomerCenter: CustomerCenterPresentation?
     /// The customer center follows the desktop's dark-theme preference while it is shown.
     var watchesTheme = false
 
@@ -158,7 +158,7 @@ public final class PaywallPresenter {
     public func present(_ bundle: PaywallBundle, options: Options = Options(), parent: UnsafeMutablePointer<GtkWidget>? = nil,
                         completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
         let (presentation, entry) = prepare(bundle, options: options, style: .sheet, parent: parent)
-        start(presentation, options: options, completion: completion) { presentation.webView.load(entry) }
+        start(presentation, options: options, completion: completion) { presentation.loadCold(entry) }
         return presentation
     }
 
@@ -173,7 +173,7 @@ public final class PaywallPresenter {
                               completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
         precondition(style != .sheet, "use present(_:options:parent:completion:) for a sheet")
         let (presentation, entry) = prepare(bundle, options: options, style: style, parent: nil)
-        start(presentation, options: options, completion: completion) { presentation.webView.load(entry) }
+        start(presentation, options: options, completion: completion) { presentation.loadCold(entry) }
         return presentation
     }
 
@@ -265,9 +265,11 @@ public final class PaywallPresenter {
         return (presentation, entry)
     }
 
-    /// Runs the status gate, then shows the page and calls `onShow`; cleans up after the end.
+    /// Runs the status gate, then calls `onShow`, shows the page and calls `shown`; cleans up
+    /// after the end.
     func start(_ presentation: PaywallPresentation, options: Options,
-                       completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void) {
+               completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void,
+               shown: @escaping @MainActor () -> Void = {}) {
         let key = ObjectIdentifier(presentation)
         let host = presentation.webView.bundleHost
         active[key] = presentation
@@ -293,9 +295,10 @@ public final class PaywallPresenter {
             guard session.result == nil else { return }
             if options.countsAsView { try? state?.countPaywallView(session.paywallId) }
             presentation.onScreen = true
+            onShow()
             presentation.view.show()
             session.presented()
-            onShow()
+            shown()
             presentation.onShown?()
             let watch = { [weak session] in
                 MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
@@ -329,6 +332,14 @@ public final class PaywallPresentation {
     init(session: PaywallSession, view: PageView) {
         self.session = session
         self.view = view
+    }
+
+    /// Starts loading a page that was not preloaded, its placeholder up from the first frame
+    /// (the session shows it when WebKit reports the load started: the window's background,
+    /// then white, showed before that).
+    func loadCold(_ entry: URL) {
+        view.showLoading(.loading)
+        webView.load(entry)
     }
 
     /// A dead web process: an on-screen page is reloaded (a few times at most), a hidden one

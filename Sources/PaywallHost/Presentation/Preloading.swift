@@ -5,7 +5,9 @@ import PaywallCore
 /// presenting one shows a finished page at once.
 extension PaywallPresenter {
     /// Loads `bundle` into a hidden window ahead of time, so `presentPreloaded(id:)` shows a
-    /// finished page at once. Reports `paywallPreload_start` and `paywallPreload_complete` (with
+    /// finished page at once: the window's first frame on screen carries the page (the window
+    /// waits mapped off screen on X11, realized with its view shown elsewhere; see
+    /// `HiddenDrawing`). Reports `paywallPreload_start` and `paywallPreload_complete` (with
     /// the preloads' estimated memory); the least recently preloaded beyond `maxPreloaded` or
     /// `preloadMemoryBudgetMB` are dropped with `paywallPreload_evicted`.
     public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
@@ -26,6 +28,7 @@ extension PaywallPresenter {
             ])
             self.keepWithinMemoryBudget(used: used)
         }
+        presentation.view.drawWhileHidden()
         presentation.webView.load(entry)
         preloaded.append((id, presentation, options))
     }
@@ -33,8 +36,10 @@ extension PaywallPresenter {
     /// Whether `id` is loaded and waiting in a hidden window.
     public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
 
-    /// Shows a preloaded paywall without reloading it, sending its template variables again
-    /// (the status or products may have changed). Nil when `id` was not preloaded.
+    /// Shows a preloaded paywall without reloading it: its first frame shows the page as it was
+    /// drawn while hidden. Its template variables are worked out again as it shows, and sent
+    /// only if they changed (the status or products may have); the page's update then lands in
+    /// the frames after. Nil when `id` was not preloaded.
     @discardableResult
     public func presentPreloaded(id: String, completion: @escaping @MainActor (PresentationResult) -> Void)
         -> PaywallPresentation?
@@ -45,9 +50,11 @@ extension PaywallPresenter {
         start(presentation, options: entry.options, completion: completion) {
             if presentation.needsReload {
                 presentation.webView.reload()  // its web process died while it waited
-            } else {
-                presentation.session.sendTemplateVariables()
             }
+        } shown: {
+            // After the window shows, so that its first frame comes at once; an update lands
+            // in the frames after.
+            if !presentation.needsReload { presentation.session.refreshTemplateVariables() }
         }
         return presentation
     }

@@ -47,4 +47,22 @@ package enum BenchmarkProbes {
         })
         webkit_web_view_load_uri(view, url.absoluteString)
     }
+
+    /// A plain GTK window with a label, realized and not shown: the simplest window's first
+    /// frame, the reference a preloaded paywall's is compared with.
+    package final class PlainWindow {
+        private let window: UnsafeMutablePointer<GtkWidget>
+        package let label: UnsafeMutablePointer<GtkWidget>
+
+        package init() {
+            window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            gtk_window_set_default_size(gcast(window), 400, 400)
+            label = gtk_label_new("bench")!
+            gtk_container_add(gcast(window), label)
+            gtk_widget_realize(window)
+        }
+
+        package func show() { gtk_widget_show_all(window) }
+        package func destroy() { gtk_widget_destroy(window) }
+    }
 }

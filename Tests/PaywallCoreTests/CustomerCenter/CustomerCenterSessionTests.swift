@@ -53,6 +53,20 @@ final class CustomerCenterSessionTests: XCTestCase {
     }
 
     @MainActor
+    func testAPreloadedPageIsDrawnBeforeItIsShownAndReportedOpenOnlyThen() async throws {
+        let rig = try CCSessionRig(dir: dir)
+        try await rig.buy(FakeStoreFixture.monthly)
+        rig.session.drawAhead()
+        rig.send(#"{"event_name": "ping"}"#)
+        XCTAssertEqual(rig.page.lastModel?["screen"], "management", "the screen is drawn while preloaded")
+        XCTAssertEqual(rig.events(named: .customerCenterOpen).count, 0, "not open until shown")
+        let drawn = rig.session.revision
+        rig.session.start()
+        XCTAssertEqual(rig.events(named: .customerCenterOpen).count, 1)
+        XCTAssertEqual(rig.session.revision, drawn + 1, "shown: drawn again with what the presentation set")
+    }
+
+    @MainActor
     func testStartWithNothingBoughtOpensTheNoPurchasesScreen() async throws {
         let rig = try CCSessionRig(dir: dir)
         rig.open()

@@ -245,6 +245,19 @@ final class PaywallSessionTests: XCTestCase {
         ])
     }
 
+    func testTemplateVariablesAreSentAgainOnlyWhenTheyChanged() async throws {
+        let h = Harness()
+        h.session.productSlots = ProductSlots([(slot: "primary", productId: "pro.monthly")])
+        makeReady(h)
+        XCTAssertEqual(h.page.evaluated.count, 1, "sent after the ping")
+        h.session.refreshTemplateVariables()
+        XCTAssertEqual(h.page.evaluated.count, 1, "unchanged: the page is left alone")
+        h.session.productSlots = ProductSlots([(slot: "primary", productId: "pro.yearly")])
+        h.session.refreshTemplateVariables()
+        XCTAssertEqual(h.page.evaluated.count, 2, "changed: sent again")
+        XCTAssertTrue(h.page.evaluated.last?.contains("accept64(") == true)
+    }
+
     func testLifecycleEventsWaitUntilThePageCanReceiveThem() async throws {
         let h = Harness(paywallId: "pw-8")
         h.session.channel.loadStarted(url: "paywall://b/index.html")

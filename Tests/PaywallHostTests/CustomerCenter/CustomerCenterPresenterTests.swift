@@ -11,9 +11,9 @@ final class CustomerCenterPresenterTests: XCTestCase {
     @MainActor
     func testOneAtATimeDismissFromTheAppAndPreloadedPage() async throws {
         guard try startToolkitOnDisplay() else { return }
-        let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
-        var names: [EventName] = []
-        presenter.events.observe { names.append($0.name) }
+        let recording = try RecordingPresenter()
+        let presenter = recording.presenter
+        var names: [EventName] { recording.names }
 
         presenter.preloadCustomerCenter()
         let preloaded = try XCTUnwrap(presenter.preloadedCustomerCenter)

@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import PaywallCore
 import XCTest
 
 @testable import PaywallHost
@@ -38,4 +39,24 @@ func startToolkitOnDisplay(file: StaticString = #filePath, line: UInt = #line) t
     }
     try Toolkit.initialize()
     return true
+}
+
+/// A presenter over the repository's resources, in `en_US`, and the names of the events it has
+/// reported so far.
+@MainActor
+final class RecordingPresenter {
+    let presenter: PaywallPresenter
+    private(set) var names: [EventName] = []
+
+    init() throws {
+        presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
+        presenter.events.observe { [weak self] in self?.names.append($0.name) }
+    }
+
+    /// Preloads the bundle at `path` as `id` and turns the loop until it completed; false if it never did.
+    func preload(_ path: String, as id: String) async throws -> Bool {
+        let before = names.filter { $0 == .paywallPreloadComplete }.count
+        presenter.preload(try PaywallBundle(path: path), as: id)
+        return await runLoop { self.names.filter { $0 == .paywallPreloadComplete }.count > before }
+    }
 }

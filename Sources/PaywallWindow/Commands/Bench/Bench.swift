@@ -14,6 +14,7 @@ struct BenchResults {
     var fileServe: Double
     var preloadRSS: Double
     var customerCenterCold: Double
+    var customerCenterColdSlowest: Double
     var customerCenterPreloaded: Double
     /// Two frames on a page already on screen: the least any "until 2 frames" time can be.
     var twoFramesFloor: Double
@@ -21,35 +22,70 @@ struct BenchResults {
     var snapshotMatrix: Double
     var snapshotSingle: Double
     var snapshotSeparate: Double
+    /// First content frames (`FirstFrameWatch`), and the plain window they are compared with.
+    var plainWindowFirstFrame: Double
+    var preloadedFirst: FirstFrames
+    var coldFirst: FirstFrames
+    var customerCenterPreloadedFirst: FirstFrames
+    /// Whole processes: a minimal Swift Foundation program, and the commands that show no window.
+    var swiftBaselineProcess: Double
+    var commandProcesses: [(key: String, ms: Double)]
+    /// Opening the entitlement cache and reading the cold-start status, in this process.
+    var statusReadInProcess: Double
 
     var json: String {
-        let values: [String: Double] = [
+        var values: [String: Double] = [
             "cold_present_ms": coldPresent, "preloaded_present_ms": preloadedPresent, "bridge_rtt_ms": bridgeRTT,
             "raw_bridge_rtt_ms": rawBridgeRTT, "status_read_ms": statusRead, "scheme_serve_ms": schemeServe,
             "file_serve_ms": fileServe, "preload_rss_mb": preloadRSS,
-            "customer_center_cold_ms": customerCenterCold, "customer_center_preloaded_ms": customerCenterPreloaded,
+            "customer_center_cold_ms": customerCenterCold, "customer_center_cold_slowest_ms": customerCenterColdSlowest,
+            "customer_center_preloaded_ms": customerCenterPreloaded,
             "two_frames_floor_ms": twoFramesFloor,
             "snapshot_matrix_20_ms": snapshotMatrix, "snapshot_single_ms": snapshotSingle,
             "snapshot_separate_20_ms": snapshotSeparate,
+            "plain_window_first_frame_ms": plainWindowFirstFrame,
+            "preloaded_first_frame_ms": preloadedFirst.median, "preloaded_blank_frames": Double(preloadedFirst.mostBlank),
+            "cold_first_frame_ms": coldFirst.median, "cold_white_frames": Double(coldFirst.mostWhite),
+            "customer_center_preloaded_first_frame_ms": customerCenterPreloadedFirst.median,
+            "customer_center_preloaded_blank_frames": Double(customerCenterPreloadedFirst.mostBlank),
+            "swift_baseline_process_ms": swiftBaselineProcess, "status_read_in_process_ms": statusReadInProcess,
         ]
+        for (key, ms) in commandProcesses { values[key] = ms }
         return JSONValue.object(values.mapValues { .number(($0 * 1000).rounded() / 1000) }).jsonText
     }
 
     func table(runs: Int) -> String {
         func ms(_ v: Double) -> String { String(format: "%8.2f ms", v) }
+        func ratio(_ a: Double, _ b: Double, _ what: String) -> String { String(format: "%.2f x ", a / b) + what }
+        let processes = commandProcesses.map { key, value in
+            let name = "paywall " + key.replacingOccurrences(of: "_process_ms", with: "")
+            return name.padding(toLength: 44, withPad: " ", startingAt: 0) + "\(ms(value))   \(ratio(value, swiftBaselineProcess, "Swift baseline"))"
+        }.joined(separator: "\n")
         return """
             paywall bench: medians of \(runs) runs, \(ProcessInfo.processInfo.activeProcessorCount) cores
-            present, cold (no preload), until 2 frames  \(ms(coldPresent))
-            present, preloaded, until 2 frames          \(ms(preloadedPresent))   \(String(format: "%.3f", preloadedPresent / coldPresent)) x cold
+            first content frame (pixels read back after each paint)
+            plain GTK window with a label, first frame  \(ms(plainWindowFirstFrame))
+            present, preloaded                          \(ms(preloadedFirst.median))   \(ratio(preloadedFirst.median, plainWindowFirstFrame, "plain window")), \(preloadedFirst.mostBlank) blank frames at most
+            present, cold (no preload)                  \(ms(coldFirst.median))   \(coldFirst.mostBlank) blank frames at most, \(coldFirst.mostWhite) white
+            customer center, preloaded                  \(ms(customerCenterPreloadedFirst.median))   \(customerCenterPreloadedFirst.mostBlank) blank frames at most
+            until 2 requestAnimationFrames (the old figures)
+            present, cold (no preload)                  \(ms(coldPresent))
+            present, preloaded                          \(ms(preloadedPresent))   \(String(format: "%.3f", preloadedPresent / coldPresent)) x cold
             2 frames of a page already on screen        \(ms(twoFramesFloor))   (an idle page: the frame cadence)
-            page -> Swift -> page round trip            \(ms(bridgeRTT))   \(String(format: "%.2f", bridgeRTT / rawBridgeRTT)) x raw WebKit
+            customer center, cold                       \(ms(customerCenterCold))   slowest run \(ms(customerCenterColdSlowest))
+            customer center, preloaded                  \(ms(customerCenterPreloaded))   \(String(format: "%.3f", customerCenterPreloaded / customerCenterCold)) x cold
+            the bridge, serving and memory
+            page -> Swift -> page round trip            \(ms(bridgeRTT))   \(ratio(bridgeRTT, rawBridgeRTT, "raw WebKit"))
             raw WebKit round trip                       \(ms(rawBridgeRTT))
-            status read in a fresh process              \(ms(statusRead))
-            100 files / 5 MB through paywall://         \(ms(schemeServe))   \(String(format: "%.2f", schemeServe / fileServe)) x file://
+            100 files / 5 MB through paywall://         \(ms(schemeServe))   \(ratio(schemeServe, fileServe, "file://"))
             the same files over file://                 \(ms(fileServe))
             memory per extra preloaded paywall          \(String(format: "%8.1f MB", preloadRSS))
-            customer center, cold, until 2 frames       \(ms(customerCenterCold))
-            customer center, preloaded, until 2 frames  \(ms(customerCenterPreloaded))   \(String(format: "%.3f", customerCenterPreloaded / customerCenterCold)) x cold
+            status and processes
+            status read in this process (open + read)   \(ms(statusReadInProcess))
+            minimal Swift Foundation program            \(ms(swiftBaselineProcess))
+            paywall status (a whole process)            \(ms(statusRead))   \(ratio(statusRead, swiftBaselineProcess, "Swift baseline"))
+            \(processes)
+            snapshots
             snapshot matrix of 20 images, one process   \(ms(snapshotMatrix))   \(String(format: "%.3f", snapshotMatrix / snapshotSeparate)) x 20 separate runs
             snapshot, one image per process             \(ms(snapshotSingle))
             the 20 images in 20 separate runs           \(ms(snapshotSeparate))
@@ -63,83 +99,128 @@ struct Bench {
     let presenter: PaywallPresenter
     let runs: Int
 
-    static func median(_ values: [Double]) -> Double {
+    nonisolated static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
 
-    func measureAll(paywall: PaywallBundle, serving: PaywallBundle, work: URL) async throws -> BenchResults {
+    func measureAll(paywall: PaywallBundle, marked: PaywallBundle, serving: PaywallBundle, work: URL) async throws -> BenchResults {
         // Memory first, before other runs leave pages to be freed while it is measured.
         let rss = try await preloadMemory(paywall)
-        let cold = try await coldPresents(paywall)
-        let preloaded = try await preloadedPresents(paywall)
+        let plain = try await plainWindowFirstFrames()
+        let cold = try await coldPresents(marked)
+        let preloaded = try await preloadedPresents(marked)
         let (bridge, raw, scheme, file, floor) = try await pageMeasurements(serving)
         let status = try statusReads(work)
+        let inProcess = try statusReadsInProcess(work)
+        let baseline = try swiftBaseline()
+        let processes = try commandProcesses(work, paywall: paywall)
         let centerCold = try await customerCenterPresents(preloaded: false)
         let centerPreloaded = try await customerCenterPresents(preloaded: true)
         let snapshots = try snapshotRuns(paywall, work: work)
-        return BenchResults(coldPresent: cold, preloadedPresent: preloaded, bridgeRTT: bridge, rawBridgeRTT: raw,
+        return BenchResults(coldPresent: cold.twoFrames, preloadedPresent: preloaded.twoFrames, bridgeRTT: bridge, rawBridgeRTT: raw,
                             statusRead: status, schemeServe: scheme, fileServe: file, preloadRSS: rss,
-                            customerCenterCold: centerCold, customerCenterPreloaded: centerPreloaded, twoFramesFloor: floor,
-                            snapshotMatrix: snapshots.matrix, snapshotSingle: snapshots.single, snapshotSeparate: snapshots.separate)
+                            customerCenterCold: centerCold.twoFrames, customerCenterColdSlowest: centerCold.slowest,
+                            customerCenterPreloaded: centerPreloaded.twoFrames, twoFramesFloor: floor,
+                            snapshotMatrix: snapshots.matrix, snapshotSingle: snapshots.single, snapshotSeparate: snapshots.separate,
+                            plainWindowFirstFrame: plain, preloadedFirst: preloaded.first, coldFirst: cold.first,
+                            customerCenterPreloadedFirst: centerPreloaded.first, swiftBaselineProcess: baseline,
+                            commandProcesses: processes, statusReadInProcess: inProcess)
     }
 
-    /// Present a paywall that was not loaded before, until its page is ready and 2 frames painted.
-    private func coldPresents(_ bundle: PaywallBundle) async throws -> Double {
+    /// Present a paywall that was not loaded before: until its page is ready and 2 frames
+    /// painted (the old figure), and its first content frame and white frames (`FirstFrameWatch`).
+    private func coldPresents(_ bundle: PaywallBundle) async throws -> (twoFrames: Double, first: FirstFrames) {
         var times: [Double] = []
+        var first = FirstFrames()
         for _ in 0..<runs {
             let start = Self.now()
             let presentation = presenter.present(bundle) { _ in }
+            let watch = FirstFrameWatch(presentation.webView.widget, start: start)
             await ready(presentation.session)
             try await twoFrames(presentation.webView)
             times.append(Self.now() - start)
+            first.add(try await watch.result())
             presentation.dismiss()
         }
-        return Self.median(times)
+        return (Self.median(times), first)
     }
 
-    /// Present a paywall preloaded in a hidden window, until 2 frames are painted.
-    private func preloadedPresents(_ bundle: PaywallBundle) async throws -> Double {
+    /// Present a paywall preloaded in a hidden window: its first content frame and the frames
+    /// before it, and until 2 frames are painted (the old figure).
+    private func preloadedPresents(_ bundle: PaywallBundle) async throws -> (twoFrames: Double, first: FirstFrames) {
         var times: [Double] = []
+        var first = FirstFrames()
         for _ in 0..<runs {
             presenter.preload(bundle, as: "bench")
             await event(.paywallPreloadComplete)
+            try await pause()  // preloaded ahead of time, not a moment ago
             let start = Self.now()
             guard let presentation = presenter.presentPreloaded(id: "bench", completion: { _ in }) else {
                 throw BenchError("preloaded paywall missing")
             }
+            let watch = FirstFrameWatch(presentation.webView.widget, start: start)
             await event(.paywallOpen)
             try await twoFrames(presentation.webView)
             times.append(Self.now() - start)
+            first.add(try await watch.result())
             presentation.dismiss()
         }
-        return Self.median(times)
+        return (Self.median(times), first)
     }
 
     /// Present the customer center until its screen is drawn and 2 frames painted, loaded cold
-    /// or preloaded (`preloadCustomerCenter`, its page ready before the clock starts).
-    private func customerCenterPresents(preloaded: Bool) async throws -> Double {
+    /// or preloaded (`preloadCustomerCenter`, its page ready and drawn, with the bench's marker,
+    /// before the clock starts; then its first content frame is watched too). `slowest` is the
+    /// longest run: the cold outliers.
+    private func customerCenterPresents(preloaded: Bool) async throws -> (twoFrames: Double, slowest: Double, first: FirstFrames) {
         var times: [Double] = []
+        var first = FirstFrames()
         for _ in 0..<runs {
             if preloaded {
                 presenter.preloadCustomerCenter()
                 await event(.customerCenterPageReady)
+                guard let view = presenter.preloadedCustomerCenter else { throw BenchError("customer center not preloaded") }
+                try await rendered(view.session)
+                _ = try await number(view.webView, "document.documentElement.insertAdjacentHTML('beforeend', \(JSONValue.string(BenchFixtures.marker).jsonText)); return 0")
+                try await pause()
             }
             let start = Self.now()
             guard let view = presenter.presentCustomerCenter() else { throw BenchError("customer center not shown") }
-            if view.session.renderedRevision == 0 {
-                await withCheckedContinuation { done in
-                    view.session.onRendered = {
-                        view.session.onRendered = nil
-                        done.resume()
-                    }
-                }
-            }
+            let watch = preloaded ? FirstFrameWatch(view.webView.widget, start: start) : nil
+            try await rendered(view.session)
             try await twoFrames(view.webView)
             times.append(Self.now() - start)
+            if let watch { first.add(try await watch.result()) }
             presenter.dismissCustomerCenter()
+        }
+        return (Self.median(times), times.max() ?? 0, first)
+    }
+
+    /// Until the page has drawn the session's latest screen.
+    private func rendered(_ session: CustomerCenterSession) async throws {
+        guard session.renderedRevision < session.revision || session.revision == 0 else { return }
+        await withCheckedContinuation { done in
+            session.onRendered = {
+                session.onRendered = nil
+                done.resume()
+            }
+        }
+    }
+
+    /// A plain GTK window with a label: from `gtk_widget_show_all` to its first painted frame.
+    private func plainWindowFirstFrames() async throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let window = BenchmarkProbes.PlainWindow()
+            try await pause()  // realized a while before it is shown, as a preloaded paywall's is
+            let start = Self.now()
+            window.show()
+            let watch = FirstFrameWatch(window.label, start: start, content: { _ in true })
+            times.append(try await watch.result().ms)
+            window.destroy()
         }
         return Self.median(times)
     }
@@ -167,25 +248,6 @@ struct Bench {
         }
         presentation.dismiss()
         return (Self.median(bridge), Self.median(raw), Self.median(scheme), Self.median(file), Self.median(frames))
-    }
-
-    /// `paywall status` in a new process each time: reading the SQLite cache at a cold start.
-    private func statusReads(_ work: URL) throws -> Double {
-        let data = work.appendingPathComponent("data").path
-        let cache = try EntitlementCache(path: try DataDirectory(explicit: data).entitlementCache)
-        try cache.appSetStatus(user: Purchases.anonymousUser, .active(["pro"]))
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            process.arguments = ["status", "--data-dir", data, "--json"]
-            process.standardOutput = FileHandle.nullDevice
-            let start = Self.now()
-            try process.run()
-            process.waitUntilExit()
-            times.append(Self.now() - start)
-        }
-        return Self.median(times)
     }
 
     /// Resident memory of the process tree added by each of three extra preloaded paywalls.
@@ -238,6 +300,11 @@ struct Bench {
 
     private func settle() async throws {
         try await Task.sleep(nanoseconds: 500_000_000)
+    }
+
+    /// A moment for a page loaded or changed out of sight to be drawn there.
+    private func pause() async throws {
+        try await Task.sleep(nanoseconds: 150_000_000)
     }
 
     private func number(_ webView: PaywallWebView, _ body: String) async throws -> Double {

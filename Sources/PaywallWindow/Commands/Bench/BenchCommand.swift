@@ -26,12 +26,15 @@ enum BenchCommand {
         let resources: RuntimeResources
         let presenter: PaywallPresenter
         let paywall: PaywallBundle
+        let marked: PaywallBundle
         let serving: PaywallBundle
         do {
             resources = try RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
             try BenchFixtures.write(to: work.appendingPathComponent("serve"))
             serving = try PaywallBundle(path: work.appendingPathComponent("serve").path)
             paywall = try PaywallBundle(path: resources.templates.appendingPathComponent("classic").path)
+            try BenchFixtures.writeMarked(paywall.root, to: work.appendingPathComponent("marked"))
+            marked = try PaywallBundle(path: work.appendingPathComponent("marked").path)
             try Toolkit.initialize()
             presenter = try PaywallPresenter(resources: resources)
         } catch {
@@ -45,7 +48,7 @@ enum BenchCommand {
         Task { @MainActor in
             do {
                 let bench = Bench(presenter: presenter, runs: runs)
-                results = try await bench.measureAll(paywall: paywall, serving: serving, work: work)
+                results = try await bench.measureAll(paywall: paywall, marked: marked, serving: serving, work: work)
             } catch {
                 failure = "\(error)"
             }

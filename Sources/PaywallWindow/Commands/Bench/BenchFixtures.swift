@@ -5,6 +5,19 @@ import PaywallCLI
 enum BenchFixtures {
     static let fileCount = 100
     static let fileSize = 50_000  // 100 x 50 kB = 5 MB
+    /// What the first-frame measurements look for: a square of `FirstFrameWatch.markerColor`
+    /// over the page's top-left corner.
+    static let marker = "<div style=\"position:fixed;left:0;top:0;width:24px;height:24px;background:#12ab34;"
+        + "z-index:2147483647\"></div>"
+
+    /// A copy of `template` (its first `<body>` followed by the marker) at `root`.
+    static func writeMarked(_ template: URL, to root: URL) throws {
+        try FileManager.default.copyItem(at: template, to: root)
+        let index = root.appendingPathComponent("index.html")
+        let html = try String(contentsOf: index, encoding: .utf8)
+        guard let body = html.range(of: "<body>") else { throw BenchError("\(index.path) has no <body>") }
+        try html.replacingCharacters(in: body, with: "<body>" + marker).write(to: index, atomically: true, encoding: .utf8)
+    }
 
     /// A bundle of 100 files (5 MB) and a page with the measuring functions:
     /// `benchBridge(n)` and `benchRaw(n)` time round trips, `benchFetch()` fetches every file.

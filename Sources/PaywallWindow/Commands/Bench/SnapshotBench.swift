@@ -31,20 +31,4 @@ extension Bench {
         }
         return (Self.median(matrices), Self.median(singles), singles.reduce(0, +))
     }
-
-    /// Milliseconds `paywall ARGS` took in a new process, which must succeed.
-    private static func timedRun(_ arguments: [String]) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let start = now()
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError("paywall \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        }
-        return now() - start
-    }
 }

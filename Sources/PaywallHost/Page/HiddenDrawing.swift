@@ -1,0 +1,86 @@
+import CGtk
+
+/// How a preloaded sheet waits, so that the first frame its window paints on screen already
+/// carries the page (`paywall bench`: `preloaded_first_frame_ms`, `preloaded_blank_frames`).
+///
+/// WebKit draws a view only while it is mapped, and a view that becomes visible waits about
+/// 40 ms for a fresh backing store: a window shown only at present paints the window's
+/// background first (measured: 1 blank frame, the page at 45-53 ms). So:
+/// - `.mappedOffScreen` (X11): the window is mapped at preload, placed off the screen and kept
+///   out of the taskbar and pager; presenting moves it on screen. WebKit has drawn the page all
+///   along: the first frame on screen carries it.
+/// - `.realizedChildren` (Wayland, where a client cannot place its windows, and any other
+///   backend): the window is realized and the view and its parents are shown, not the window.
+///   The first frame carries the page too, but comes later (WebKit's wait above).
+@MainActor
+enum HiddenDrawing {
+    case mappedOffScreen
+    case realizedChildren
+
+    /// The one that works on this display: off screen only where windows can be placed (X11).
+    static var forDisplay: HiddenDrawing {
+        guard let display = gdk_display_get_default() else { return .realizedChildren }
+        // `GDK_IS_X11_DISPLAY` is a macro (and gdkx.h drags Xlib in): ask the type's name.
+        let instance = UnsafeMutablePointer<GTypeInstance>(display)
+        let name = g_type_name(instance.pointee.g_class.pointee.g_type).map { String(cString: $0) }
+        return name == "GdkX11Display" ? .mappedOffScreen : .realizedChildren
+    }
+
+    /// Draws `window` (holding `content`) while nothing of it shows.
+    func hide(_ window: UnsafeMutablePointer<GtkWidget>, content: UnsafeMutablePointer<GtkWidget>) {
+        switch self {
+        case .mappedOffScreen:
+            gtk_window_set_skip_taskbar_hint(gcast(window), 1)
+            gtk_window_set_skip_pager_hint(gcast(window), 1)
+            gtk_window_set_focus_on_map(gcast(window), 0)
+            gtk_window_set_position(gcast(window), GTK_WIN_POS_NONE)
+            // Root coordinates start at 0,0 on every monitor layout: a window wholly to the
+            // left of and above that shows nowhere.
+            var width: gint = 0, height: gint = 0
+            gtk_window_get_default_size(gcast(window), &width, &height)
+            gtk_window_move(gcast(window), -2 * max(width, 1000), -2 * max(height, 1000))
+            gtk_widget_show_all(window)
+        case .realizedChildren:
+            gtk_widget_show_all(content)
+            gtk_widget_realize(window)
+        }
+    }
+
+    /// Shows the window `hide` drew: centred on `parent` when given (the sheet is then modal
+    /// over it), else on the primary monitor, focused.
+    func reveal(_ window: UnsafeMutablePointer<GtkWidget>, parent: UnsafeMutablePointer<GtkWidget>?) {
+        if let parent {
+            gtk_window_set_transient_for(gcast(window), gcast(parent))
+            gtk_window_set_modal(gcast(window), 1)
+        }
+        switch self {
+        case .mappedOffScreen:
+            gtk_window_set_skip_taskbar_hint(gcast(window), 0)
+            gtk_window_set_skip_pager_hint(gcast(window), 0)
+            gtk_window_set_focus_on_map(gcast(window), 1)
+            let (x, y) = Self.centre(of: window, on: parent)
+            gtk_window_move(gcast(window), x, y)
+            gtk_window_present(gcast(window))
+        case .realizedChildren:
+            gtk_window_set_position(gcast(window), parent == nil ? GTK_WIN_POS_CENTER : GTK_WIN_POS_CENTER_ON_PARENT)
+            gtk_widget_show_all(window)
+        }
+    }
+
+    /// Where `window` goes to sit centred on `parent`'s window, or on the primary monitor's work area.
+    private static func centre(of window: UnsafeMutablePointer<GtkWidget>, on parent: UnsafeMutablePointer<GtkWidget>?)
+        -> (gint, gint)
+    {
+        var width: gint = 0, height: gint = 0
+        gtk_window_get_size(gcast(window), &width, &height)
+        var area = GdkRectangle()
+        if let parent, let parentWindow = gtk_widget_get_window(parent) {
+            gdk_window_get_frame_extents(parentWindow, &area)
+        } else if let display = gdk_display_get_default(),
+            let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        {
+            gdk_monitor_get_workarea(monitor, &area)
+        }
+        return (area.x + max(0, (area.width - width) / 2), area.y + max(0, (area.height - height) / 2))
+    }
+}
