@@ -37,7 +37,8 @@ let package = Package(
         .executableTarget(name: "paywall-bench-baseline"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
-        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallWindow", "PaywallCLI", "LumenNotesExample", "PaywallCore", "PaywallHost", "CGtk"],
+        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallWindow", "paywall-bench-baseline", "PaywallCLI", "LumenNotesExample", "PaywallCore",
+                                   "PaywallHost", "CGtk"],
                     exclude: ["Fixtures", "Selenium"]),
     ],
     swiftLanguageModes: [.v6]

@@ -177,11 +177,16 @@ package enum Commands {
 
     /// `--dialogs show|auto` (default show).
     package static func dialogs(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> DialogPolicy {
-        guard let text = arguments.value(dialogsOption.name) else { return .show }
-        guard let policy = DialogPolicy(rawValue: text) else {
-            throw .usage("--dialogs must be auto or show; got '\(text)'", command)
-        }
-        return policy
+        try choice(arguments, dialogsOption, words: "auto or show", default: .show, command)
+    }
+
+    /// The value of an option that names one of `T`'s cases (`words` lists them for the error).
+    private static func choice<T: RawRepresentable>(_ arguments: ParsedArguments, _ option: OptionSpec, words: String,
+                                                    default value: T, _ command: CommandSpec) throws(CLIError) -> T
+    where T.RawValue == String {
+        guard let text = arguments.value(option.name) else { return value }
+        guard let chosen = T(rawValue: text) else { throw .usage("\(option.name) must be \(words); got '\(text)'", command) }
+        return chosen
     }
 
     /// `--condition` and `--entitlement`: who is shown the paywall; nil when neither is given.
@@ -216,11 +221,7 @@ package enum Commands {
 
     /// `--presentation`: how the page is shown (default: its own window).
     package static func presentationStyle(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> PresentationStyle {
-        guard let text = arguments.value(presentationStyleOption.name) else { return .sheet }
-        guard let style = PresentationStyle(rawValue: text) else {
-            throw .usage("--presentation must be sheet, embedded or pushed; got '\(text)'", command)
-        }
-        return style
+        try choice(arguments, presentationStyleOption, words: "sheet, embedded or pushed", default: .sheet, command)
     }
 
     package static func size(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> ViewSize {
