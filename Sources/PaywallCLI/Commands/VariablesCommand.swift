@@ -50,12 +50,10 @@ package enum VariablesCommand {
         Diagnostics.warnOfFallback(user)
         let stores = try StoreContext(arguments, events: EventDispatcher(), requireStore: false, command: spec)
         let context = TemplateContext(locale: Locale(identifier: user.resolution.formattingIdentifier), interfaceStyle: { theme })
-        context.purchases = stores.purchases
-        context.userId = stores.userId
+        context.attach(stores.runtime)
         do {
             // As `preview` and `snapshot` do: without --store, the bundle's preview catalog.
             if stores.purchases == nil, let preview = manifest.previewStore { context.catalog = try CatalogLoader.load(path: preview) }
-            context.state = stores.runtime.state
         } catch {
             throw .failure(CommandAdvice.describe(error))
         }

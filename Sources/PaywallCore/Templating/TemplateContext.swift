@@ -27,6 +27,14 @@ public final class TemplateContext {
         self.interfaceStyle = interfaceStyle
     }
 
+    /// Builds pages' variables from `runtime`: its purchases, runtime state, user and app version.
+    public func attach(_ runtime: PaywallRuntime) {
+        purchases = runtime.purchases
+        state = runtime.state
+        userId = runtime.userId
+        appVersion = runtime.configuration.appVersion
+    }
+
     /// The user the page is shown to.
     public var currentUser: String { purchases?.userId ?? userId }
 

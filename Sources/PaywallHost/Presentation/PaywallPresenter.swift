@@ -86,10 +86,7 @@ public final class PaywallPresenter {
     /// Presents for `runtime`: its purchases, runtime state, user and app version (its events
     /// are this presenter's when it was made with `runtime.events`).
     public func attach(_ runtime: PaywallRuntime) {
-        purchases = runtime.purchases
-        state = runtime.state
-        userId = runtime.userId
-        appVersion = runtime.configuration.appVersion
+        context.attach(runtime)
     }
 
     /// WebDriver's access to this process's pages, once `allowAutomation()` turned it on.
