@@ -167,8 +167,9 @@ public final class Paywalls {
         switch result {
         case .purchased, .restored: return true
         default:
-            if case .entitlements(let ids) = condition { return Set(ids).isSubset(of: status.activeEntitlements) }
-            return !status.activeEntitlements.isEmpty
+            // Access is what the condition would skip the paywall for; `always` asks for an active subscription.
+            let access = condition == .always ? PresentationCondition.checkUserSubscription : condition
+            return access.skipReason(for: status) != nil
         }
     }
 
