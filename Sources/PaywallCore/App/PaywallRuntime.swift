@@ -200,17 +200,15 @@ public final class PaywallRuntime {
     private var currentUserWithoutPurchases: String
 
     /// The current user's customer info, right from the cache at start (offline too).
-    public var customerInfo: CustomerInfo {
-        purchases?.customerInfo ?? cachedStatus().info
-    }
+    public var customerInfo: CustomerInfo { current.info }
 
     /// The current user's subscription status, right from the cache at start.
-    public var subscriptionStatus: SubscriptionStatus {
-        purchases?.subscriptionStatus ?? cachedStatus().status
-    }
+    public var subscriptionStatus: SubscriptionStatus { current.status }
 
-    private func cachedStatus() -> (status: SubscriptionStatus, info: CustomerInfo) {
-        (try? entitlementCache.coldStartStatus(user: userId)) ?? (.unknown, CustomerInfo(transactions: [], now: Date()))
+    /// Both, from the purchases, or without a store from one read of the cache.
+    private var current: (status: SubscriptionStatus, info: CustomerInfo) {
+        if let purchases { return (purchases.subscriptionStatus, purchases.customerInfo) }
+        return (try? entitlementCache.coldStartStatus(user: userId)) ?? (.unknown, CustomerInfo(transactions: [], now: Date()))
     }
 
     /// Every change of the customer info from now on (a purchase, a restore, a refund, another
@@ -230,7 +228,7 @@ public final class PaywallRuntime {
     private var delivered: (status: SubscriptionStatus, info: CustomerInfo)?
 
     private func customerInfoChanged() {
-        let current = (status: subscriptionStatus, info: customerInfo)
+        let current = self.current
         if let delivered, delivered.status == current.status, delivered.info == current.info { return }
         delivered = current
         for continuation in streams.values { continuation.yield(current.info) }
