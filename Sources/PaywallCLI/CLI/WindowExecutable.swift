@@ -15,6 +15,15 @@ package enum WindowExecutable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// The `paywall` that runs beside the window executable at `window`: the same directory (a
+    /// build directory), or `PREFIX/bin/paywall` for `PREFIX/libexec/paywall/paywall-window`.
+    package static func commandLine(besideWindow window: URL) -> URL {
+        let dir = window.resolvingSymlinksInPath().deletingLastPathComponent()
+        let sibling = dir.appendingPathComponent("paywall")
+        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
+        return dir.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("bin/paywall")
+    }
+
     /// Replaces this process with the window executable running `arguments`; returns only on
     /// failure, as an error saying what is missing.
     package static func exec(_ arguments: [String]) throws(CLIError) -> Never {

@@ -9,10 +9,7 @@ extension Bench {
     /// directory, or `PREFIX/bin/paywall` for `PREFIX/libexec/paywall/paywall-window`. Its
     /// commands without a window are what the whole-process figures time.
     static var paywallExecutable: URL {
-        let dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let sibling = dir.appendingPathComponent("paywall")
-        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
-        return dir.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("bin/paywall")
+        WindowExecutable.commandLine(besideWindow: URL(fileURLWithPath: "/proc/self/exe"))
     }
 
     /// The minimal Swift Foundation program built beside `paywall` (`Sources/paywall-bench-baseline`).
