@@ -27,6 +27,8 @@ final class DownloadSink: @unchecked Sendable {
         case declared
         /// `DownloadLimits.maxDocumentBytes`: a manifest or config.
         case document
+        /// `LemonSqueezyLicenseAPI.maxResponseBytes`: a license API's answer.
+        case apiAnswer
 
         /// Why a download of more than `limit` bytes stopped.
         func exceeded(_ limit: Int) -> String {
@@ -34,6 +36,7 @@ final class DownloadSink: @unchecked Sendable {
             case .perFile: "larger than the \(DownloadLimits.words(limit)) limit per file (DownloadLimits.maxFileBytes)"
             case .declared: "larger than the \(DownloadLimits.words(limit)) its manifest gives it"
             case .document: "larger than the \(DownloadLimits.words(limit)) limit for a manifest or config"
+            case .apiAnswer: "larger than the \(DownloadLimits.words(limit)) limit for a license API's answer"
             }
         }
     }

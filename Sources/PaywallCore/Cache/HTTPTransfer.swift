@@ -7,34 +7,48 @@ import FoundationNetworking
 /// would hold all of it in memory before anything could be checked). It stops at the sink's
 /// limit, at a deadline for the whole transfer (the request timeout only fires when nothing
 /// arrives, so a server trickling a byte every few seconds would go on forever), or when the
-/// awaiting task is cancelled. Only a 200's body is read; any other status is returned at once.
+/// awaiting task is cancelled. Only the body of a status in `bodyStatuses` is read (a 200's, by
+/// default); any other status is returned at once.
 final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let url: URL
     private let sink: DownloadSink
     private let idleTimeout: Double
+    private let bodyStatuses: Set<Int>
     private let lock = NSLock()
     private var response: HTTPURLResponse?
     private var failure: BundleSource.FetchError?
     private var continuation: CheckedContinuation<HTTPURLResponse, Error>?
 
-    private init(url: URL, sink: DownloadSink, idleTimeout: Double) {
+    private init(url: URL, sink: DownloadSink, idleTimeout: Double, bodyStatuses: Set<Int>) {
         self.url = url
         self.sink = sink
         self.idleTimeout = idleTimeout
+        self.bodyStatuses = bodyStatuses
     }
 
     /// GETs `url` into `sink`; `deadline` ends it whatever is still arriving, and `budget` is
     /// how long the deadline allowed in all, for the message.
     static func get(_ url: URL, headers: [String: String] = [:], into sink: DownloadSink, idleTimeout: Double,
                     deadline: Date, budget: Double) async throws -> HTTPURLResponse {
+        try await send(url, headers: headers, into: sink, idleTimeout: idleTimeout, deadline: deadline,
+                       deadlineReason: "timed out after \(Seconds.text(budget)), the limit for downloading a whole bundle (DownloadLimits.deadline)")
+    }
+
+    /// Sends one request (`method`, `body`) and streams the answer's body into `sink` when its
+    /// status is in `bodyStatuses`; `deadlineReason` says why the deadline stopped it.
+    static func send(_ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
+                     bodyStatuses: Set<Int> = [200], into sink: DownloadSink, idleTimeout: Double, deadline: Date,
+                     deadlineReason: String) async throws -> HTTPURLResponse {
         // Whole seconds from 1 to a day: URLSession on Linux truncates the interval to whole
         // seconds, and 0 would fail every request at once.
         let idleTimeout = idleTimeout.isNaN ? 30 : min(max(1, idleTimeout.rounded(.up)), 86_400)
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
+        request.httpMethod = method
+        request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = idleTimeout
-        let transfer = HTTPTransfer(url: url, sink: sink, idleTimeout: idleTimeout)
+        let transfer = HTTPTransfer(url: url, sink: sink, idleTimeout: idleTimeout, bodyStatuses: bodyStatuses)
         // The session holds its delegate until it is invalidated, after the task ends.
         let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -46,10 +60,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
                 let left = deadline.timeIntervalSinceNow
                 let remaining = left.isNaN ? 0 : min(max(0, left), 365 * 86_400)
                 DispatchQueue.global().asyncAfter(deadline: .now() + remaining) { [weak transfer] in
-                    transfer?.stop(.stopped(url.absoluteString,
-                                            "timed out after \(Seconds.text(budget)), the limit for downloading a whole bundle (DownloadLimits.deadline)",
-                                            limit: .deadline),
-                                   task)
+                    transfer?.stop(.stopped(url.absoluteString, deadlineReason, limit: .deadline), task)
                 }
                 task.resume()
             }
@@ -72,7 +83,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             return
         }
         lock.withLock { self.response = http }
-        guard http.statusCode == 200 else { return completionHandler(.cancel) }  // its body is of no use
+        guard bodyStatuses.contains(http.statusCode) else { return completionHandler(.cancel) }  // its body is of no use
         if http.expectedContentLength > Int64(sink.limit) {
             stop(sink.stopped(url.absoluteString), dataTask)
             return completionHandler(.cancel)
@@ -97,7 +108,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         guard let continuation else { return }
         if let failure {
             continuation.resume(throwing: failure)
-        } else if let response, response.statusCode != 200 || error == nil {
+        } else if let response, !bodyStatuses.contains(response.statusCode) || error == nil {
             continuation.resume(returning: response)
         } else if let error, (error as? URLError)?.code == .cancelled {
             continuation.resume(throwing: CancellationError())

@@ -34,7 +34,7 @@ package struct CustomerCenterPurchase: Equatable, Sendable {
 
     /// Whether a web checkout sold it (it is managed on a web page, not through the controller).
     package var isWebPurchase: Bool { store.map(Self.webStores.contains) ?? false }
-    static let webStores: Set<StoreKind> = [.stripe, .paddle, .superwall]
+    static let webStores: Set<StoreKind> = [.stripe, .paddle, .lemonSqueezy, .superwall]
 
     /// The rows for `info` and the active entitlements of `status`, subscriptions first
     /// (active before inactive, newest first), then one-time purchases, newest first.

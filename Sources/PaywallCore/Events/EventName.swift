@@ -170,6 +170,33 @@ public enum EventName: String, CaseIterable, Sendable {
     /// (`count` / `memory_budget`).
     case paywallPreloadEvicted = "paywallPreload_evicted"
 
+    // MARK: License keys
+
+    /// Ours: a license key was activated on this machine. `params.license_key` (masked),
+    /// `params.product_identifier`, `params.instance_name`, `params.activation_usage`,
+    /// `params.activation_limit` (null: unlimited).
+    case licenseActivate = "license_activate"
+    /// Ours: a key entered or redeemed did not activate. `params.license_key` (masked),
+    /// `params.reason` (`not_found`, `rejected`, `rate_limited`, `server_error`, `network`,
+    /// `malformed_response`, `unknown_product`, ...), `params.message`.
+    case licenseActivateFail = "license_activateFail"
+    /// Ours: the license API answered a validation. `params.license_key` (masked),
+    /// `params.status` (the key's: `active`, `expired`, `disabled`, `inactive`), `params.state`,
+    /// `params.reason` (null while it gives access), `params.trigger` (`start`, `scheduled`, `demand`).
+    case licenseValidate = "license_validate"
+    /// Ours: a validation got no answer (offline, 429, 5xx) or a malformed one; the cached
+    /// validation stands until the grace period ends. `params.license_key` (masked),
+    /// `params.reason`, `params.message`, `params.retry_at`.
+    case licenseValidateFail = "license_validateFail"
+    /// Ours: this machine's activation was removed ("Deactivate this device"). `params.license_key` (masked).
+    case licenseDeactivate = "license_deactivate"
+    /// Ours: deactivating failed; the license stays. `params.license_key` (masked), `params.reason`, `params.message`.
+    case licenseDeactivateFail = "license_deactivateFail"
+    /// Ours: a redeem link (`SCHEME://paywall/redeem?license_key=KEY`) reached the runtime
+    /// (`handleDeepLink`). `params.link` (its key masked), `params.queued` (true: it came
+    /// before configuration and is redeemed once the runtime is configured).
+    case deepLinkRedeem = "deepLink_redeem"
+
     // MARK: Customer center
 
     /// The customer center is shown. `params.screen`, `params.presentation`.

@@ -27,11 +27,16 @@ public struct Product: Hashable, Sendable, Identifiable {
     public var familyShareable: Bool
     /// The entitlements buying this product grants.
     public var entitlements: [String]
+    /// Where it is bought in the browser (a license-key catalog's `checkout_url`).
+    public var checkoutURL: URL?
+    /// Its ids at Lemon Squeezy, which a license key's purchase is matched by.
+    public var lemonSqueezy: LemonSqueezyProduct?
 
     public init(
         id: String, displayName: String, description: String = "", price: Decimal, currencyCode: String,
         kind: Kind, period: SubscriptionPeriod? = nil, subscriptionGroup: String? = nil, groupRank: Int? = nil,
-        introductoryOffer: IntroductoryOffer? = nil, familyShareable: Bool = false, entitlements: [String] = []
+        introductoryOffer: IntroductoryOffer? = nil, familyShareable: Bool = false, entitlements: [String] = [],
+        checkoutURL: URL? = nil, lemonSqueezy: LemonSqueezyProduct? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -45,6 +50,8 @@ public struct Product: Hashable, Sendable, Identifiable {
         self.introductoryOffer = introductoryOffer
         self.familyShareable = familyShareable
         self.entitlements = entitlements
+        self.checkoutURL = checkoutURL
+        self.lemonSqueezy = lemonSqueezy
     }
 
     public var isSubscription: Bool { kind == .autoRenewable || kind == .nonRenewing }

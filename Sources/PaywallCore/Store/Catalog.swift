@@ -5,11 +5,16 @@ public struct Catalog: Equatable, Sendable {
     /// Subscription group id -> display name.
     public var groupNames: [String: String]
     public var settings: StoreSettings
+    /// Set when the catalog sells through license keys (`"store": "lemon_squeezy"`): the
+    /// license-key store is then its store, whichever store the configuration names.
+    public var licensing: LicenseSettings?
 
-    public init(products: [Product], groupNames: [String: String] = [:], settings: StoreSettings = StoreSettings()) {
+    public init(products: [Product], groupNames: [String: String] = [:], settings: StoreSettings = StoreSettings(),
+                licensing: LicenseSettings? = nil) {
         self.products = products
         self.groupNames = groupNames
         self.settings = settings
+        self.licensing = licensing
     }
 
     public func product(id: String) -> Product? {

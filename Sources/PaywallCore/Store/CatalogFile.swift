@@ -36,6 +36,12 @@ import Foundation
 /// are optional. Settings default to `StoreSettings()`: `grace_period_days` (0),
 /// `billing_retry_days` (60), `ask_to_buy` (false).
 ///
+/// Selling through license keys (`LicenseKeyStore`): `"store": "lemon_squeezy"` at the top
+/// level, with the optional `license_api_base_url` (default `https://api.lemonsqueezy.com`;
+/// `https`, or `http` to a loopback address), `offline_grace_days` (default 14) and
+/// `customer_portal_url`; each product then needs `checkout_url` and `lemon_squeezy:
+/// {"product_id": ..., "variant_id": ...}` (`variant_id` optional), which other catalogs may not have.
+///
 /// Keys this format does not define are ignored, so files can carry notes or tool-specific data;
 /// a key written twice in one object is an error.
 /// Errors name the product (by index and id) and the field, e.g.
@@ -58,12 +64,14 @@ package enum CatalogFile {
         }
         let groupNames = try parseGroups(root)
         let settings = try parseSettings(root)
+        let licensing = try parseLicensing(root)
+        try checkLicenseFields(products, entries: entries, licensing: licensing)
         // An empty catalog would load and then sell nothing, which is never what was meant.
         guard !products.isEmpty else {
             throw root.error("products", "is empty; list at least one product, for example "
                 + #"{"id": "pro.monthly", "display_name": "Pro", "price": "4.99", "currency": "USD", "kind": "consumable"}"#)
         }
-        return Catalog(products: products, groupNames: groupNames, settings: settings)
+        return Catalog(products: products, groupNames: groupNames, settings: settings, licensing: licensing)
     }
 
     /// A `.storekit` file saved as `.json` would otherwise fail on its first product's missing
@@ -103,7 +111,12 @@ package enum CatalogFile {
             currencyCode: currency,
             kind: kind,
             familyShareable: try fields.bool("family_shareable") ?? false,
-            entitlements: try fields.stringArray("entitlements") ?? [])
+            entitlements: try fields.stringArray("entitlements") ?? [],
+            checkoutURL: try fields.url("checkout_url"))
+        if let ids = try fields.object("lemon_squeezy") {
+            product.lemonSqueezy = LemonSqueezyProduct(productId: try ids.required("product_id", ids.identifier("product_id")),
+                                                       variantId: try ids.identifier("variant_id"))
+        }
 
         // Fields that only make sense for some kinds are rejected elsewhere rather than dropped,
         // so a product whose kind was mistyped does not silently lose its subscription terms.
@@ -163,6 +176,47 @@ package enum CatalogFile {
             gracePeriodDays: try settings.integer("grace_period_days", minimum: 0) ?? defaults.gracePeriodDays,
             billingRetryDays: try settings.integer("billing_retry_days", minimum: 0) ?? defaults.billingRetryDays,
             askToBuy: try settings.bool("ask_to_buy") ?? defaults.askToBuy)
+    }
+
+    /// `"store": "lemon_squeezy"` and its settings; nil for a catalog the configured store sells.
+    private static func parseLicensing(_ root: CatalogObject) throws(CatalogError) -> LicenseSettings? {
+        let licenseKeys = ["license_api_base_url", "offline_grace_days", "customer_portal_url"]
+        guard let name = try root.string("store") else {
+            if let key = licenseKeys.first(where: { root.value($0) != nil }) {
+                throw root.error(key, "is only allowed with \"store\": \"lemon_squeezy\"; add that, or remove it")
+            }
+            return nil
+        }
+        guard let provider = LicenseSettings.Provider(rawValue: name) else {
+            throw root.error("store", "must be \(names(of: LicenseSettings.Provider.self)) (or left out for the store the "
+                + "app configures), got \"\(name)\"")
+        }
+        let defaults = LicenseSettings()
+        return LicenseSettings(
+            provider: provider, apiBaseURL: try root.url("license_api_base_url") ?? defaults.apiBaseURL,
+            offlineGraceDays: try root.integer("offline_grace_days", minimum: 0, maximum: 3650) ?? defaults.offlineGraceDays,
+            customerPortalURL: try root.url("customer_portal_url"))
+    }
+
+    /// A license-key catalog's products each need a checkout and their Lemon Squeezy ids; other
+    /// catalogs may not have them (they would do nothing there).
+    private static func checkLicenseFields(_ products: [Product], entries: [CatalogJSON], licensing: LicenseSettings?)
+        throws(CatalogError)
+    {
+        for (index, product) in products.enumerated() {
+            let fields = try CatalogObject.element(entries[index], at: "products[\(index)] (\"\(product.id)\")")
+            if licensing == nil {
+                for key in ["checkout_url", "lemon_squeezy"] where fields.value(key) != nil {
+                    throw fields.error(key, "is only allowed in a catalog with \"store\": \"lemon_squeezy\"")
+                }
+                continue
+            }
+            if product.checkoutURL == nil { throw fields.error("checkout_url", "is required with \"store\": \"lemon_squeezy\"") }
+            if product.lemonSqueezy == nil {
+                throw fields.error("lemon_squeezy", "is required with \"store\": \"lemon_squeezy\": "
+                    + #"{"product_id": 12345, "variant_id": 67890} from the product's page in the Lemon Squeezy dashboard"#)
+            }
+        }
     }
 
     /// The raw values of an enum, for "must be one of ..." messages.

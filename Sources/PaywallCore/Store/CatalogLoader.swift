@@ -191,6 +191,24 @@ struct CatalogObject {
         return period
     }
 
+    /// A URL that may carry license keys or a purchase: `https`, or `http` to a loopback address.
+    func url(_ key: String) throws(CatalogError) -> URL? {
+        guard let text = try string(key) else { return nil }
+        guard let url = URL(string: text) else { throw error(key, "must be a URL like https://example.com/, got \"\(text)\"") }
+        if let problem = LicenseSettings.insecurity(of: url) { throw error(key, problem) }
+        return url
+    }
+
+    /// An id a service writes as a number or a string (`12345` or `"12345"`), as text.
+    func identifier(_ key: String) throws(CatalogError) -> String? {
+        guard let value = value(key) else { return nil }
+        switch value {
+        case .number(let number) where Int("\(number)") != nil: return "\(number)"
+        case .string(let text) where !text.isEmpty: return text
+        default: throw error(key, "must be an id, a whole number or a non-empty string, got \(value.summary)")
+        }
+    }
+
     func array(_ key: String) throws(CatalogError) -> [CatalogJSON]? {
         guard let value = value(key) else { return nil }
         guard case .array(let items) = value else { throw error(key, "must be an array, got \(value.summary)") }

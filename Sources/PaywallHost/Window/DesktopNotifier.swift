@@ -1,4 +1,5 @@
 import Foundation
+import PaywallCore
 
 /// Shows desktop notifications with `notify-send` (libnotify), the freedesktop way a command
 /// line can reach the notification service; `$PAYWALL_NOTIFIER` replaces it (tests, other tools).
@@ -11,7 +12,7 @@ enum DesktopNotifier {
     static var command: String? {
         let env = ProcessInfo.processInfo.environment
         if let custom = env[environmentVariable], !custom.isEmpty { return custom }
-        return ExternalOpener.which("notify-send", env)
+        return SystemURLOpener.which("notify-send", env)
     }
 
     /// Schedules a notification; false when no notifier exists.

@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Lemon Squeezy's License API (no secret needed in the client): `POST /v1/licenses/activate`,
+/// `/validate` and `/deactivate`, form-encoded bodies, `Accept: application/json`. 400, 404 and
+/// 422 answer with an `error` field; past 60 requests a minute it answers 429.
+///
+/// A 429 or 5xx is asked again after a pause (`Retry-After` when the server gives one, else 1,
+/// 2, 4 s), up to `retries` times, through `sleep`, so nothing waits on the main thread. An
+/// answer that is not the documented JSON, or larger than `maxResponseBytes`, is a
+/// `malformedResponse` error, never a crash.
+public struct LemonSqueezyLicenseAPI: LicenseProvider {
+    public var name: String { "Lemon Squeezy" }
+    public let baseURL: URL
+    /// Times a 429 or 5xx is asked again before it is thrown.
+    public var retries: Int
+    /// Seconds a request may take in all; seconds it may go without receiving anything.
+    public var deadline: Double
+    public var idleTimeout: Double
+    /// Bytes an answer may have (64 KB; a real one has about 1 KB).
+    public var maxResponseBytes: Int
+    /// Waits between attempts (tests record the pauses instead of waiting).
+    public var sleep: @Sendable (Double) async -> Void
+
+    /// Longest pause honoured from a `Retry-After` (a minute: the rate limit's window).
+    static let longestPause = 60.0
+
+    /// - Throws: `insecureURL` for a base URL that is not `https` (or `http` to loopback).
+    public init(baseURL: URL = LicenseSettings.lemonSqueezyAPI, retries: Int = 3, deadline: Double = 30, idleTimeout: Double = 15,
+                maxResponseBytes: Int = 64_000,
+                sleep: @escaping @Sendable (Double) async -> Void = { try? await Task.sleep(nanoseconds: UInt64($0 * 1e9)) })
+        throws(LicenseError)
+    {
+        if let problem = LicenseSettings.insecurity(of: baseURL) {
+            throw LicenseError(.insecureURL, "license API base URL \(problem)")
+        }
+        self.baseURL = baseURL
+        self.retries = retries
+        self.deadline = deadline
+        self.idleTimeout = idleTimeout
+        self.maxResponseBytes = maxResponseBytes
+        self.sleep = sleep
+    }
+
+    public func activate(key: String, instanceName: String) async throws(LicenseError) -> LicenseResponse {
+        try await call("activate", ["license_key": key, "instance_name": instanceName], key: key, flag: "activated")
+    }
+
+    public func validate(key: String, instanceId: String?) async throws(LicenseError) -> LicenseResponse {
+        var form = ["license_key": key]
+        if let instanceId { form["instance_id"] = instanceId }
+        return try await call("validate", form, key: key, flag: "valid")
+    }
+
+    public func deactivate(key: String, instanceId: String) async throws(LicenseError) -> LicenseResponse {
+        try await call("deactivate", ["license_key": key, "instance_id": instanceId], key: key, flag: "deactivated")
+    }
+
+    // MARK: Requests
+
+    private func call(_ action: String, _ form: [String: String], key: String, flag: String) async throws(LicenseError)
+        -> LicenseResponse
+    {
+        let url = baseURL.appendingPathComponent("v1/licenses/\(action)")
+        let what = "\(name) \(action) of license key \(LicenseKeyMask.mask(key)) at \(url.absoluteString)"
+        var attempt = 0
+        while true {
+            let (status, body, retryAfter) = try await post(url, form: form, what: what)
+            switch status {
+            case 200, 400, 404, 422:
+                return try LemonSqueezyAnswer.parse(body, status: status, flag: flag, what: what)
+            case 429, 500...599 where attempt < retries:
+                attempt += 1
+                await sleep(retryAfter.map { min(max(0, $0), Self.longestPause) } ?? Double(1 << (attempt - 1)))
+            case 429:
+                throw LicenseError(.rateLimited, "\(what): too many requests (HTTP 429) after \(retries) retries; try again in a minute",
+                                   statusCode: status)
+            case 500...599:
+                throw LicenseError(.serverError, "\(what): the server failed (HTTP \(status)) after \(retries) retries; try again later",
+                                   statusCode: status)
+            default:
+                throw LicenseError(.malformedResponse, "\(what): unexpected HTTP \(status); the License API answers 200, 400, 404, 422 or 429",
+                                   statusCode: status)
+            }
+        }
+    }
+
+    /// One POST; its status, body (for the statuses the API documents) and `Retry-After` seconds.
+    private func post(_ url: URL, form: [String: String], what: String) async throws(LicenseError) -> (Int, Data, Double?) {
+        let sink = DownloadSink(limit: maxResponseBytes, kind: .apiAnswer)
+        let response: HTTPURLResponse
+        do {
+            response = try await HTTPTransfer.send(
+                url, method: "POST", body: Data(Self.formEncoded(form).utf8),
+                headers: ["Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"],
+                bodyStatuses: [200, 400, 404, 422], into: sink, idleTimeout: idleTimeout,
+                deadline: Date().addingTimeInterval(deadline), deadlineReason: "timed out after \(Seconds.text(deadline))")
+        } catch let error as BundleSource.FetchError {
+            if case .stopped(_, let why, let limit) = error, limit != .deadline {
+                throw LicenseError(.malformedResponse, "\(what): the answer is \(why)")
+            }
+            throw LicenseError(.network, "\(what): \(Self.reason(error)); check the network connection")
+        } catch {
+            throw LicenseError(.network, "\(what): \(error)")
+        }
+        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return (response.statusCode, sink.data, retryAfter)
+    }
+
+    private static func reason(_ error: BundleSource.FetchError) -> String {
+        switch error {
+        case .transport(_, let why), .stopped(_, let why, _): why
+        default: error.description
+        }
+    }
+
+    /// `application/x-www-form-urlencoded`, keys sorted: `+` and `&` in a key are escaped.
+    static func formEncoded(_ form: [String: String]) -> String {
+        // ASCII only: `alphanumerics` would let letters like é through unencoded.
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return form.sorted { $0.key < $1.key }.map { "\(encode($0.key))=\(encode($0.value))" }.joined(separator: "&")
+    }
+}

@@ -1,0 +1,372 @@
+import Foundation
+
+/// Sells through license keys from a merchant of record (Lemon Squeezy): both the purchase
+/// controller and the transaction source of a catalog with `"store": "lemon_squeezy"`.
+///
+/// Buying opens the product's checkout in the browser (the app user id as checkout custom
+/// data), asks the user for the key through the host's `LicenseKeyPrompt`, and activates it on
+/// this machine; restoring asks for a key. Keys are kept in the data directory's
+/// `licenses.sqlite` (0600) and belong to this machine, not to one app user.
+///
+/// Entitlements come from the last validation, cached, so a cold start has them at once and
+/// offline. Validation refreshes in the background (at start when due, then every
+/// `LicenseServices.refreshInterval`, and on demand with `refresh()`); without an answer an
+/// active license stays active for `offline_grace_days` since the last successful
+/// validation, then counts as expired with reason `not_validated` (`LicenseAccess` has the rules).
+@MainActor
+public final class LicenseKeyStore: PurchaseController, TransactionSource, SubscriptionManaging {
+    public let catalog: Catalog
+    public let settings: LicenseSettings
+    public let provider: LicenseProvider
+    public let events: EventDispatcher
+    /// The host's "enter your license key" view; nil: buying and restoring fail with a message saying so.
+    public var prompt: LicenseKeyPrompt?
+    /// The app user checkouts are made for (`checkout[custom][user_id]`).
+    public private(set) var userId = Purchases.anonymousUser
+    /// Told when the licenses changed (an activation, validation or deactivation), so the
+    /// runtime reads the transactions again.
+    package var onChange: (@MainActor () -> Void)?
+
+    private let services: LicenseServices
+    private let db: LicenseDatabase
+    private var refreshing: Task<Void, Never>?
+    private var periodic: Task<Void, Never>?
+
+    /// Times a purchase asks for a key that does not activate before it gives up.
+    static let maxKeyAttempts = 5
+
+    /// Set when the database file was unusable and a new one was started.
+    package var recovery: RecoveringDatabase.Recovery? { db.recovery }
+
+    /// Opens (creating, 0600) the license database at `databasePath`. Nothing is asked of the
+    /// network here: call `startRefreshing()` for the background validation.
+    public init(catalog: Catalog, settings: LicenseSettings, databasePath: String, provider: LicenseProvider,
+                events: EventDispatcher, services: LicenseServices = LicenseServices()) throws(SQLiteError) {
+        self.catalog = catalog
+        self.settings = settings
+        self.provider = provider
+        self.events = events
+        self.services = services
+        db = try LicenseDatabase(path: databasePath)
+    }
+
+    /// The license store of a license-key catalog: Lemon Squeezy's API at the catalog's base URL.
+    package static func make(catalog: Catalog, settings: LicenseSettings, databasePath: String, events: EventDispatcher,
+                             services: LicenseServices) throws -> LicenseKeyStore {
+        let provider: LicenseProvider = switch settings.provider {
+        case .lemonSqueezy: try LemonSqueezyLicenseAPI(baseURL: settings.apiBaseURL)
+        }
+        return try LicenseKeyStore(catalog: catalog, settings: settings, databasePath: databasePath, provider: provider,
+                                   events: events, services: services)
+    }
+
+    deinit {
+        periodic?.cancel()
+    }
+
+    // MARK: The licenses
+
+    /// Every license on this machine, as the customer center shows it, at the store's clock.
+    public func licenses() throws -> [LicenseStatus] {
+        let now = services.now()
+        return try db.records().map { access($0).status(at: now) }
+    }
+
+    private func access(_ record: LicenseRecord) -> LicenseAccess {
+        LicenseAccess(record: record, graceDays: settings.offlineGraceDays)
+    }
+
+    /// Where the customer manages their subscription (the catalog's `customer_portal_url`).
+    public var customerPortalURL: URL? { settings.customerPortalURL }
+
+    /// `product`'s checkout with the app user id as custom data; nil without a `checkout_url`.
+    public func checkoutURL(for product: Product) -> URL? {
+        guard let url = product.checkoutURL, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        parts.queryItems = (parts.queryItems ?? []).filter { $0.name != "checkout[custom][user_id]" }
+            + [URLQueryItem(name: "checkout[custom][user_id]", value: userId)]
+        // URLComponents leaves `[`, `]` and `+` as they are; a checkout reads them encoded.
+        parts.percentEncodedQuery = parts.percentEncodedQuery?.replacingOccurrences(of: "[", with: "%5B")
+            .replacingOccurrences(of: "]", with: "%5D").replacingOccurrences(of: "+", with: "%2B")
+        return parts.url
+    }
+
+    // MARK: Redeeming
+
+    /// Activates `key` on this machine (or validates it again when it already is) and keeps it.
+    /// A key for a product the catalog does not sell, or one expired or disabled, is refused
+    /// before an activation is used up. Reports `license_activate` or `license_activateFail`.
+    @discardableResult
+    public func redeem(key rawKey: String) async throws(LicenseError) -> LicenseStatus {
+        let key = rawKey.trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            let status = try await activate(key)
+            events.emit(.licenseActivate, [
+                "license_key": .string(status.maskedKey), "product_identifier": .string(status.productId),
+                "instance_name": .string(status.instanceName), "activation_usage": .number(Double(status.activationUsage)),
+                "activation_limit": status.activationLimit.map { .number(Double($0)) } ?? .null,
+            ])
+            onChange?()
+            return status
+        } catch {
+            events.emit(.licenseActivateFail, [
+                "license_key": key.isEmpty ? .null : .string(LicenseKeyMask.mask(key)), "reason": .string(error.kind.rawValue),
+                "message": .string(error.message),
+            ])
+            throw error
+        }
+    }
+
+    private func activate(_ key: String) async throws(LicenseError) -> LicenseStatus {
+        guard !key.isEmpty else {
+            throw LicenseError(.emptyKey, "no license key was given; paste the key from your purchase email")
+        }
+        let masked = LicenseKeyMask.mask(key)
+        if var known = try stored().first(where: { $0.key.key == key }) {
+            // Already activated here: validating uses up no other activation.
+            let answer = try await provider.validate(key: key, instanceId: known.instance.id)
+            known.update(from: answer, at: services.now())
+            try keep(known)
+            return access(known).status(at: services.now())
+        }
+        let check = try await provider.validate(key: key, instanceId: nil)
+        switch check.licenseKey.status {
+        case .expired: throw LicenseError(.rejected, "license key \(masked) has expired; renew it or buy again", licenseKey: check.licenseKey)
+        case .disabled: throw LicenseError(.rejected, "license key \(masked) is disabled; contact the seller", licenseKey: check.licenseKey)
+        case .active, .inactive: break
+        }
+        guard let product = product(for: check.meta) else {
+            let bought = [check.meta.productName, check.meta.variantName].compactMap { $0 }.joined(separator: ", ")
+            throw LicenseError(.unknownProduct, "license key \(masked) is for \(provider.name) product \(check.meta.productId ?? "?") "
+                + "variant \(check.meta.variantId ?? "?")\(bought.isEmpty ? "" : " (\(bought))"), which this app's catalog does not sell; "
+                + "check that the key is for this app")
+        }
+        let answer = try await provider.activate(key: key, instanceName: services.instanceName())
+        guard answer.succeeded, let instance = answer.instance else {
+            throw LicenseError(.rejected, "\(provider.name) did not activate license key \(masked): \(answer.error ?? "no reason given")",
+                               licenseKey: answer.licenseKey)
+        }
+        let now = services.now()
+        let record = LicenseRecord(key: answer.licenseKey, instance: instance, meta: answer.meta, productId: product.id,
+                                   activatedAt: now, validatedAt: now)
+        try keep(record)
+        return access(record).status(at: now)
+    }
+
+    /// The catalog product a purchase described by `meta` unlocks: its variant, else its product.
+    private func product(for meta: LicenseMeta) -> Product? {
+        let candidates = catalog.products.filter { $0.lemonSqueezy?.matches(meta) == true }
+        return candidates.first { $0.lemonSqueezy?.variantId != nil } ?? candidates.first
+    }
+
+    private func stored() throws(LicenseError) -> [LicenseRecord] {
+        do { return try db.records() } catch {
+            throw LicenseError(.storage, "cannot read the license database \(db.database.path): \(error)")
+        }
+    }
+
+    private func keep(_ record: LicenseRecord) throws(LicenseError) {
+        do { try db.save(record) } catch {
+            throw LicenseError(.storage, "cannot keep the license in \(db.database.path): \(error); "
+                + "free some disk space or make the data directory writable, then enter the key again")
+        }
+    }
+
+    // MARK: PurchaseController
+
+    /// Opens the checkout in the browser, then asks for the key (again, saying why, when one
+    /// does not activate) and activates it: `purchased`, or `cancelled` when the user closes
+    /// the prompt.
+    public func purchase(_ product: Product) async -> PurchaseResult {
+        guard let checkout = checkoutURL(for: product) else {
+            return .failed(LicenseError(.unknownProduct, "product \(product.id) has no checkout_url in the catalog; add one"))
+        }
+        guard prompt != nil else { return .failed(Self.noPrompt) }
+        guard services.openURL(checkout) else {
+            return .failed(LicenseError(.network, "could not open the checkout \(checkout.absoluteString) in a browser; "
+                + "install xdg-utils or set \(SystemURLOpener.environmentVariable)"))
+        }
+        switch await askAndRedeem(.purchase(product: product, checkoutURL: checkout)) {
+        case .success: return .purchased
+        case .failure(let error): return .failed(error)
+        case nil: return .cancelled
+        }
+    }
+
+    /// Asks for the key: "enter your license key". Cancelling restores nothing.
+    public func restorePurchases() async -> RestorationResult {
+        guard prompt != nil else { return .failed(Self.noPrompt) }
+        switch await askAndRedeem(.restore) {
+        case .success: return .restored
+        case .failure(let error): return .failed(error)
+        case nil: return .failed(LicenseError(.emptyKey, "no license key was entered"))
+        }
+    }
+
+    static let noPrompt = LicenseError(.emptyKey, "nothing can ask for a license key here: the host sets LicenseKeyStore.prompt "
+        + "(a window app does), or redeem the key with `paywall redeem` or a redeem link")
+
+    /// Nil when the user cancelled.
+    private func askAndRedeem(_ purpose: LicenseKeyRequest.Purpose) async -> Result<LicenseStatus, LicenseError>? {
+        var problem: LicenseError?
+        for attempt in 1...Self.maxKeyAttempts {
+            guard let prompt, let key = await prompt.askForLicenseKey(LicenseKeyRequest(purpose: purpose, problem: problem, attempt: attempt))
+            else { return nil }
+            do {
+                return .success(try await redeem(key: key))
+            } catch {
+                problem = error
+            }
+        }
+        return problem.map { .failure($0) }
+    }
+
+    // MARK: Validation
+
+    /// Why a validation runs, as `license_validate` reports it.
+    public enum RefreshTrigger: String, Sendable {
+        case start, scheduled, demand
+    }
+
+    /// Validates every license now (on demand) unless a validation is already running, which
+    /// it then waits for. Returns the errors of licenses that got no answer.
+    @discardableResult
+    public func refresh(trigger: RefreshTrigger = .demand) async -> [LicenseError] {
+        if let refreshing {
+            await refreshing.value
+            return []
+        }
+        var errors: [LicenseError] = []
+        let task = Task { @MainActor in errors = await self.validateAll(trigger) }
+        refreshing = task
+        await task.value
+        refreshing = nil
+        return errors
+    }
+
+    /// Whether a background validation is due: none succeeded or failed within the refresh
+    /// interval, or the back-off after a failure has passed.
+    public var isRefreshDue: Bool {
+        guard let records = try? db.records(), !records.isEmpty else { return false }
+        let next = (try? db.value("next_check")).flatMap { $0.flatMap(Double.init) }.map(Date.init(timeIntervalSince1970:))
+        return next.map { services.now() >= $0 } ?? true
+    }
+
+    /// Validates in the background when due, and from then on every refresh interval (when the
+    /// services ask for it) while the store lives. Never blocks: the validation is a task.
+    @discardableResult
+    public func startRefreshing() -> Task<Void, Never>? {
+        let started = isRefreshDue ? Task { @MainActor [weak self] in _ = await self?.refresh(trigger: .start) } : nil
+        if services.refreshesPeriodically, periodic == nil {
+            let interval = services.refreshInterval
+            periodic = Task { @MainActor [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: UInt64(max(60, interval) * 1e9))
+                    guard let self, !Task.isCancelled else { return }
+                    if self.isRefreshDue { _ = await self.refresh(trigger: .scheduled) }
+                }
+            }
+        }
+        return started
+    }
+
+    private func validateAll(_ trigger: RefreshTrigger) async -> [LicenseError] {
+        guard let records = try? stored(), !records.isEmpty else { return [] }
+        var errors: [LicenseError] = []
+        for var record in records {
+            let masked = LicenseKeyMask.mask(record.key.key)
+            do {
+                do {
+                    let answer = try await provider.validate(key: record.key.key, instanceId: record.instance.id)
+                    record.update(from: answer, at: services.now())
+                } catch where error.kind == .notFound {
+                    record.notFound = true
+                    record.validatedAt = services.now()
+                } catch where error.kind == .rejected && error.licenseKey != nil {
+                    // A refusal that describes the key (expired, disabled) is the provider's word on it.
+                    record.key = error.licenseKey!
+                    record.validatedAt = services.now()
+                }
+                try keep(record)
+                let (state, reason) = access(record).state(at: services.now())
+                events.emit(.licenseValidate, [
+                    "license_key": .string(masked), "status": .string(record.key.status.rawValue), "state": .string(state.rawValue),
+                    "reason": reason.map { .string($0.rawValue) } ?? .null, "trigger": .string(trigger.rawValue),
+                ])
+            } catch {
+                errors.append(error)
+            }
+        }
+        let now = services.now()
+        // Back off after a failure (1 minute, doubling, up to the refresh interval), so an
+        // offline machine or a rate limit is not hammered; else wait the whole interval.
+        let failures = errors.isEmpty ? 0 : (Int((try? db.value("failures")) ?? nil ?? "0") ?? 0) + 1
+        let wait = failures == 0 ? services.refreshInterval : min(services.refreshInterval, 60 * pow(2, Double(min(failures - 1, 20))))
+        let next = now.addingTimeInterval(wait)
+        try? db.setValue("failures", failures == 0 ? nil : String(failures))
+        try? db.setValue("next_check", String(next.timeIntervalSince1970))
+        for error in errors {
+            events.emit(.licenseValidateFail, [
+                "license_key": .null, "reason": .string(error.kind.rawValue), "message": .string(error.message),
+                "retry_at": .string(next.formatted(Date.ISO8601FormatStyle())),
+            ])
+        }
+        onChange?()
+        return errors
+    }
+
+    // MARK: Deactivating
+
+    /// "Deactivate this device": frees this machine's activation of every license (or the one
+    /// for `productId`) and forgets it here, so its entitlements end at once. A license the
+    /// provider no longer knows is forgotten too; one it cannot reach stays.
+    public func deactivate(productId: String? = nil) async throws(LicenseError) {
+        let records = try stored().filter { productId == nil || $0.productId == productId }
+        guard !records.isEmpty else {
+            throw LicenseError(.noLicense, productId.map { "no license for \($0) is activated on this machine" }
+                ?? "no license is activated on this machine")
+        }
+        for record in records {
+            let masked = LicenseKeyMask.mask(record.key.key)
+            do {
+                try await deactivate(record)
+                events.emit(.licenseDeactivate, ["license_key": .string(masked)])
+            } catch {
+                events.emit(.licenseDeactivateFail, [
+                    "license_key": .string(masked), "reason": .string(error.kind.rawValue), "message": .string(error.message),
+                ])
+                onChange?()
+                throw error
+            }
+        }
+        onChange?()
+    }
+
+    private func deactivate(_ record: LicenseRecord) async throws(LicenseError) {
+        do {
+            _ = try await provider.deactivate(key: record.key.key, instanceId: record.instance.id)
+        } catch where error.kind == .notFound {
+            // Already gone at the provider: nothing left to free.
+        }
+        do { try db.remove(keyId: record.key.id) } catch {
+            throw LicenseError(.storage, "cannot remove the license from \(db.database.path): \(error)")
+        }
+    }
+
+    // MARK: TransactionSource
+
+    /// The licenses as transactions (`LEMON_SQUEEZY`), from the database alone: no network.
+    public func currentTransactions() throws -> [StoreTransaction] {
+        try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId)) }
+    }
+
+    public func now() throws -> Date { services.now() }
+
+    /// Licenses belong to the machine; the user only goes into checkouts.
+    public func switchUser(_ userId: String) {
+        self.userId = userId
+    }
+
+    // MARK: SubscriptionManaging
+
+    public var managedStores: Set<StoreKind> { [.lemonSqueezy] }
+}

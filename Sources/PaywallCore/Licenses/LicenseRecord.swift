@@ -1,0 +1,25 @@
+import Foundation
+
+/// One license activated on this machine, as the license database keeps it: the provider's
+/// last answer about the key, this machine's instance, and when it was last validated.
+struct LicenseRecord: Equatable, Sendable {
+    var key: LicenseKeyDetails
+    var instance: LicenseInstance
+    var meta: LicenseMeta
+    /// The catalog product the key unlocks.
+    var productId: String
+    var activatedAt: Date
+    /// The last validation (or activation) the provider answered.
+    var validatedAt: Date
+    /// The provider said it no longer knows the key or this instance (404 on validate).
+    var notFound = false
+
+    /// Takes the provider's newer word on the key.
+    mutating func update(from response: LicenseResponse, at now: Date) {
+        key = response.licenseKey
+        if let instance = response.instance { self.instance = instance }
+        meta = response.meta
+        validatedAt = now
+        notFound = false
+    }
+}
