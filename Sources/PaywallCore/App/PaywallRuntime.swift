@@ -94,6 +94,8 @@ public final class PaywallRuntime {
     public let catalog: Catalog?
     /// The fake store, when the configuration sells through it.
     public let fakeStore: FakeStore?
+    /// The license-key store, when the catalog sells through license keys (`"store": "lemon_squeezy"`).
+    public let licenseStore: LicenseKeyStore?
     /// Purchases and the subscription status; nil without a store.
     public let purchases: Purchases?
     /// Install date, view counters, user attributes; nil when configured read-only.
@@ -109,12 +111,17 @@ public final class PaywallRuntime {
     public private(set) var recoveries: [String] = []
     /// Why the config could not be loaded, once loading ended without one.
     public private(set) var configProblem: String?
+    /// The redemption of the redeem links kept from before configuration; nil when none were.
+    public internal(set) var deepLinkRedemptions: Task<[DeepLinkOutcome], Never>?
 
     /// Sets the runtime up: opens (creating) the data directory's databases, the store and
     /// the purchases, reads the cached status (right at once, offline), and starts loading the
-    /// config. `controller` is the app's purchase controller for `.controller(catalog:)`.
+    /// config. `controller` is the app's purchase controller for `.controller(catalog:)`. A
+    /// catalog with `"store": "lemon_squeezy"` sells through the license-key store instead,
+    /// whichever store is named, using `licenseServices` (clock, browser, machine name); a
+    /// redeem link kept from before configuration is then redeemed.
     public init(_ configuration: Configuration, events: EventDispatcher = EventDispatcher(),
-                controller: PurchaseController? = nil) throws(ConfigureError) {
+                controller: PurchaseController? = nil, licenseServices: LicenseServices = LicenseServices()) throws(ConfigureError) {
         self.configuration = configuration
         self.events = events
         anonymousUserId = Purchases.anonymousUser
@@ -144,13 +151,23 @@ public final class PaywallRuntime {
         recovered.append(state?.recovery)
         switch configuration.store {
         case .none:
-            (catalog, fakeStore, purchases) = (nil, nil, nil)
+            (catalog, fakeStore, licenseStore, purchases) = (nil, nil, nil, nil)
         case .fakeStore(let path), .controller(let path):
             let catalog: Catalog
             do { catalog = try CatalogLoader.load(path: path) } catch { throw ConfigureError(part: nil, underlying: error) }
             self.catalog = catalog
             var source: FakeStore?
-            if case .fakeStore = configuration.store {
+            var licenses: LicenseKeyStore?
+            if let licensing = catalog.licensing {
+                if controller != nil { throw ConfigureError(part: nil, underlying: ControllerBesideLicenses(catalog: path)) }
+                do {
+                    licenses = try LicenseKeyStore.make(catalog: catalog, settings: licensing, databasePath: directory.licenses,
+                                                        events: events, services: licenseServices)
+                } catch {
+                    throw ConfigureError(part: "license store", underlying: error)
+                }
+                recovered.append(licenses?.recovery)
+            } else if case .fakeStore = configuration.store {
                 do {
                     source = try FakeStore(catalog: catalog, databasePath: directory.fakeStore)
                 } catch {
@@ -161,10 +178,12 @@ public final class PaywallRuntime {
                 throw ConfigureError(part: nil, underlying: MissingController())
             }
             fakeStore = source
+            licenseStore = licenses
             let purchases: Purchases
             do {
-                purchases = try Purchases(controller: source ?? controller!, catalog: catalog, cache: cache,
-                                          transactionSource: source, events: events, userId: userId)
+                let store: (PurchaseController & TransactionSource)? = source ?? licenses
+                purchases = try Purchases(controller: store ?? controller!, catalog: catalog, cache: cache,
+                                          transactionSource: store, events: events, userId: userId)
             } catch {
                 throw ConfigureError(part: "entitlement cache", underlying: error)
             }
@@ -172,7 +191,7 @@ public final class PaywallRuntime {
                 // Also what repairs a cache an earlier write failed on.
                 try purchases.refresh()
             } catch {
-                throw ConfigureError(part: "fake store", underlying: error)
+                throw ConfigureError(part: licenses == nil ? "fake store" : "license store", underlying: error)
             }
             self.purchases = purchases
         }
@@ -187,6 +206,15 @@ public final class PaywallRuntime {
             self.customerInfoChanged()
         }
         if let source = configuration.config { startLoadingConfig(source) }
+        if let licenseStore { startLicenses(licenseStore) }
+    }
+
+    struct ControllerBesideLicenses: Error, CustomStringConvertible {
+        let catalog: String
+        var description: String {
+            "\(catalog) sells through license keys (\"store\": \"lemon_squeezy\"), but a purchase controller was given too; "
+                + "pass no controller, or remove \"store\" from the catalog to sell through the controller"
+        }
     }
 
     struct MissingController: Error, CustomStringConvertible {

@@ -14,16 +14,18 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private let sink: DownloadSink
     private let idleTimeout: Double
     private let bodyStatuses: Set<Int>
+    private let followsRedirects: Bool
     private let lock = NSLock()
     private var response: HTTPURLResponse?
     private var failure: BundleSource.FetchError?
     private var continuation: CheckedContinuation<HTTPURLResponse, Error>?
 
-    private init(url: URL, sink: DownloadSink, idleTimeout: Double, bodyStatuses: Set<Int>) {
+    private init(url: URL, sink: DownloadSink, idleTimeout: Double, bodyStatuses: Set<Int>, followsRedirects: Bool) {
         self.url = url
         self.sink = sink
         self.idleTimeout = idleTimeout
         self.bodyStatuses = bodyStatuses
+        self.followsRedirects = followsRedirects
     }
 
     /// GETs `url` into `sink`; `deadline` ends it whatever is still arriving, and `budget` is
@@ -35,10 +37,12 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     /// Sends one request (`method`, `body`) and streams the answer's body into `sink` when its
-    /// status is in `bodyStatuses`; `deadlineReason` says why the deadline stopped it.
+    /// status is in `bodyStatuses`; `deadlineReason` says why the deadline stopped it. Without
+    /// `followsRedirects` a redirect is returned as it is (a request carrying a secret must not
+    /// be sent on to wherever a server points).
     static func send(_ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
-                     bodyStatuses: Set<Int> = [200], into sink: DownloadSink, idleTimeout: Double, deadline: Date,
-                     deadlineReason: String) async throws -> HTTPURLResponse {
+                     bodyStatuses: Set<Int> = [200], followsRedirects: Bool = true, into sink: DownloadSink,
+                     idleTimeout: Double, deadline: Date, deadlineReason: String) async throws -> HTTPURLResponse {
         // Whole seconds from 1 to a day: URLSession on Linux truncates the interval to whole
         // seconds, and 0 would fail every request at once.
         let idleTimeout = idleTimeout.isNaN ? 30 : min(max(1, idleTimeout.rounded(.up)), 86_400)
@@ -48,7 +52,8 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = idleTimeout
-        let transfer = HTTPTransfer(url: url, sink: sink, idleTimeout: idleTimeout, bodyStatuses: bodyStatuses)
+        let transfer = HTTPTransfer(url: url, sink: sink, idleTimeout: idleTimeout, bodyStatuses: bodyStatuses,
+                                    followsRedirects: followsRedirects)
         // The session holds its delegate until it is invalidated, after the task ends.
         let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -89,6 +94,11 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             return completionHandler(.cancel)
         }
         completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(followsRedirects ? request : nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

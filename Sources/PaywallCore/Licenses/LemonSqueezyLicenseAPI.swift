@@ -71,7 +71,7 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
             switch status {
             case 200, 400, 404, 422:
                 return try LemonSqueezyAnswer.parse(body, status: status, flag: flag, what: what)
-            case 429, 500...599 where attempt < retries:
+            case let status where (status == 429 || (500...599).contains(status)) && attempt < retries:
                 attempt += 1
                 await sleep(retryAfter.map { min(max(0, $0), Self.longestPause) } ?? Double(1 << (attempt - 1)))
             case 429:
@@ -95,7 +95,7 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
             response = try await HTTPTransfer.send(
                 url, method: "POST", body: Data(Self.formEncoded(form).utf8),
                 headers: ["Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"],
-                bodyStatuses: [200, 400, 404, 422], into: sink, idleTimeout: idleTimeout,
+                bodyStatuses: [200, 400, 404, 422], followsRedirects: false, into: sink, idleTimeout: idleTimeout,
                 deadline: Date().addingTimeInterval(deadline), deadlineReason: "timed out after \(Seconds.text(deadline))")
         } catch let error as BundleSource.FetchError {
             if case .stopped(_, let why, let limit) = error, limit != .deadline {

@@ -63,6 +63,8 @@ public struct DataDirectory: Equatable, Sendable {
     /// The app's paywall config, as last loaded (used offline and when the source is slow).
     public var configCache: String { url.appendingPathComponent("config.json").path }
     public var fakeStore: String { url.appendingPathComponent("fake-store.sqlite").path }
+    /// The license keys activated on this machine and their last validation (0600).
+    public var licenses: String { url.appendingPathComponent("licenses.sqlite").path }
 }
 
 public struct DataDirectoryError: Error, CustomStringConvertible {

@@ -16,8 +16,14 @@ final class TestHTTPServer {
         routesFile = root.appendingPathComponent(".routes.json")
         let portFile = root.appendingPathComponent(".port")
         try Data("{}".utf8).write(to: routesFile)
+        port = try Self.launch(process, script: Self.script, arguments: [root.path, routesFile.path], portFile: portFile)
+    }
+
+    /// Runs a Python server `script` with `arguments` and `portFile` last, and returns the port
+    /// it writes there once listening.
+    static func launch(_ process: Process, script: URL, arguments: [String], portFile: URL) throws -> Int {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.script.path, root.path, routesFile.path, portFile.path]
+        process.arguments = [script.path] + arguments + [portFile.path]
         try process.run()
         // Bounded: a server that cannot start skips the test instead of hanging it.
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) { usleep(20_000) }
@@ -25,7 +31,7 @@ final class TestHTTPServer {
             process.terminate()
             throw XCTSkip("/usr/bin/python3 could not start an HTTP server")
         }
-        self.port = port
+        return port
     }
 
     deinit { stop() }

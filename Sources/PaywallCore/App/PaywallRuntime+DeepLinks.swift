@@ -1,0 +1,80 @@
+import Foundation
+
+/// Deep links: `SCHEME://paywall/redeem?license_key=KEY` redeems a license key. A link can
+/// arrive before the app has configured the runtime (the app starts because of it), so the
+/// static `PaywallRuntime.handleDeepLink(_:)` keeps it, and the next runtime configured with a
+/// license store redeems what was kept (`deepLinkRedemptions`); after configuration it goes to
+/// that runtime at once.
+extension PaywallRuntime {
+    /// What became of a deep link.
+    public enum DeepLinkOutcome: Equatable, Sendable {
+        /// The key is activated here.
+        case redeemed(LicenseStatus)
+        case failed(LicenseError)
+        /// Kept until a runtime with a license store is configured.
+        case queued
+        /// Not a link the runtime handles (the app's own).
+        case notHandled
+    }
+
+    /// Links that came before any runtime with a license store.
+    private static var pendingDeepLinks: [URL] = []
+    /// The runtime links go to once configured: the last one configured with a license store.
+    private static weak var linkReceiver: PaywallRuntime?
+
+    /// Handles `url` whether or not a runtime is configured yet: with one (that sells license
+    /// keys) it is redeemed there, else kept for the next one. Returns false for a link the
+    /// runtime does not handle, which the app handles itself.
+    @discardableResult
+    public static func handleDeepLink(_ url: URL) -> Bool {
+        guard RedeemLink(url) != nil else { return false }
+        if let receiver = linkReceiver {
+            Task { @MainActor in _ = await receiver.handleDeepLink(url) }
+        } else {
+            pendingDeepLinks.append(url)
+        }
+        return true
+    }
+
+    /// Redeems `url` with this runtime's license store (`license_activate` or
+    /// `license_activateFail` report it, after `deepLink_redeem`).
+    public func handleDeepLink(_ url: URL) async -> DeepLinkOutcome {
+        await redeem(url, queued: false)
+    }
+
+    private func redeem(_ url: URL, queued: Bool) async -> DeepLinkOutcome {
+        guard let link = RedeemLink(url) else { return .notHandled }
+        events.emit(.deepLinkRedeem, ["link": .string(RedeemLink.masked(url)), "queued": .bool(queued)])
+        guard let licenseStore else {
+            return .failed(LicenseError(.noLicense, "a redeem link came, but this app's catalog sells no license keys "
+                + "(its \"store\" is not \"lemon_squeezy\")"))
+        }
+        do {
+            return .redeemed(try await licenseStore.redeem(key: link.licenseKey))
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Wires the license store to the purchases, starts its background validation, and makes
+    /// this runtime the receiver of links, redeeming those kept from before.
+    func startLicenses(_ store: LicenseKeyStore) {
+        store.onChange = { [weak self] in
+            // What the provider said stands; a cache that cannot be written is reported by `refresh`.
+            try? self?.purchases?.refresh()
+        }
+        if !configuration.readOnly { store.startRefreshing() }
+        Self.linkReceiver = self
+        let kept = Self.pendingDeepLinks
+        Self.pendingDeepLinks = []
+        guard !kept.isEmpty else { return }
+        deepLinkRedemptions = Task { @MainActor [weak self] in
+            var outcomes: [DeepLinkOutcome] = []
+            for url in kept {
+                guard let self else { break }
+                outcomes.append(await self.redeem(url, queued: true))
+            }
+            return outcomes
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// `Fixtures/lemon_squeezy_server.py`: Lemon Squeezy's License API as documented, on 127.0.0.1,
+/// checking every request's method, headers and form body. Tests script its keys and its next
+/// answers (`keys`, `script`) and read what was asked (`requests`).
+final class LemonSqueezyTestServer {
+    static let script = TestPaths.fixtures.appendingPathComponent("lemon_squeezy_server.py")
+    private let process = Process()
+    private let controlFile: URL
+    private let logFile: URL
+    let port: Int
+    /// The keys the server knows, by key: `id`, `status`, `activation_limit`, `activation_usage`,
+    /// `expires_at`, `product_id`, `variant_id`, `revision` (raise it to change a known key).
+    var keys: [String: JSONValue] = [:] { didSet { writeControl() } }
+    /// Answers given before the contract's, per path (`/v1/licenses/validate`), in order.
+    var script: [String: [JSONValue]] = [:] { didSet { writeControl() } }
+
+    init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        controlFile = directory.appendingPathComponent("control.json")
+        logFile = directory.appendingPathComponent("requests.jsonl")
+        try Data("{}".utf8).write(to: controlFile)
+        port = try TestHTTPServer.launch(process, script: Self.script, arguments: [controlFile.path, logFile.path],
+                                         portFile: directory.appendingPathComponent("port"))
+    }
+
+    deinit { stop() }
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// A key of product 10 / variant 11 (the catalog's `pro`), active with two activations.
+    static func key(id: Int, status: String = "active", limit: Int? = 2, usage: Int = 0, expiresAt: String? = nil,
+                    productId: Int = 10, variantId: Int = 11, revision: Int = 0) -> JSONValue {
+        .object([
+            "id": .number(Double(id)), "status": .string(status), "activation_limit": limit.map { .number(Double($0)) } ?? .null,
+            "activation_usage": .number(Double(usage)), "expires_at": expiresAt.map(JSONValue.string) ?? .null,
+            "product_id": .number(Double(productId)), "variant_id": .number(Double(variantId)), "revision": .number(Double(revision)),
+        ])
+    }
+
+    /// Every request so far: `path`, `method`, `form`, `violations`.
+    var requests: [JSONValue] {
+        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+    }
+
+    /// The requests that broke the documented contract (method, headers, form fields).
+    var violations: [String] {
+        requests.flatMap { request in
+            (request["violations"]?.arrayValue ?? []).compactMap(\.stringValue).map { "\(request["path"]?.stringValue ?? ""): \($0)" }
+        }
+    }
+
+    private func writeControl() {
+        let control = JSONValue.object(["keys": .object(keys), "script": .object(script.mapValues(JSONValue.array))])
+        try? Data(control.jsonText.utf8).write(to: controlFile, options: .atomic)
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
