@@ -149,6 +149,8 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         let record = LicenseRecord(key: answer.licenseKey, instance: instance, meta: answer.meta, productId: product.id,
                                    activatedAt: now, validatedAt: now)
         try keep(record)
+        // A fresh answer: the next validation is a whole interval away.
+        try? db.setValue("next_check", String(now.addingTimeInterval(services.refreshInterval).timeIntervalSince1970))
         return access(record).status(at: now)
     }
 

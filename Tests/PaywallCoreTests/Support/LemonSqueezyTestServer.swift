@@ -65,3 +65,31 @@ final class LemonSqueezyTestServer {
         process.waitUntilExit()
     }
 }
+
+extension LemonSqueezyTestServer {
+    /// A license-key catalog selling `pro.lifetime` (Lemon Squeezy product 10, variant 11) through this server.
+    func writeCatalog(in directory: URL, graceDays: Int = 14) throws -> String {
+        let catalog = """
+            {"store": "lemon_squeezy", "license_api_base_url": "\(baseURL.absoluteString)", "offline_grace_days": \(graceDays),
+             "customer_portal_url": "https://lumen.lemonsqueezy.com/billing",
+             "products": [
+               {"id": "pro.lifetime", "display_name": "Lumen Pro", "price": "49.00", "currency": "USD", "kind": "non_consumable",
+                "entitlements": ["pro"], "checkout_url": "https://lumen.lemonsqueezy.com/buy/abc-123?embed=0",
+                "lemon_squeezy": {"product_id": 10, "variant_id": 11}}
+             ]}
+            """
+        return try writeFile(catalog, to: "license-catalog.json", in: directory).path
+    }
+}
+
+/// A clock tests move by hand, shared with the store through `LicenseServices.now`.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date = Date()) { current = start }
+
+    var now: Date { lock.withLock { current } }
+    func advance(days: Double) { lock.withLock { current = current.addingTimeInterval(days * 86_400) } }
+    func advance(seconds: Double) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+}
