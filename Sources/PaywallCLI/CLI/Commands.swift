@@ -138,7 +138,8 @@ package enum Commands {
                   OptionSpec(name: "--json", valueName: nil, help: "Print one JSON object of medians.")],
         discussion: "Needs a display (run under xvfb-run -a on a server).")
 
-    package static let all = [preview, snapshot, present, customerCenter, StoreCommand.spec, StatusCommand.spec, BundleCommands.pack,
+    package static let all = [preview, snapshot, present, customerCenter, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
+                              BundleCommands.pack,
                               BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, bench, install]
 
     /// The commands that open a window: run by the `paywall-window` executable, which links

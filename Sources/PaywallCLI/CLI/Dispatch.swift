@@ -31,6 +31,7 @@ package func runCLI(_ arguments: [String], window: (CommandSpec, ParsedArguments
         if Commands.windowCommands.contains(command.name) { return try window(command, parsed) }
         switch command.name {
         case StatusCommand.spec.name: return try StatusCommand.run(parsed)
+        case RedeemCommand.spec.name: return try RedeemCommand.run(parsed)
         case BundleCommands.pack.name: return try BundleCommands.runPack(parsed)
         case BundleCommands.validate.name: return try BundleCommands.runValidate(parsed)
         case VariablesCommand.spec.name: return try VariablesCommand.run(parsed)

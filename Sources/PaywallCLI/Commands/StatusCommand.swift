@@ -9,7 +9,7 @@ package enum StatusCommand {
         positionals: [],
         options: [Commands.dataDirOption, Commands.userOption,
                   OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text.")],
-        discussion: "Reads only the entitlement cache: what the app knows before any store or backend answers.")
+        discussion: "Reads only the entitlement cache and the license keys kept in the data directory (masked): what the app knows before any store or backend answers.")
 
     /// Creates nothing: a data directory or cache that is not there yet (a first run) is an
     /// unknown status, and an explicit `--data-dir` that does not exist is an error (a typo).
@@ -36,11 +36,24 @@ package enum StatusCommand {
         } catch {
             throw .failure("entitlement cache: \(CommandAdvice.describe(error))")
         }
+        let licenses: [LicenseStatus]
+        do {
+            licenses = try LicenseKeyStore.storedLicenses(databasePath: directory.licenses)
+        } catch {
+            throw .failure("license database: \(CommandAdvice.describe(error))")
+        }
         if arguments.has("--json") {
-            StoreCommand.printJSON(StoreReport.entitlements(info, status: status, userId: userId))
+            var report = StoreReport.entitlements(info, status: status, userId: userId).objectValue ?? [:]
+            report["licenses"] = .array(licenses.map(StoreReport.license))
+            StoreCommand.printJSON(.object(report))
         } else {
             print("subscription status: \(status.name)")
             for e in info.entitlements where e.isActive { print("\(e.id)\tactive\t\(e.state?.rawValue ?? "-")") }
+            for l in licenses {
+                let usage = "\(l.activationUsage) of \(l.activationLimit.map(String.init) ?? "unlimited") activations"
+                let expiry = StoreReport.date(l.expiresAt).stringValue.map { "expires \($0)" } ?? "no expiry"
+                print("license \(l.maskedKey)\t\(l.productId)\t\(l.state.rawValue)\(l.reason.map { " (\($0.rawValue))" } ?? "")\t\(usage)\t\(expiry)")
+            }
         }
         return 0
     }

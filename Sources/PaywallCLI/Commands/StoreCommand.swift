@@ -45,8 +45,20 @@ package enum StoreCommand {
         let (command, parsed) = try Subcommands.parse(arguments, parent: spec, actions: actions)
         guard let command, let parsed else { return 0 }
         let context = try StoreContext(parsed, events: EventDispatcher(), requireStore: true, command: command)
-        guard let store = context.store, let purchases = context.purchases else { return 1 }
+        guard let purchases = context.purchases else { return 1 }
         let action = String(command.name.dropFirst("store ".count))
+        guard let store = context.store else {
+            // A license-key catalog: its products and entitlements can be read; the rest steers the fake store.
+            guard ["products", "entitlements"].contains(action) else {
+                throw .failure("\(parsed.value("--store") ?? "the catalog") sells through license keys (\"store\": \"lemon_squeezy\"): "
+                    + "`paywall store \(action)` steers the fake store only; redeem a key with `paywall redeem`, "
+                    + "or read `paywall store entitlements` and `paywall status`")
+            }
+            return try Subcommands.runAsync {
+                try await perform(action, parsed, store: nil, purchases: purchases, command: command)
+                return 0
+            }
+        }
         return try Subcommands.runAsync {
             let bought = try await perform(action, parsed, store: store, purchases: purchases, command: command)
             // Keeps every user's entitlement cache in step with the store, so `paywall status`
@@ -58,18 +70,16 @@ package enum StoreCommand {
         }
     }
 
-    /// Runs `action`; returns the product it bought, if any.
+    /// Runs `action`; returns the product it bought, if any. `store` is nil for a license-key
+    /// catalog, whose store only `products` and `entitlements` read.
     @MainActor
-    private static func perform(_ action: String, _ arguments: ParsedArguments, store: FakeStore, purchases: Purchases,
+    @discardableResult
+    private static func perform(_ action: String, _ arguments: ParsedArguments, store fakeStore: FakeStore?, purchases: Purchases,
                                 command: CommandSpec) async throws -> Product? {
         let argument = arguments.positionals.first ?? ""
+        if action == "products" || action == "entitlements" { return read(action, arguments, purchases: purchases) }
+        guard let store = fakeStore else { return nil }
         switch action {
-        case "products":
-            let products = store.catalog.products
-            if arguments.has("--json") { printJSON(.array(products.map(StoreReport.product))); return nil }
-            for p in products {
-                print("\(p.id)\t\(p.kind.rawValue)\t\(p.price) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)")
-            }
         case "transactions":
             let now = try store.now()
             let records = try store.allRecords()
@@ -81,16 +91,6 @@ package enum StoreCommand {
                 let state = approval != "approved" ? "-" : t.isSubscription ? CustomerInfo.state(of: t, now: now).rawValue
                     : (t.isRevoked ? "revoked" : "owned")
                 print("\(t.id)\t\(t.productId)\t\(user)\t\(approval)\t\(state)\texpires \(StoreReport.date(t.expirationDate).stringValue ?? "never")")
-            }
-        case "entitlements":
-            let info = purchases.customerInfo
-            if arguments.has("--json") {
-                printJSON(entitlementsReport(purchases))
-                return nil
-            }
-            print("subscription status: \(purchases.subscriptionStatus.name)")
-            for e in info.entitlements {
-                print("\(e.id)\t\(e.isActive ? "active" : "inactive")\t\(e.state?.rawValue ?? "-")\texpires \(StoreReport.date(e.expiresAt).stringValue ?? "never")")
             }
         case "seed":
             guard let product = store.catalog.product(id: argument) else { throw unknownProduct(argument) }
@@ -146,6 +146,31 @@ package enum StoreCommand {
             ]
             try actions[action]?(argument)
             print("\(action): \(argument)")
+        }
+        return nil
+    }
+
+    /// The actions that only read the catalog and the purchases, whichever store sells.
+    @MainActor
+    private static func read(_ action: String, _ arguments: ParsedArguments, purchases: Purchases) -> Product? {
+        switch action {
+        case "products":
+            let products = purchases.catalog.products
+            if arguments.has("--json") { printJSON(.array(products.map(StoreReport.product))); return nil }
+            for p in products {
+                print("\(p.id)\t\(p.kind.rawValue)\t\(p.price) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)")
+            }
+        case "entitlements":
+            let info = purchases.customerInfo
+            if arguments.has("--json") {
+                printJSON(entitlementsReport(purchases))
+                return nil
+            }
+            print("subscription status: \(purchases.subscriptionStatus.name)")
+            for e in info.entitlements {
+                print("\(e.id)\t\(e.isActive ? "active" : "inactive")\t\(e.state?.rawValue ?? "-")\texpires \(StoreReport.date(e.expiresAt).stringValue ?? "never")")
+            }
+        default: break
         }
         return nil
     }

@@ -32,6 +32,17 @@ package enum StoreReport {
         ])
     }
 
+    /// A license on this machine (`paywall status`): its key masked, never whole.
+    package static func license(_ l: LicenseStatus) -> JSONValue {
+        .object([
+            "license_key": .string(l.maskedKey), "product_id": .string(l.productId), "key_status": .string(l.keyStatus.rawValue),
+            "state": .string(l.state.rawValue), "is_active": .bool(l.isActive), "reason": optional(l.reason?.rawValue),
+            "activation_usage": .number(Double(l.activationUsage)),
+            "activation_limit": l.activationLimit.map { .number(Double($0)) } ?? .null, "expires_at": date(l.expiresAt),
+            "instance_name": .string(l.instanceName), "validated_at": date(l.validatedAt), "grace_ends_at": date(l.graceEndsAt),
+        ])
+    }
+
     package static func transaction(_ t: StoreTransaction, approval: String, userId: String, now: Date) -> JSONValue {
         .object([
             "user_id": .string(userId),

@@ -40,7 +40,9 @@ struct LicenseAccess {
     /// expiry, non-renewing with one. Its end is the earlier of the key's expiry and the end of
     /// the grace period; a key that no longer gives access ended when it was last validated.
     func transaction(product: Product?) -> StoreTransaction {
-        let lastWord = record.validatedAt
+        // Ended by the time the provider said so; a second before it, so a clock read back from
+        // the database a hair earlier than the stored time still finds it ended.
+        let lastWord = record.validatedAt.addingTimeInterval(-1)
         let stillActive = record.key.status == .active && !record.notFound
         let end = stillActive ? min(record.key.expiresAt ?? .distantFuture, graceEndsAt)
             : min(record.key.expiresAt ?? lastWord, lastWord)

@@ -48,6 +48,17 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         self.events = events
         self.services = services
         db = try LicenseDatabase(path: databasePath)
+        // For readers without the catalog (`paywall status`).
+        try? db.setValue("offline_grace_days", String(settings.offlineGraceDays))
+    }
+
+    /// The licenses kept at `databasePath` as they stand at `now`, read-only and without the
+    /// catalog or the network (`paywall status`); none when there is no such file.
+    package static func storedLicenses(databasePath: String, now: Date = Date()) throws -> [LicenseStatus] {
+        guard FileManager.default.fileExists(atPath: databasePath) else { return [] }
+        let db = try LicenseDatabase(path: databasePath, readOnly: true)
+        let graceDays = Int(try db.value("offline_grace_days") ?? "") ?? LicenseSettings().offlineGraceDays
+        return try db.records().map { LicenseAccess(record: $0, graceDays: graceDays).status(at: now) }
     }
 
     /// The license store of a license-key catalog: Lemon Squeezy's API at the catalog's base URL.

@@ -44,6 +44,21 @@ public final class Paywalls {
         self.presenter = presenter
     }
 
+    // MARK: Deep links
+
+    /// Handles a redeem link (`SCHEME://paywall/redeem?license_key=KEY`) whether or not
+    /// `configure` ran yet: one that comes first is kept and redeemed once it does. False for
+    /// links the app handles itself. See `PaywallRuntime.handleDeepLink(_:)`.
+    @discardableResult
+    public static func handleDeepLink(_ url: URL) -> Bool {
+        PaywallRuntime.handleDeepLink(url)
+    }
+
+    /// Redeems a redeem link with this app's license store.
+    public func handleDeepLink(_ url: URL) async -> PaywallRuntime.DeepLinkOutcome {
+        await runtime.handleDeepLink(url)
+    }
+
     // MARK: The user
 
     /// The current user's customer info, right from the cache at start (offline too).
