@@ -246,7 +246,8 @@ extension CustomerCenterSession {
             os: "\(environment.device.osName) \(environment.device.osVersion)".trimmingCharacters(in: .whitespaces),
             deviceModel: environment.device.deviceModel,
             activeEntitlements: Array(purchases?.subscriptionStatus.activeEntitlements ?? []),
-            isSandbox: capabilities.isSandbox), strings: strings)
+            isSandbox: capabilities.isSandbox,
+            licenses: (try? (purchases?.controller as? LicenseKeyStore)?.licenses()) ?? []), strings: strings)
         if page?.openMail(mail.url) == true { return }
         // No mail app: the address stays reachable, shown and copyable.
         show(CustomerCenterDialog(

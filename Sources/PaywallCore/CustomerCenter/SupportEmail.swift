@@ -16,9 +16,13 @@ package struct SupportEmail: Equatable, Sendable {
         package var runtimeVersion: String
         package var activeEntitlements: [String]
         package var isSandbox: Bool
+        /// The license keys on this machine, which support looks up at the merchant: masked,
+        /// as `LicenseStatus` holds them (an email is no place for a whole key).
+        package var licenses: [LicenseStatus]
 
         package init(userId: String, appVersion: String, os: String, deviceModel: String,
-                    runtimeVersion: String = DeviceInfo.runtimeVersion, activeEntitlements: [String], isSandbox: Bool) {
+                    runtimeVersion: String = DeviceInfo.runtimeVersion, activeEntitlements: [String], isSandbox: Bool,
+                    licenses: [LicenseStatus] = []) {
             self.userId = userId
             self.appVersion = appVersion
             self.os = os
@@ -26,6 +30,7 @@ package struct SupportEmail: Equatable, Sendable {
             self.runtimeVersion = runtimeVersion
             self.activeEntitlements = activeEntitlements
             self.isSandbox = isSandbox
+            self.licenses = licenses
         }
     }
 
@@ -41,7 +46,7 @@ package struct SupportEmail: Equatable, Sendable {
             "Paywall runtime: \(d.runtimeVersion)",
             "Active entitlements: \(d.activeEntitlements.isEmpty ? "none" : d.activeEntitlements.sorted().joined(separator: ", "))",
             "Sandbox: \(d.isSandbox ? "yes" : "no")",
-        ]
+        ] + d.licenses.map { "License: \($0.maskedKey) (\($0.productId), \($0.keyStatus.rawValue))" }
         // Diagnostics stay in English: they are read by the app's support team, not the user.
         body = lines.joined(separator: "\n")
     }

@@ -240,6 +240,8 @@ final class CustomerCenterRulesTests: XCTestCase {
     func testWebStoresCarryTheWebBadgeAndSuperwallItsOwn() throws {
         XCTAssertEqual(CustomerCenterRules.badgeKey(for: .stripe), "cc.badge.web")
         XCTAssertEqual(CustomerCenterRules.badgeKey(for: .paddle), "cc.badge.web")
+        XCTAssertEqual(CustomerCenterRules.badgeKey(for: .lemonSqueezy), "cc.badge.web")
+        XCTAssertTrue(CustomerCenterPurchase.webStores.contains(.lemonSqueezy), "a license is managed on the web")
         XCTAssertEqual(CustomerCenterRules.badgeKey(for: .superwall), "cc.badge.superwall")
         for store in [StoreKind.appStore, .playStore, .fakeStore, .custom, .other] {
             XCTAssertNil(CustomerCenterRules.badgeKey(for: store), "\(store)")

@@ -325,3 +325,16 @@ final class LicenseKeyStoreTests: XCTestCase {
         XCTAssertEqual(try runtime().licenseStore?.customerPortalURL?.absoluteString, "https://lumen.lemonsqueezy.com/billing")
     }
 }
+
+extension LicenseKeyStoreTests {
+    func testTheSupportEmailNamesTheLicenseMasked() async throws {
+        let runtime = try runtime()
+        try await runtime.licenseStore!.redeem(key: Self.key)
+        let mail = SupportEmail(address: "help@example.com", diagnostics: .init(
+            userId: "u", appVersion: "1", os: "Debian", deviceModel: "PC", activeEntitlements: ["pro"], isSandbox: false,
+            licenses: try runtime.licenseStore!.licenses()), strings: try ccStrings())
+        XCTAssertTrue(mail.body.contains("License: ****4d51 (pro.lifetime, active)"), mail.body)
+        XCTAssertFalse(mail.body.contains(Self.key))
+        XCTAssertFalse(mail.url.absoluteString.contains("a91d"), "no part of the key but its last four")
+    }
+}

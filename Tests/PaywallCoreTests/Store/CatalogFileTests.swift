@@ -407,3 +407,52 @@ final class CatalogFileTests: XCTestCase {
         XCTAssertEqual(CatalogError("x: y").description, "x: y")
     }
 }
+
+// MARK: - Selling through license keys
+
+extension CatalogFileTests {
+    private var licenseProduct: String {
+        #""display_name": "Pro", "price": "49", "currency": "USD", "kind": "non_consumable", "entitlements": ["pro"], "checkout_url": "https://s.lemonsqueezy.com/buy/1", "lemon_squeezy": {"product_id": 10, "variant_id": "11"}"#
+    }
+
+    func testALemonSqueezyCatalogReadsItsLicenseSettingsAndProductIds() throws {
+        let catalog = try parse(#"{"store": "lemon_squeezy", "offline_grace_days": 3, "customer_portal_url": "https://s.lemonsqueezy.com/billing", "products": [{"id": "pro", \#(licenseProduct)}]}"#)
+        let licensing = try XCTUnwrap(catalog.licensing)
+        XCTAssertEqual(licensing.provider, .lemonSqueezy)
+        XCTAssertEqual(licensing.apiBaseURL.absoluteString, "https://api.lemonsqueezy.com")
+        XCTAssertEqual(licensing.offlineGraceDays, 3)
+        XCTAssertEqual(licensing.customerPortalURL?.absoluteString, "https://s.lemonsqueezy.com/billing")
+        XCTAssertEqual(catalog.products[0].lemonSqueezy, LemonSqueezyProduct(productId: "10", variantId: "11"))
+        XCTAssertEqual(catalog.products[0].checkoutURL?.absoluteString, "https://s.lemonsqueezy.com/buy/1")
+        XCTAssertEqual(try parse(#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(licenseProduct)}]}"#).licensing?.offlineGraceDays, 14)
+    }
+
+    func testLicenseFieldsAreCheckedWithMessagesSayingWhereAndHow() {
+        let cases: [(String, String)] = [
+            (#"{"store": "gumroad", "products": [{"id": "pro", \#(licenseProduct)}]}"#, #""store" must be lemon_squeezy"#),
+            (#"{"store": "lemon_squeezy", "license_api_base_url": "http://api.example.com", "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+             #""license_api_base_url" must be https"#),
+            (#"{"store": "lemon_squeezy", "offline_grace_days": -1, "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+             #""offline_grace_days" must be a whole number from 0 to 3650"#),
+            (#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "lemon_squeezy": {"product_id": 1}}]}"#,
+             #"products[0] ("pro"): "checkout_url" is required with "store": "lemon_squeezy""#),
+            (#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy"}]}"#,
+             #"products[0] ("pro"): "lemon_squeezy" is required"#),
+            (#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy", "lemon_squeezy": {"product_id": 1.5}}]}"#,
+             #""lemon_squeezy.product_id" must be an id"#),
+            (catalog(product: #"\#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy""#),
+             #""checkout_url" is only allowed in a catalog with "store": "lemon_squeezy""#),
+            (#"{"offline_grace_days": 3, "products": [{"id": "pro", \#(basics), "kind": "consumable"}]}"#,
+             #""offline_grace_days" is only allowed with "store": "lemon_squeezy""#),
+        ]
+        for (json, expected) in cases {
+            let message = parseError(json)
+            XCTAssertTrue(message?.contains(expected) == true, "\(json)\n-> \(message ?? "no error"), expected \(expected)")
+        }
+    }
+
+    func testLoopbackHTTPIsAllowedForTests() throws {
+        let catalog = try parse(#"{"store": "lemon_squeezy", "license_api_base_url": "http://127.0.0.1:8080", "products": [{"id": "pro", \#(licenseProduct)}]}"#)
+        XCTAssertEqual(catalog.licensing?.apiBaseURL.absoluteString, "http://127.0.0.1:8080")
+    }
+}
