@@ -105,7 +105,9 @@ package struct CommandSpec {
             result.values[name, default: []].append(value)
         }
         if result.has("--help") { return result }
-        if result.positionals.count != positionals.count {
+        // A name in brackets (`[URL]`) may be left out.
+        let required = positionals.filter { !$0.hasPrefix("[") }.count
+        if result.positionals.count < required || result.positionals.count > positionals.count {
             let expected = positionals.isEmpty ? "no arguments" : positionals.joined(separator: " ")
             throw .usage("expected \(expected), got \(result.positionals.count) argument(s)", self)
         }

@@ -21,9 +21,6 @@ package enum RedeemCommand {
 
     @MainActor
     package static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        guard arguments.positionals.count <= 1 else {
-            throw .usage("give at most one redeem link; a key alone goes to stdin", spec)
-        }
         let key: String
         if let text = arguments.positionals.first {
             guard let url = URL(string: text), let link = RedeemLink(url) else {

@@ -31,9 +31,10 @@ struct PaywallProcess {
 
     /// Starts `paywall ARGS` in `workDir` (`executable` to run another copy of the binary, or a
     /// test script that launches `paywall` itself with this environment).
-    /// `environment` entries override the test's own; a nil value removes a variable.
+    /// `environment` entries override the test's own; a nil value removes a variable. `stdin`
+    /// is a file its standard input reads (none by default).
     init(_ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
-         executable: URL = PaywallProcess.executable) throws {
+         executable: URL = PaywallProcess.executable, stdin: URL? = nil) throws {
         stdoutURL = workDir.appendingPathComponent("stdout-\(UUID().uuidString).txt")
         stderrURL = workDir.appendingPathComponent("stderr-\(UUID().uuidString).txt")
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
@@ -48,7 +49,7 @@ struct PaywallProcess {
         merged["G_DEBUG"] = "fatal-criticals"
         for (name, value) in environment { merged[name] = value }
         process.environment = merged
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
@@ -77,9 +78,9 @@ struct PaywallProcess {
 
     /// Runs `paywall ARGS` to completion.
     static func run(_ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
-                    executable: URL = PaywallProcess.executable, timeout: Double = 60,
+                    executable: URL = PaywallProcess.executable, stdin: URL? = nil, timeout: Double = 60,
                     file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
-        try PaywallProcess(arguments, in: workDir, environment: environment, executable: executable)
+        try PaywallProcess(arguments, in: workDir, environment: environment, executable: executable, stdin: stdin)
             .wait(timeout: timeout, file: file, line: line)
     }
 }
