@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "paywall", dependencies: ["PaywallCLI", "PaywallCore"]),
         // An example app: a GTK 3 app selling Pro through the runtime (see its main.swift).
         .executableTarget(name: "LumenNotesExample", dependencies: ["PaywallCore", "PaywallHost", "CGtk"],
-                          path: "Examples/LumenNotes"),
+                          path: "Examples/LumenNotes", exclude: ["data"]),
         // A minimal Swift Foundation program: `paywall bench`'s reference for a process's start.
         .executableTarget(name: "paywall-bench-baseline"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),

@@ -8,6 +8,11 @@
 // Demo switch: LUMEN_NOTES_DEMO=1 presses "Export PDF" once the window is up, buys in the
 // paywall through `evaluateWhenReady`, and quits once the export ran (tests use it).
 // LUMEN_NOTES_DATA_DIR=DIR keeps the databases there instead of $XDG_DATA_HOME/paywall.
+// LUMEN_NOTES_CATALOG=FILE sells the products of another catalog, such as one with
+// "store": "lemon_squeezy" (license keys). A redeem link given as the first argument
+// (lumennotes://paywall/redeem?license_key=KEY, routed here by data/*.desktop's
+// MimeType=x-scheme-handler/lumennotes;) is handed to the runtime before it is configured,
+// which keeps it and redeems it once it is.
 import CGtk
 import Foundation
 import PaywallCore
@@ -33,9 +38,16 @@ final class LumenNotes {
             placements: ["export_pdf": .init(paywall: "upsell", gated: true)])
         paywalls = try Paywalls.configure(
             .init(dataDirectory: ProcessInfo.processInfo.environment["LUMEN_NOTES_DATA_DIR"],
-                  store: .fakeStore(catalog: template.appendingPathComponent("store.json").path),
+                  store: .fakeStore(catalog: ProcessInfo.processInfo.environment["LUMEN_NOTES_CATALOG"]
+                      ?? template.appendingPathComponent("store.json").path),
                   config: .value(config), appVersion: "1.0"),
             resources: resources)
+
+        paywalls.events.observe { event in
+            if event.name == .licenseActivate || event.name == .licenseActivateFail {
+                log("\(event.name.rawValue): \(event.params["message"]?.stringValue ?? event.params["license_key"]?.stringValue ?? "")")
+            }
+        }
 
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         gtk_window_set_title(gtk(window), "Lumen Notes")
@@ -127,6 +139,10 @@ func log(_ line: String) {
 }
 
 MainActor.assumeIsolated {
+    // A redeem link opened the app: kept until `Paywalls.configure`, then redeemed.
+    for argument in CommandLine.arguments.dropFirst() {
+        if let url = URL(string: argument), Paywalls.handleDeepLink(url) { log("redeem link received") }
+    }
     do {
         let app = try LumenNotes()
         Task { @MainActor in

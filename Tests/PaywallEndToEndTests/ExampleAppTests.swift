@@ -20,4 +20,18 @@ final class ExampleAppTests: EndToEndTestCase {
         let status = try PaywallProcess.run(["status", "--data-dir", data.path], in: workDir)
         XCTAssertTrue(status.stdout.hasPrefix("subscription status: active"), status.stdout)
     }
+
+    /// The app's `.desktop` file routes its redeem links to it and passes `desktop-file-validate`
+    /// (Debian's `desktop-file-utils`).
+    func testTheDesktopFileRoutesRedeemLinksAndIsValid() throws {
+        let desktop = Self.packageRoot.appendingPathComponent("Examples/LumenNotes/data/dev.lumennotes.LumenNotes.desktop")
+        let text = try String(contentsOf: desktop, encoding: .utf8)
+        XCTAssertTrue(text.split(separator: "\n").contains("MimeType=x-scheme-handler/lumennotes;"), text)
+        XCTAssertTrue(text.contains("Exec=LumenNotesExample %u"), "the link must reach the app as its argument")
+        let validator = "/usr/bin/desktop-file-validate"
+        guard FileManager.default.isExecutableFile(atPath: validator) else {
+            return XCTFail("\(validator) is missing: install desktop-file-utils (.ci/run does)")
+        }
+        XCTAssertEqual(SystemTool.run(validator, [desktop.path]), 0, "desktop-file-validate \(desktop.path) failed")
+    }
 }
