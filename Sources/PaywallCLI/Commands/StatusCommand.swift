@@ -44,7 +44,8 @@ package enum StatusCommand {
         }
         if arguments.has("--json") {
             var report = StoreReport.entitlements(info, status: status, userId: userId).objectValue ?? [:]
-            report["licenses"] = .array(licenses.map(StoreReport.license))
+            // Only with licenses: otherwise it stays exactly what `store entitlements --json` prints.
+            if !licenses.isEmpty { report["licenses"] = .array(licenses.map(StoreReport.license)) }
             StoreCommand.printJSON(.object(report))
         } else {
             print("subscription status: \(status.name)")
