@@ -92,15 +92,11 @@ final class LicenseDatabase {
     }
 
     func value(_ key: String) throws -> String? {
-        try database.query("SELECT value FROM state WHERE key = ?", [.text(key)]).first?["value"]?.string
+        try database.stateValue(key)
     }
 
     func setValue(_ key: String, _ value: String?) throws {
-        if let value {
-            try database.query("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)", [.text(key), .text(value)])
-        } else {
-            try database.query("DELETE FROM state WHERE key = ?", [.text(key)])
-        }
+        try database.setStateValue(key, value)
     }
 }
 

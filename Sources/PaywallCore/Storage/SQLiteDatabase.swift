@@ -240,3 +240,19 @@ package final class SQLiteDatabase {
 
 /// SQLITE_TRANSIENT: SQLite copies bound text before the Swift string goes away.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+extension SQLiteDatabase {
+    /// The value of `key` in a `state (key TEXT PRIMARY KEY, value TEXT NOT NULL)` table.
+    package func stateValue(_ key: String) throws(SQLiteError) -> String? {
+        try query("SELECT value FROM state WHERE key = ?", [.text(key)]).first?["value"]?.string
+    }
+
+    /// Sets `key` in that table; nil removes it.
+    package func setStateValue(_ key: String, _ value: String?) throws(SQLiteError) {
+        if let value {
+            try query("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+        } else {
+            try query("DELETE FROM state WHERE key = ?", [.text(key)])
+        }
+    }
+}
