@@ -67,6 +67,8 @@ public final class PaywallPresenter {
     public var updateCheck: UpdateCheck?
     /// The customer center on screen (only one at a time), and one loaded ahead of time.
     var customerCenterOnScreen: CustomerCenterPresentation?
+    /// Whether a customer center is on screen (`dismissCustomerCenter()` closes it).
+    public var customerCenterIsOnScreen: Bool { customerCenterOnScreen != nil }
     package internal(set) var preloadedCustomerCenter: CustomerCenterPresentation?
     /// The customer center follows the desktop's dark-theme preference while it is shown.
     var watchesTheme = false
