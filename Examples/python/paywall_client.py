@@ -41,7 +41,9 @@ The callbacks (attributes; set them before `initialize`):
 - `on_restore(request)`: the same for `restorePurchases`: "restored" or "failed";
 - `on_purchase_cancelled(request)`: the paywall closed while `request` was unanswered
   (`purchaseCancelled`); `request.cancelled` is then True. The app should end its checkout;
-- `on_exit(returncode)`: the sidecar process ended.
+- `on_exit(returncode)`: the sidecar process ended;
+- `on_stray_response(message)`: a response to no request of this client's (an error about a
+  line that could not be read has `"id": null`), as the whole message.
 
 An app-side request without a callback is answered "failed" at once.
 
@@ -128,6 +130,7 @@ class PaywallClient:
         self.on_restore = None
         self.on_purchase_cancelled = None
         self.on_exit = None
+        self.on_stray_response = None
         self._ids = itertools.count(1)
         self._pending = {}
         self._app_requests = {}
@@ -214,6 +217,8 @@ class PaywallClient:
         with self._lock:
             entry = self._pending.pop(message.get("id"), None)
         if entry is None:
+            if self.on_stray_response:
+                self._deliver(self.on_stray_response, message)
             return
         future, callback = entry
         error = message.get("error")
