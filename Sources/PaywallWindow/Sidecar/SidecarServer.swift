@@ -47,7 +47,7 @@ final class SidecarServer {
             answer(failure.id, .failure(failure.error))
         case .success(.response(let id, let outcome)):
             if remote?.receive(id: id, outcome: outcome) != true {
-                Diagnostics.fail("paywall serve: ignored an answer to \(id.jsonText): no request of that id is waiting (answered, timed out or cancelled already)")
+                Diagnostics.fail("serve: ignored an answer to \(id.jsonText): no request of that id is waiting (answered, timed out or cancelled already)")
             }
         case .success(.notification(let method, let params)):
             onRequestRead?(method, readAt)
@@ -116,7 +116,7 @@ final class SidecarServer {
             guard let self else { return false }
             guard self.openWindows > 0, DispatchTime.now().uptimeNanoseconds < deadline else {
                 if self.openWindows > 0 {
-                    Diagnostics.fail("paywall serve: \(self.openWindows) window(s) still open after \(self.shutdownBound) s; exiting anyway")
+                    Diagnostics.fail("serve: \(self.openWindows) window(s) still open after \(self.shutdownBound) s; exiting anyway")
                 }
                 self.onShutdown()
                 return false
