@@ -27,9 +27,13 @@ package final class RemotePurchaseController: PurchaseController, PurchaseCancel
         case cancelled
     }
 
-    /// Why a purchase or restore failed on the app's side or on the way.
-    package struct AppAnswerError: Error, CustomStringConvertible {
+    /// Why a purchase or restore failed on the app's side or on the way. The app's own
+    /// `message` of a `failed` answer is shown in the paywall's dialog (the app wrote it in the
+    /// user's language); anything else is the dialog's "unknown error", its details in the event.
+    package struct AppAnswerError: Error, CustomStringConvertible, LocalizedError {
         package let description: String
+        var fromApp = false
+        package var errorDescription: String? { fromApp ? description : nil }
     }
 
     package init(timeout: Double, send: @escaping @MainActor (String) -> Void) {
@@ -61,7 +65,9 @@ package final class RemotePurchaseController: PurchaseController, PurchaseCancel
             case "purchased": return .purchased
             case "cancelled": return .cancelled
             case "pending": return .pending
-            case "failed": return .failed(AppAnswerError(description: value["message"]?.stringValue ?? "the app's checkout failed"))
+            case "failed":
+                guard let message = value["message"]?.stringValue else { return .failed(AppAnswerError(description: "the app's checkout failed")) }
+                return .failed(AppAnswerError(description: message, fromApp: true))
             default:
                 return .failed(AppAnswerError(description: "the app answered purchase with \(value.jsonText); "
                     + "expected {\"result\": \"purchased\"|\"cancelled\"|\"pending\"|\"failed\", \"message\": ...}"))
@@ -78,7 +84,9 @@ package final class RemotePurchaseController: PurchaseController, PurchaseCancel
         case .answered(.success(let value)):
             switch value["result"]?.stringValue {
             case "restored": return .restored
-            case "failed": return .failed(AppAnswerError(description: value["message"]?.stringValue ?? "the app's restore failed"))
+            case "failed":
+                guard let message = value["message"]?.stringValue else { return .failed(AppAnswerError(description: "the app's restore failed")) }
+                return .failed(AppAnswerError(description: message, fromApp: true))
             default:
                 return .failed(AppAnswerError(description: "the app answered restorePurchases with \(value.jsonText); "
                     + "expected {\"result\": \"restored\"|\"failed\", \"message\": ...}"))

@@ -61,6 +61,18 @@ final class RemotePurchaseControllerTests: XCTestCase {
         guard case .failed = await restore.value else { return XCTFail("a cancelled restore restored") }
     }
 
+    /// The app's message of a `failed` answer is what the paywall's dialog shows; a timeout is an unknown error there.
+    func testTheAppsFailureMessageIsTheDialogsReason() async throws {
+        let controller = controller(timeout: 0.05)
+        let task = Task { await controller.purchase(product) }
+        await settle()
+        controller.receive(id: sent[0]["id"]!, outcome: .success(["result": "failed", "message": "Karte abgelehnt"]))
+        guard case .failed(let error) = await task.value else { return XCTFail("not failed") }
+        XCTAssertEqual((error as? LocalizedError)?.errorDescription, "Karte abgelehnt")
+        guard case .failed(let timeout) = await controller.purchase(product) else { return XCTFail("not failed") }
+        XCTAssertNil((timeout as? LocalizedError)?.errorDescription)
+    }
+
     func testAnErrorAnswerFailsWithTheAppsMessage() async throws {
         let controller = controller()
         let task = Task { await controller.restorePurchases() }
