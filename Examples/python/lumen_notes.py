@@ -27,7 +27,8 @@ app with real input).
 
 It prints what happens on stdout, one line each: `service: pid N` (the `paywall serve`
 process), `window: x11:0x...`, `status: TEXT`,
-`checkout: open PRODUCT_ID`, `checkout: purchased|cancelled|failed`, `go_pro: run|not_run`.
+`event: NAME` (each runtime event), `checkout: open PRODUCT_ID`,
+`checkout: purchased|cancelled|failed`, `go_pro: run|not_run`. Ctrl+Q quits.
 """
 
 import argparse
@@ -89,7 +90,15 @@ def resolved_config(data_dir):
 
 def price_text(product):
     periods = {"P1W": " a week", "P1M": " a month", "P1Y": " a year"}
-    return "%s %s%s" % (product.get("currency", ""), product.get("price", ""), periods.get(product.get("period"), ""))
+    text = "%s %s%s" % (product.get("currency", ""), product.get("price", ""), periods.get(product.get("period"), ""))
+    if free_trial(product):
+        trial = {"P1W": "1 week free", "P2W": "2 weeks free", "P1M": "1 month free"}
+        return "%s, then %s" % (trial.get(product["intro_offer"].get("period"), "Free trial"), text)
+    return text
+
+
+def free_trial(product):
+    return (product.get("intro_offer") or {}).get("mode") == "free_trial"
 
 
 def luhn_ok(digits):
@@ -153,7 +162,8 @@ class CheckoutDialog(Gtk.Window):
         box.append(self.problem)
         buttons = Gtk.Box(spacing=8, halign=Gtk.Align.END)
         self.cancel = Gtk.Button(label="Cancel")
-        self.pay = Gtk.Button(label="Pay %s %s" % (product.get("currency", ""), product.get("price", "")))
+        self.pay = Gtk.Button(label="Start free trial" if free_trial(product)
+                              else "Pay %s %s" % (product.get("currency", ""), product.get("price", "")))
         self.pay.add_css_class("suggested-action")
         buttons.append(self.cancel)
         buttons.append(self.pay)
@@ -248,6 +258,7 @@ class LumenNotes:
         self.window.present()
 
         self.client = PaywallClient([args.paywall, "serve"], deliver="glib")
+        self.client.on_event = lambda event: say("event: %s" % event["name"])
         self.client.on_customer_info = self.show_status
         self.client.on_purchase = self.open_checkout
         self.client.on_purchase_cancelled = self.purchase_cancelled
@@ -383,7 +394,15 @@ def main():
 
     application = Gtk.Application(application_id="com.example.LumenNotesGtk4", flags=Gio.ApplicationFlags.NON_UNIQUE)
     state = {}
-    application.connect("activate", lambda app: state.setdefault("notes", LumenNotes(app, args)))
+
+    def activate(app):
+        notes = state.setdefault("notes", LumenNotes(app, args))
+        quit_action = Gio.SimpleAction(name="quit")
+        quit_action.connect("activate", lambda *_: notes.window.close())
+        app.add_action(quit_action)
+        app.set_accels_for_action("app.quit", ["<Control>q"])
+
+    application.connect("activate", activate)
     return application.run([sys.argv[0]])
 
 
