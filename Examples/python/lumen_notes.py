@@ -27,7 +27,7 @@ app with real input).
 
 It prints what happens on stdout, one line each: `service: pid N` (the `paywall serve`
 process), `window: x11:0x...`, `status: TEXT`,
-`event: NAME` (each runtime event), `checkout: open PRODUCT_ID`,
+`event: NAME PARAMS` (each runtime event), `checkout: open PRODUCT_ID`,
 `checkout: purchased|cancelled|failed`, `go_pro: run|not_run`. Ctrl+Q quits.
 """
 
@@ -258,7 +258,7 @@ class LumenNotes:
         self.window.present()
 
         self.client = PaywallClient([args.paywall, "serve"], deliver="glib")
-        self.client.on_event = lambda event: say("event: %s" % event["name"])
+        self.client.on_event = lambda event: say("event: %s %s" % (event["name"], json.dumps(event["params"], sort_keys=True)))
         self.client.on_customer_info = self.show_status
         self.client.on_purchase = self.open_checkout
         self.client.on_purchase_cancelled = self.purchase_cancelled
@@ -337,7 +337,12 @@ class LumenNotes:
         return params
 
     def register_go_pro(self):
+        # One at a time: without a window manager keeping the modal paywall above it (or
+        # unparented, on Wayland), the window still takes clicks.
+        self.go_pro.set_sensitive(False)
+
         def done(result, error):
+            self.go_pro.set_sensitive(True)
             if error is not None:
                 self.report_error("Go Pro", error)
                 return
@@ -361,7 +366,10 @@ class LumenNotes:
             say("checkout: given up")
 
     def manage_subscription(self):
+        self.manage.set_sensitive(False)
+
         def done(result, error):
+            self.manage.set_sensitive(True)
             if error is not None:
                 self.report_error("Manage subscription", error)
 
