@@ -245,8 +245,9 @@ class LumenNotes:
         self.go_pro = Gtk.Button(label="Go Pro", sensitive=False)
         self.go_pro.add_css_class("suggested-action")
         self.manage = Gtk.Button(label="Manage subscription", sensitive=False)
-        buttons.append(self.go_pro)
+        # Go Pro last: hidden once the user is Pro, it moves no other button.
         buttons.append(self.manage)
+        buttons.append(self.go_pro)
         box.append(buttons)
         self.notice = Gtk.Label(xalign=0, wrap=True)
         box.append(self.notice)
@@ -331,27 +332,30 @@ class LumenNotes:
 
     # Go Pro, checkout, Manage subscription
 
-    def with_parent(self, params):
+    def open_over_window(self, button, method, params, on_result=None):
+        """Sends `method` (a window of the runtime's, answered when it closes) with the app's
+        window as its parent; `button` waits meanwhile: without a window manager keeping the
+        modal window above the app's (or unparented, on Wayland), the app still takes clicks."""
+        button.set_sensitive(False)
         if self.parent:
             params["parent"] = self.parent
-        return params
-
-    def register_go_pro(self):
-        # One at a time: without a window manager keeping the modal paywall above it (or
-        # unparented, on Wayland), the window still takes clicks.
-        self.go_pro.set_sensitive(False)
 
         def done(result, error):
-            self.go_pro.set_sensitive(True)
+            button.set_sensitive(True)
             if error is not None:
-                self.report_error("Go Pro", error)
+                sys.stderr.write("lumen_notes: %s: %s\n" % (method, error))
+                self.notice.set_text("%s: %s" % (button.get_label(), error.message))
                 return
             if result.get("parent_error"):
-                sys.stderr.write("lumen_notes: the paywall is not parented: %s\n" % result["parent_error"])
-            say("go_pro: %s" % result["feature"])
+                sys.stderr.write("lumen_notes: shown unparented: %s\n" % result["parent_error"])
+            if on_result:
+                on_result(result)
 
-        self.client.request("register", self.with_parent({"placement": "go_pro", "params": {"source": "button"}}),
-                            callback=done)
+        self.client.request(method, params, callback=done)
+
+    def register_go_pro(self):
+        self.open_over_window(self.go_pro, "register", {"placement": "go_pro", "params": {"source": "button"}},
+                              lambda result: say("go_pro: %s" % result["feature"]))
 
     def open_checkout(self, request):
         say("checkout: open %s" % (request.product or {}).get("id"))
@@ -366,18 +370,7 @@ class LumenNotes:
             say("checkout: given up")
 
     def manage_subscription(self):
-        self.manage.set_sensitive(False)
-
-        def done(result, error):
-            self.manage.set_sensitive(True)
-            if error is not None:
-                self.report_error("Manage subscription", error)
-
-        self.client.request("presentCustomerCenter", self.with_parent({}), callback=done)
-
-    def report_error(self, what, error):
-        sys.stderr.write("lumen_notes: %s: %s\n" % (what, error))
-        self.notice.set_text("%s: %s" % (what, error.message))
+        self.open_over_window(self.manage, "presentCustomerCenter", {})
 
     def on_close_request(self, _window):
         self.save_notes()

@@ -15,6 +15,8 @@ final class PythonExampleAppTests: EndToEndTestCase {
         defer { app.run.terminate() }
         let log = app.log
         try app.goPro()
+        let paywallOverApp = workDir.appendingPathComponent("python-example-paywall.png")
+        RealInput.screenshot(to: paywallOverApp)
 
         // Buy: the sidecar asks the app, which opens its checkout.
         let checkout = try app.buy()
@@ -22,8 +24,8 @@ final class PythonExampleAppTests: EndToEndTestCase {
 
         // A card, typed into the app's form, and Pay.
         app.typeCard("4242 4242 4242 4242", in: checkout)
-        let overApp = workDir.appendingPathComponent("python-example-checkout.png")
-        RealInput.screenshot(to: overApp)
+        let checkoutOverPaywall = workDir.appendingPathComponent("python-example-checkout.png")
+        RealInput.screenshot(to: checkoutOverPaywall)
         log.click("checkout.pay", in: checkout)
 
         // One purchase through the app's controller; the label follows customerInfoChanged.
@@ -34,15 +36,21 @@ final class PythonExampleAppTests: EndToEndTestCase {
         let afterPurchase = workDir.appendingPathComponent("python-example-pro.png")
         RealInput.screenshot(to: afterPurchase)
 
-        // Ctrl+Q: the app closes the sidecar's stdin; both exit cleanly, and the status the
-        // app set is in its data directory.
+        // Manage subscription: the customer center over the app's window.
+        log.click("manage", in: String(app.window))
+        XCTAssertNotNil(log.line(containing: "event: customerCenter_open "), log.text)
+        let center = try XCTUnwrap(RealInput.waitForWindow(pid: app.service))
+        XCTAssertEqual(RealInput.transientFor(window: center), app.window, "the customer center's WM_TRANSIENT_FOR")
+
+        // Ctrl+Q with the customer center open: the app closes the sidecar's stdin; both exit
+        // cleanly, and the status the app set is in its data directory.
         try app.quit()
         let status = try PaywallProcess.run(["status", "--json", "--data-dir", app.data.path], in: workDir)
         let info = try JSONValue(parsing: status.stdout)
         XCTAssertEqual(info["active_entitlements"], .array(["pro"]), status.stdout)
 
         if let keep = ProcessInfo.processInfo.environment["PAYWALL_KEEP_SCREENSHOTS"] {
-            for shot in [overApp, afterPurchase] {
+            for shot in [paywallOverApp, checkoutOverPaywall, afterPurchase] {
                 try? FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: keep).appendingPathComponent(shot.lastPathComponent))
             }
         }
