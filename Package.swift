@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
         .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallWindow", "paywall-bench-baseline", "PaywallCLI", "LumenNotesExample", "PaywallCore",
                                    "PaywallHost", "CGtk"],
-                    exclude: ["Fixtures", "Selenium"]),
+                    exclude: ["Fixtures", "Selenium", "Sidecar/sidecar_test.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@ import Foundation
 import PaywallCLI
 
 // `paywall-window`: runs the commands that open a window (`preview`, `snapshot`, `present`,
-// `customer-center`, `bench`), with GTK and WebKit. `paywall` execs it for them; run on its
+// `customer-center`, `serve`, `bench`), with GTK and WebKit. `paywall` execs it for them; run on its
 // own it takes the same command line as `paywall`.
 exit(MainActor.assumeIsolated {
     runCLI(Array(CommandLine.arguments.dropFirst())) { command, parsed throws(CLIError) in
@@ -11,6 +11,7 @@ exit(MainActor.assumeIsolated {
         case Commands.snapshot.name: try SnapshotCommand.run(parsed)
         case Commands.present.name: try PresentCommand.run(parsed)
         case Commands.customerCenter.name: try CustomerCenterCommand.run(parsed)
+        case Commands.serve.name: try ServeCommand.run(parsed)
         default: try BenchCommand.run(parsed)
         }
     }

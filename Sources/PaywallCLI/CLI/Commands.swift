@@ -138,14 +138,24 @@ package enum Commands {
                   OptionSpec(name: "--json", valueName: nil, help: "Print one JSON object of medians.")],
         discussion: "Needs a display (run under xvfb-run -a on a server).")
 
-    package static let all = [preview, snapshot, present, customerCenter, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
+    package static let serve = CommandSpec(
+        name: "serve", summary: "Serve the app API over JSON-RPC 2.0 on stdin/stdout, for apps in any language.",
+        positionals: [], options: [],
+        discussion: """
+            One JSON object per line each way. Stdout carries protocol lines only (logs go to stderr). Start with
+            initialize; see the README's "From any language" for every method, notification and error code. Closing
+            stdin shuts it down (a purchase still running settles first) and it exits 0.
+            """)
+
+    package static let all = [preview, snapshot, present, customerCenter, serve, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
                               BundleCommands.pack,
                               BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, bench, install]
 
     /// The commands that open a window: run by the `paywall-window` executable, which links
     /// GTK and WebKit; `paywall` hands them over with `exec`, so every other command starts
     /// without loading either.
-    package static let windowCommands: Set<String> = [preview.name, snapshot.name, present.name, customerCenter.name, bench.name]
+    package static let windowCommands: Set<String> = [preview.name, snapshot.name, present.name, customerCenter.name, serve.name,
+                                                      bench.name]
 
     package static let mainHelp = """
         USAGE: paywall <command> [options]

@@ -6,11 +6,20 @@ extension PresentationResult {
     /// The single line `paywall present` prints, e.g. `{"result":"declined"}` or
     /// `{"result":"purchased","product_id":"pro.monthly"}` (`result` always first).
     package var jsonLine: String {
+        ResultLine.text(fields)
+    }
+
+    /// The same as a JSON object (`paywall serve`'s `present` result).
+    package var json: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.0, JSONValue.string($0.1)) }))
+    }
+
+    private var fields: [(String, String)] {
         var fields = [("result", name)]
         if case .purchased(let productId) = self { fields.append(("product_id", productId)) }
         if case .skipped(let reason) = self { fields.append(("reason", reason)) }
         if case .scriptError(let message) = self { fields.append(("message", message)) }
-        return ResultLine.text(fields)
+        return fields
     }
 
     /// The process exit status for this result.

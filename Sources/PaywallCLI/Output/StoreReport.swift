@@ -13,11 +13,15 @@ package enum StoreReport {
         text.map(JSONValue.string) ?? .null
     }
 
-    /// `{"subscription_status": ..., "entitlements": [...]}`.
+    /// `{"subscription_status": ..., "active_entitlements": [...], "entitlements": [...]}`:
+    /// what `paywall status --json` prints and `paywall serve`'s `getCustomerInfo` answers.
+    /// `active_entitlements` are the status's (also what an app that owns the status set);
+    /// `entitlements` are worked out from the store's transactions.
     package static func entitlements(_ info: CustomerInfo, status: SubscriptionStatus, userId: String) -> JSONValue {
         .object([
             "user_id": .string(userId),
             "subscription_status": .string(status.name),
+            "active_entitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),
             "entitlements": .array(info.entitlements.map(entitlement)),
         ])
     }

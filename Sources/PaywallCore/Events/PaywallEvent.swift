@@ -15,8 +15,12 @@ public struct PaywallEvent: Equatable, Sendable {
 
     /// One line of the event log: `{"name": ..., "params": {...}, "timestamp": "ISO 8601"}`.
     public var jsonLine: String {
+        json.jsonText
+    }
+
+    /// The event as the event log writes it (and `paywall serve`'s `event` notification carries it).
+    public var json: JSONValue {
         let stamp = timestamp.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-        let object: JSONValue = ["name": .string(name.rawValue), "params": .object(params), "timestamp": .string(stamp)]
-        return object.jsonText
+        return ["name": .string(name.rawValue), "params": .object(params), "timestamp": .string(stamp)]
     }
 }

@@ -130,6 +130,7 @@ public final class PaywallSession {
         if surveyPending != nil { return surveyAnswered(.dismissed, auto: false) }
         if result == .declined, purchaseFlow?.inFlight == true {
             closeWhenPurchaseEnds = closeWhenPurchaseEnds ?? .dismissed
+            purchaseFlow?.closeRequested()
             return
         }
         let result = result == .declined ? keptOpenSuccess ?? result : result
@@ -230,6 +231,7 @@ public final class PaywallSession {
         guard result == nil else { return }
         if purchaseFlow?.inFlight == true {
             closeWhenPurchaseEnds = .declined(source: source)
+            purchaseFlow?.closeRequested()
             return
         }
         if keptOpenSuccess == nil { report(EventName.paywallDecline, ["source": .string(source)]) }

@@ -57,6 +57,12 @@ final class PurchaseFlow {
         session.report(name, params)
     }
 
+    /// The user (or the app) closed the paywall while a purchase or restore runs: a controller
+    /// that can give its checkout up does (`PurchaseCancelling`); the close follows its answer.
+    func closeRequested() {
+        (purchases.controller as? PurchaseCancelling)?.paywallClosedDuringPurchase()
+    }
+
     private func begin() {
         inFlight = true
         session.page?.showProgress(true)

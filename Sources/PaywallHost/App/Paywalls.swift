@@ -96,14 +96,19 @@ public final class Paywalls {
         public var skipped: (@MainActor (String) -> Void)?
         /// The placement could not be shown at all (unknown placement, no config).
         public var error: (@MainActor (PlacementError) -> Void)?
+        /// Last, once the registration is over (after the others and the feature): whether the
+        /// feature ran.
+        public var completed: (@MainActor (_ featureRan: Bool) -> Void)?
 
         public init(presented: (@MainActor (PaywallPresentation) -> Void)? = nil,
                     dismissed: (@MainActor (PresentationResult) -> Void)? = nil,
-                    skipped: (@MainActor (String) -> Void)? = nil, error: (@MainActor (PlacementError) -> Void)? = nil) {
+                    skipped: (@MainActor (String) -> Void)? = nil, error: (@MainActor (PlacementError) -> Void)? = nil,
+                    completed: (@MainActor (_ featureRan: Bool) -> Void)? = nil) {
             self.presented = presented
             self.dismissed = dismissed
             self.skipped = skipped
             self.error = error
+            self.completed = completed
         }
     }
 
@@ -114,7 +119,8 @@ public final class Paywalls {
         public var description: String { "placement \(placement): \(reason)" }
     }
 
-    /// Registers `placement`: shows its paywall (modal over `parent` when given) under the
+    /// Registers `placement`: shows its paywall (modal over `parent`, or over `foreignParent`,
+    /// another process's window, when given) under the
     /// placement's condition, then runs `feature` as the placement says: a gated placement
     /// runs it only once the user has access (bought, restored, or skipped for having it), a
     /// non-gated one after the paywall closes whatever happened (Superwall's rules). An
@@ -122,7 +128,8 @@ public final class Paywalls {
     /// noPresentation`, `reason: placementNotFound`, and goes to `handler.error`. A paywall
     /// that is not in the bundle cache yet shows the runtime's fallback paywall.
     public func register(placement: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
-                         handler: PlacementHandler = PlacementHandler(), feature: (@MainActor () -> Void)? = nil) {
+                         foreignParent: ForeignWindow? = nil, handler: PlacementHandler = PlacementHandler(),
+                         feature: (@MainActor () -> Void)? = nil) {
         Task { @MainActor in
             switch await runtime.decide(placement: placement) {
             case .notFound(let reason):
@@ -130,47 +137,38 @@ public final class Paywalls {
                     "placement": .string(placement), "status": "noPresentation", "reason": "placementNotFound",
                 ])
                 handler.error?(PlacementError(placement: placement, reason: reason))
+                handler.completed?(false)
             case .show(let entry, let gated, let condition):
                 await show(entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
-                           handler: handler, feature: feature)
+                           foreignParent: foreignParent, handler: handler, feature: feature)
             }
         }
     }
 
     private func show(_ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
-                      condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, handler: PlacementHandler,
-                      feature: (@MainActor () -> Void)?) async {
-        var options = PaywallPresenter.Options(params: params)
-        options.condition = condition
-        options.survey = entry.survey
-        var bundle: PaywallBundle?
-        var inUse: FileLock?
-        do {
-            if let found = try await CachedPaywall.find(id: entry.id, config: await runtime.config(), in: runtime.bundleCache()) {
-                (bundle, inUse) = (found.bundle, found.inUse)
-                options.slots = found.slots
-            }
-        } catch {
-            events.emit(.paywallFallback, ["paywall_identifier": .string(entry.id), "reason": .string("\(error)")])
-        }
-        if bundle == nil {
-            bundle = presenter.runtime.fallbackBundle
-            options.slots = entry.slots
-        }
-        guard let bundle else {
+                      condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, foreignParent: ForeignWindow?,
+                      handler: PlacementHandler, feature: (@MainActor () -> Void)?) async {
+        guard let (bundle, found, inUse) = await cachedOrFallback(entry) else {
             handler.error?(PlacementError(placement: placement, reason: "paywall \(entry.id) is not cached and the fallback paywall is missing"))
+            handler.completed?(false)
             return
         }
-        let presentation = presenter.present(bundle, options: options, parent: parent) { [runtime] result in
+        var options = found
+        options.params = params
+        options.condition = condition
+        let presentation = presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) { [runtime] result in
             withExtendedLifetime(inUse) {}
+            let runs: Bool
             switch result {
             case .skipped(let reason):
                 handler.skipped?(reason)
-                feature?()  // skipped for having access
+                runs = true  // skipped for having access
             default:
                 handler.dismissed?(result)
-                if !gated || Self.grantsAccess(result, condition: condition, status: runtime.subscriptionStatus) { feature?() }
+                runs = !gated || Self.grantsAccess(result, condition: condition, status: runtime.subscriptionStatus)
             }
+            if runs { feature?() }
+            handler.completed?(runs)
         }
         presentation.onShown = { [weak presentation] in
             if let presentation { handler.presented?(presentation) }
@@ -190,11 +188,12 @@ public final class Paywalls {
 
     // MARK: The customer center
 
-    /// Shows the customer center in its own window, modal over `parent` when given; nil
-    /// while one is on screen.
+    /// Shows the customer center in its own window, modal over `parent` (or `foreignParent`,
+    /// another process's window) when given; nil while one is on screen.
     @discardableResult
-    public func presentCustomerCenter(parent: UnsafeMutablePointer<GtkWidget>? = nil, delegate: CustomerCenterDelegate? = nil,
+    public func presentCustomerCenter(parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
+                                      delegate: CustomerCenterDelegate? = nil,
                                       onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
-        presenter.presentCustomerCenter(parent: parent, delegate: delegate, onDismiss: onDismiss)
+        presenter.presentCustomerCenter(parent: parent, foreignParent: foreignParent, delegate: delegate, onDismiss: onDismiss)
     }
 }

@@ -23,20 +23,23 @@ extension PaywallPresenter {
         preloadedCustomerCenter = view
     }
 
-    /// Shows the customer center in its own window, modal over `parent` when given. Does nothing
-    /// (and returns nil) while one is on screen. `configuration` overrides `customerCenter` for
+    /// Shows the customer center in its own window, modal over `parent` when given (or over
+    /// `foreignParent`, another process's window; `parentProblem` says when it could not be).
+    /// Does nothing (and returns nil) while one is on screen. `configuration` overrides `customerCenter` for
     /// this presentation; `delegate` is kept alive until it is dismissed.
     @discardableResult
     public func presentCustomerCenter(configuration: CustomerCenterConfiguration? = nil,
-                                      parent: UnsafeMutablePointer<GtkWidget>? = nil,
+                                      parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
                                       delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
                                       offscreen: Bool = false, onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
         guard let shown = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
         if shown.view.isDrawnWhileHidden, let placed = shown.view.placement, placed.size == size, placed.offscreen == offscreen {
+            if let foreignParent { shown.parentProblem = shown.view.parent(on: foreignParent) }
             shown.view.show(parent: parent)
         } else {
             shown.view.leaveWindow()
             shown.view.placeInWindow(title: strings.text("cc.window.title"), parent: parent, size: size, offscreen: offscreen)
+            if let foreignParent { shown.parentProblem = shown.view.parent(on: foreignParent) }
             shown.view.show()
         }
         loadPage(of: shown)
@@ -155,6 +158,9 @@ public final class CustomerCenterPresentation {
     public var widget: UnsafeMutablePointer<GtkWidget> { view.widget }
     /// Its page was asked to load (ahead of time, or when it was shown).
     var isLoading = false
+    /// Why the foreign parent it was presented over could not be used (it is then shown
+    /// unparented); nil when it was, or none was given.
+    public internal(set) var parentProblem: String?
 
     init(session: CustomerCenterSession, view: PageView) {
         self.session = session

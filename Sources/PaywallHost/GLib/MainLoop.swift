@@ -65,3 +65,18 @@ package enum MainLoop {
         if id != 0 { g_source_remove(id) }
     }
 }
+
+extension MainLoop {
+    /// Runs `body` on the main loop whenever `fd` has input or was closed (`hangup`), until it
+    /// returns false: a pipe is read without ever blocking the main thread.
+    @MainActor @discardableResult
+    package static func whenReadable(_ fd: Int32, _ body: @escaping @MainActor (_ hangup: Bool) -> Bool) -> UInt32 {
+        typealias F = @MainActor (Bool) -> Bool
+        let conditions = GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        return g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, conditions, { _, condition, data in
+            let hangup = condition.rawValue & (G_IO_HUP.rawValue | G_IO_ERR.rawValue) != 0
+                && condition.rawValue & G_IO_IN.rawValue == 0
+            return MainActor.assumeIsolated { ClosureBox<F>.from(data).call(hangup) } ? 1 : 0
+        }, ClosureBox.retained(body), { releaseClosureBox($0) })
+    }
+}

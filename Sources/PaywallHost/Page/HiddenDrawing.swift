@@ -19,11 +19,7 @@ enum HiddenDrawing {
 
     /// The one that works on this display: off screen only where windows can be placed (X11).
     static var forDisplay: HiddenDrawing {
-        guard let display = gdk_display_get_default() else { return .realizedChildren }
-        // `GDK_IS_X11_DISPLAY` is a macro (and gdkx.h drags Xlib in): ask the type's name.
-        let instance = UnsafeMutablePointer<GTypeInstance>(display)
-        let name = g_type_name(instance.pointee.g_class.pointee.g_type).map { String(cString: $0) }
-        return name == "GdkX11Display" ? .mappedOffScreen : .realizedChildren
+        DisplayBackend.current == .x11 ? .mappedOffScreen : .realizedChildren
     }
 
     /// Draws `window` (holding `content`) while nothing of it shows.

@@ -86,6 +86,13 @@ public final class PageView: PageSurface {
         windowRef = GObjectReference(window)
     }
 
+    /// Makes the sheet's window transient for and modal over another process's window;
+    /// returns why it could not be (it then shows unparented).
+    func parent(on foreign: ForeignWindow) -> String? {
+        guard let window else { return "parent \(foreign): only a sheet (a window of its own) can have a parent" }
+        return foreign.parent(window)
+    }
+
     /// Makes the view a widget for the app to place (`.embedded` or `.pushed`): the app taking
     /// it out of its container (its stack popped, its window destroyed) closes the page, as
     /// its close button would.

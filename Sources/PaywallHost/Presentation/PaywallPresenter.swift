@@ -67,6 +67,8 @@ public final class PaywallPresenter {
     public var updateCheck: UpdateCheck?
     /// The customer center on screen (only one at a time), and one loaded ahead of time.
     var customerCenterOnScreen: CustomerCenterPresentation?
+    /// Whether a customer center is on screen (`dismissCustomerCenter()` closes it).
+    public var customerCenterIsOnScreen: Bool { customerCenterOnScreen != nil }
     package internal(set) var preloadedCustomerCenter: CustomerCenterPresentation?
     /// The customer center follows the desktop's dark-theme preference while it is shown.
     var watchesTheme = false
@@ -146,16 +148,18 @@ public final class PaywallPresenter {
         }
     }
 
-    /// Presents `bundle` in its own window, modal over `parent` when given, with the slots and
-    /// allowed origins of its manifest (a manifest that cannot be read counts as none;
-    /// `paywall validate` reports it). A user with access is not shown it (the result is
-    /// `.skipped`); an unknown status is waited for up to `statusTimeout`. `completion` gets
-    /// the result once, when it ends.
+    /// Presents `bundle` in its own window, modal over `parent` when given (or over
+    /// `foreignParent`, another process's window: `presentation.parentProblem` says when it
+    /// could not be), with the slots and allowed origins of its manifest (a manifest that cannot
+    /// be read counts as none; `paywall validate` reports it). A user with access is not shown
+    /// it (the result is `.skipped`); an unknown status is waited for up to `statusTimeout`.
+    /// `completion` gets the result once, when it ends.
     @discardableResult
     public func present(_ bundle: PaywallBundle, options: Options = Options(), parent: UnsafeMutablePointer<GtkWidget>? = nil,
+                        foreignParent: ForeignWindow? = nil,
                         completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
         let (presentation, entry) = prepare(bundle, options: options, style: .sheet, parent: parent)
-        start(presentation, options: options, completion: completion) { presentation.loadCold(entry) }
+        start(presentation, options: options, foreignParent: foreignParent, completion: completion) { presentation.loadCold(entry) }
         return presentation
     }
 
@@ -172,6 +176,15 @@ public final class PaywallPresenter {
         let (presentation, entry) = prepare(bundle, options: options, style: style, parent: nil)
         start(presentation, options: options, completion: completion) { presentation.loadCold(entry) }
         return presentation
+    }
+
+    /// Takes every paywall on screen down from the app's side (each result `.declined`);
+    /// returns how many there were.
+    @discardableResult
+    public func dismissPresented() -> Int {
+        let shown = active.values.filter(\.onScreen)
+        for presentation in shown { presentation.dismiss() }
+        return shown.count
     }
 
     // MARK: Preloading
@@ -264,7 +277,7 @@ public final class PaywallPresenter {
 
     /// Runs the status gate, then calls `onShow`, shows the page and calls `shown`; cleans up
     /// after the end.
-    func start(_ presentation: PaywallPresentation, options: Options,
+    func start(_ presentation: PaywallPresentation, options: Options, foreignParent: ForeignWindow? = nil,
                completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void,
                shown: @escaping @MainActor () -> Void = {}) {
         let key = ObjectIdentifier(presentation)
@@ -293,6 +306,7 @@ public final class PaywallPresenter {
             if options.countsAsView { try? state?.countPaywallView(session.paywallId) }
             presentation.onScreen = true
             onShow()
+            if let foreignParent { presentation.parentProblem = presentation.view.parent(on: foreignParent) }
             presentation.view.show()
             session.presented()
             shown()
@@ -318,6 +332,9 @@ public final class PaywallPresentation {
     var onScreen = false
     /// Called once the paywall is on screen (not when the status check skips it).
     public var onShown: (() -> Void)?
+    /// Why the foreign parent it was presented over could not be used (it is then shown
+    /// unparented); nil when it was, or none was given.
+    public internal(set) var parentProblem: String?
     /// Its web process died while it was hidden: reload before showing.
     var needsReload = false
     /// What it was charged against the preload memory budget, in MB.
@@ -368,7 +385,8 @@ public final class PaywallPresentation {
         }
     }
 
-    /// Takes the paywall down from the app's side; the result is `.declined`.
+    /// Takes the paywall down from the app's side; the result is `.declined`. A purchase
+    /// running then ends first (see `PurchaseCancelling`).
     public func dismiss() {
         session.finish(.declined)
     }

@@ -10,7 +10,9 @@ extension PaywallPresenter {
     /// `HiddenDrawing`). Reports `paywallPreload_start` and `paywallPreload_complete` (with
     /// the preloads' estimated memory); the least recently preloaded beyond `maxPreloaded` or
     /// `preloadMemoryBudgetMB` are dropped with `paywallPreload_evicted`.
-    public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options()) {
+    /// `loaded` runs once the page is ready (not when it is dropped before).
+    public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options(),
+                        loaded: (@MainActor () -> Void)? = nil) {
         discardPreloaded(id: id)
         while preloaded.count >= max(1, maxPreloaded) { evict(reason: "count") }
         let startsWebProcess = runtime.viewsMade == 0
@@ -27,6 +29,7 @@ extension PaywallPresenter {
                 "paywall_identifier": .string(id), "preloaded_memory_mb": .number((used * 10).rounded() / 10),
             ])
             self.keepWithinMemoryBudget(used: used)
+            loaded?()
         }
         presentation.view.drawWhileHidden()
         presentation.webView.load(entry)
@@ -39,15 +42,15 @@ extension PaywallPresenter {
     /// Shows a preloaded paywall without reloading it: its first frame shows the page as it was
     /// drawn while hidden. Its template variables are worked out again as it shows, and sent
     /// only if they changed (the status or products may have); the page's update then lands in
-    /// the frames after. Nil when `id` was not preloaded.
+    /// the frames after. Modal over `foreignParent` when given. Nil when `id` was not preloaded.
     @discardableResult
-    public func presentPreloaded(id: String, completion: @escaping @MainActor (PresentationResult) -> Void)
-        -> PaywallPresentation?
+    public func presentPreloaded(id: String, foreignParent: ForeignWindow? = nil,
+                                 completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation?
     {
         guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
         let entry = preloaded.remove(at: index)
         let presentation = entry.presentation
-        start(presentation, options: entry.options, completion: completion) {
+        start(presentation, options: entry.options, foreignParent: foreignParent, completion: completion) {
             if presentation.needsReload {
                 presentation.webView.reload()  // its web process died while it waited
             }

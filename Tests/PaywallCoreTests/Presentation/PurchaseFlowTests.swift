@@ -19,10 +19,10 @@ final class PurchaseFlowTests: XCTestCase {
         var finished: [PresentationResult] = []
 
         /// App mode, or runtime mode over `store`.
-        init(dir: URL, store: FakeStore? = nil) throws {
+        init(dir: URL, store: FakeStore? = nil, app: PurchaseController? = nil) throws {
             let dispatcher = EventDispatcher()
             session = PaywallSession(paywallId: "pw", events: dispatcher)
-            purchases = try Purchases(controller: store ?? controller, catalog: testCatalog,
+            purchases = try Purchases(controller: store ?? app ?? controller, catalog: testCatalog,
                                       cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
                                       transactionSource: store, events: dispatcher)
             session.enablePurchases(purchases, strings: try StringTable(directory: TestPaths.locales, locale: "en"))
@@ -138,6 +138,37 @@ final class PurchaseFlowTests: XCTestCase {
         await rig.settle()
         XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
         XCTAssertFalse(rig.names.contains(.paywallDecline))
+    }
+
+    /// A controller whose checkout can be given up (the app's, over `paywall serve`).
+    @MainActor
+    final class GivingUpController: PurchaseCancelling {
+        var asked = 0
+        private var waiting: CheckedContinuation<PurchaseResult, Never>?
+        func purchase(_ product: Product) async -> PurchaseResult { await withCheckedContinuation { waiting = $0 } }
+        func restorePurchases() async -> RestorationResult { .restored }
+        func paywallClosedDuringPurchase() {
+            asked += 1
+            waiting?.resume(returning: .cancelled)
+            waiting = nil
+        }
+    }
+
+    /// Closing (or the app dismissing) mid-purchase asks a `PurchaseCancelling` controller to
+    /// give its checkout up; the purchase is then abandoned and the paywall closes at once.
+    @MainActor
+    func testACloseDuringAPurchaseAsksACancellingControllerToGiveUp() async throws {
+        for close in ["window", "app"] {
+            let controller = GivingUpController()
+            let rig = try Rig(dir: dir, app: controller)
+            rig.send(#"{"event_name": "purchase", "product_identifier": "pro.monthly"}"#)
+            await rig.settle()
+            if close == "window" { rig.session.windowClosedByUser() } else { rig.session.finish(.declined) }
+            await rig.settle()
+            XCTAssertEqual(controller.asked, 1, close)
+            XCTAssertEqual(rig.finished, [.declined], close)
+            XCTAssertEqual(rig.names.filter { $0 == .transactionAbandon }.count, 1, "\(close): \(rig.names)")
+        }
     }
 
     @MainActor

@@ -1,0 +1,98 @@
+import CGtk
+import Foundation
+import PaywallCore
+
+/// Presenting and preloading a paywall by its name, with its result: what an app does without
+/// a placement (and what `paywall serve` exposes). A name is a config entry's id (its bundle
+/// from the bundle cache, or the runtime's fallback paywall while it is not cached), or a
+/// bundle folder's path: anything with a `/`.
+extension Paywalls {
+    /// A paywall name that is neither a configured or cached paywall nor a bundle folder.
+    public struct PaywallNotFound: Error, CustomStringConvertible {
+        public let name: String
+        public let reason: String
+        public var description: String { "paywall \"\(name)\": \(reason)" }
+    }
+
+    /// Presents `paywall` in its own window, modal over `parent` (a window of this app) or
+    /// `foreignParent` (another process's; `parentProblem` on the presentation says when it
+    /// could not be used). One preloaded under this name (`preload(paywall:)`) shows from
+    /// memory. `completion` gets the result when it closes. Throws `PaywallNotFound` (or the
+    /// bundle's load error) when there is nothing to show.
+    @discardableResult
+    public func present(paywall: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
+                        foreignParent: ForeignWindow? = nil,
+                        completion: @escaping @MainActor (PresentationResult) -> Void) async throws -> PaywallPresentation {
+        if params.isEmpty, parent == nil,
+            let shown = presenter.presentPreloaded(id: paywall, foreignParent: foreignParent, completion: completion)
+        {
+            return shown
+        }
+        var (bundle, options, inUse) = try await resolve(paywall)
+        options.params = params
+        return presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) { result in
+            withExtendedLifetime(inUse) {}
+            completion(result)
+        }
+    }
+
+    /// Loads `paywall` into a hidden window ahead of time, so `present(paywall:)` of the same
+    /// name shows a finished page at once (see `PaywallPresenter.preload`). `loaded` runs once
+    /// the page is ready. Throws as `present(paywall:)` does.
+    public func preload(paywall: String, loaded: (@MainActor () -> Void)? = nil) async throws {
+        let (bundle, options, inUse) = try await resolve(paywall)
+        presenter.preload(bundle, as: paywall, options: options) {
+            withExtendedLifetime(inUse) {}
+            loaded?()
+        }
+    }
+
+    /// Takes every paywall on screen down (each result `.declined`; a purchase running ends
+    /// first); returns how many there were.
+    @discardableResult
+    public func dismissPresented() -> Int {
+        presenter.dismissPresented()
+    }
+
+    /// The bundle, options (slots, condition, survey) and in-use lock that `name` stands for.
+    private func resolve(_ name: String) async throws -> (PaywallBundle, PaywallPresenter.Options, FileLock?) {
+        if name.contains("/") {
+            return (try PaywallBundle(path: name), PaywallPresenter.Options(), nil)
+        }
+        let config = await runtime.config()
+        if let entry = config?.entry(id: name) {
+            guard var found = await cachedOrFallback(entry) else {
+                throw PaywallNotFound(name: name, reason: "not cached, and the fallback paywall is missing")
+            }
+            found.1.condition = entry.condition ?? .checkUserSubscription
+            return found
+        }
+        if let cached = try await CachedPaywall.find(id: name, config: config, in: runtime.bundleCache()) {
+            var options = PaywallPresenter.Options(slots: cached.slots)
+            options.survey = cached.survey
+            return (cached.bundle, options, cached.inUse)
+        }
+        let known = config?.paywalls.map(\.id) ?? []
+        throw PaywallNotFound(name: name, reason: "no config entry or cached bundle has this id"
+            + (known.isEmpty ? "" : " (the config's paywalls: \(known.joined(separator: ", ")))")
+            + "; a bundle folder's path needs a / (e.g. ./\(name))")
+    }
+
+    /// A config entry's bundle from the cache, or the fallback paywall with the entry's slots
+    /// while it is not cached (reported as `paywall_fallback`); nil when neither exists.
+    func cachedOrFallback(_ entry: PaywallConfig.Entry) async -> (PaywallBundle, PaywallPresenter.Options, FileLock?)? {
+        var options = PaywallPresenter.Options()
+        options.survey = entry.survey
+        do {
+            if let found = try await CachedPaywall.find(id: entry.id, config: await runtime.config(), in: runtime.bundleCache()) {
+                options.slots = found.slots
+                return (found.bundle, options, found.inUse)
+            }
+        } catch {
+            events.emit(.paywallFallback, ["paywall_identifier": .string(entry.id), "reason": .string("\(error)")])
+        }
+        guard let fallback = presenter.runtime.fallbackBundle else { return nil }
+        options.slots = entry.slots
+        return (fallback, options, nil)
+    }
+}
