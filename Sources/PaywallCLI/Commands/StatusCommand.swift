@@ -43,10 +43,7 @@ package enum StatusCommand {
             throw .failure("license database: \(CommandAdvice.describe(error))")
         }
         if arguments.has("--json") {
-            var report = StoreReport.entitlements(info, status: status, userId: userId).objectValue ?? [:]
-            // Only with licenses: otherwise it stays exactly what `store entitlements --json` prints.
-            if !licenses.isEmpty { report["licenses"] = .array(licenses.map(StoreReport.license)) }
-            StoreCommand.printJSON(.object(report))
+            StoreCommand.printJSON(StoreReport.status(info, status: status, userId: userId, licenses: licenses))
         } else {
             print("subscription status: \(status.name)")
             for e in info.entitlements where e.isActive { print("\(e.id)\tactive\t\(e.state?.rawValue ?? "-")") }

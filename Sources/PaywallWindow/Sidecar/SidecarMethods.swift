@@ -15,19 +15,23 @@ extension SidecarServer {
             "setUserAttributes": SidecarServer.setUserAttributes, "setSubscriptionStatus": SidecarServer.setSubscriptionStatus,
             "getCustomerInfo": SidecarServer.getCustomerInfo, "preload": SidecarServer.preload, "present": SidecarServer.present,
             "register": SidecarServer.register, "dismiss": SidecarServer.dismiss,
-            "presentCustomerCenter": SidecarServer.presentCustomerCenter, "shutdown": SidecarServer.shutdownMethod,
+            "presentCustomerCenter": SidecarServer.presentCustomerCenter, "redeem": SidecarServer.redeem,
+            "shutdown": SidecarServer.shutdownMethod,
         ]
     }
 
     /// The runtime, or -32001 before `initialize`.
-    private func runtime(_ method: String) throws(RPCError) -> Paywalls {
+    func runtime(_ method: String) throws(RPCError) -> Paywalls {
         guard let paywalls else { throw .notInitialized(method) }
         return paywalls
     }
 
     /// What `getCustomerInfo` answers and `customerInfoChanged` carries: `paywall status --json`'s object.
-    private func customerInfo(_ paywalls: Paywalls) -> JSONValue {
-        StoreReport.entitlements(paywalls.customerInfo, status: paywalls.subscriptionStatus, userId: paywalls.runtime.userId)
+    func customerInfo(_ paywalls: Paywalls) -> JSONValue {
+        // A license database that cannot be read leaves the licenses out; the entitlements still come from the cache.
+        let licenses = (try? paywalls.runtime.licenseStore?.licenses()) ?? []
+        return StoreReport.status(paywalls.customerInfo, status: paywalls.subscriptionStatus, userId: paywalls.runtime.userId,
+                                  licenses: licenses)
     }
 
     // MARK: The runtime and the user
