@@ -46,7 +46,7 @@ public final class ConfigLoader {
     public func load(origin: String, fetch: @escaping @Sendable () async throws -> Data) async throws
         -> (PaywallConfig, Origin)
     {
-        let fetching = Task { try await fetch() }
+        let fetching = Task { RelativeSources.resolve(try await fetch(), against: origin) }
         let deadline = Task {
             // Bounded to a minute, whatever a caller passes.
             try? await Task.sleep(nanoseconds: UInt64(min(max(timeout, 0), 60) * 1_000_000_000))

@@ -46,6 +46,24 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: cachePath), data)
     }
 
+    /// A relative `manifest_url` is relative to the config file's folder (or the config URL),
+    /// not to the working directory, and the cached copy holds it absolute for any later process.
+    @MainActor
+    func testRelativeManifestURLsAreRelativeToTheConfig() async throws {
+        let data = Data(#"""
+            {"paywalls": [{"id": "a", "manifest_url": "bundles/a"}, {"id": "b", "manifest_url": "../b"},
+                          {"id": "c", "manifest_url": "/abs/c"}, {"id": "d", "manifest_url": "https://cdn.example.com/d/manifest.json"}]}
+            """#.utf8)
+        let (fromFile, _) = try await ConfigLoader(cachePath: cachePath).load(origin: "/apps/lumen/config/paywalls.json") { data }
+        XCTAssertEqual(fromFile.paywalls.map(\.source), ["/apps/lumen/config/bundles/a", "/apps/lumen/b", "/abs/c",
+                                                        "https://cdn.example.com/d/manifest.json"])
+        let cached = try PaywallConfig(data: XCTUnwrap(FileManager.default.contents(atPath: cachePath)), origin: "cache")
+        XCTAssertEqual(cached.paywalls.map(\.source), fromFile.paywalls.map(\.source))
+        let (fromURL, _) = try await ConfigLoader(cachePath: cachePath).load(origin: "https://cdn.example.com/app/config.json") { data }
+        XCTAssertEqual(fromURL.paywalls.map(\.source), ["https://cdn.example.com/app/bundles/a", "https://cdn.example.com/b", "/abs/c",
+                                                       "https://cdn.example.com/d/manifest.json"])
+    }
+
     /// A source slower than the bound: the cached copy now, the new one cached in the background.
     @MainActor
     func testASlowSourceFallsBackToTheCacheAndRefreshesIt() async throws {
