@@ -47,8 +47,16 @@ public enum StoreErrorText {
     }
 
     package static func reason(for cause: Cause, strings: StringTable) -> String {
-        guard let code = cause.storeCode else { return cause.appText ?? strings.text("store.error.unknown") }
+        guard let code = cause.storeCode else { return cause.appText.map(asClause) ?? strings.text("store.error.unknown") }
         let text = knownCodes.contains(code) ? strings.text("store.error.\(code)") : strings.text("store.error.declined")
         return code.isEmpty ? text : "\(text) (\(code))"
+    }
+
+    /// An app's sentence as the clause the dialog puts it in (its own full stop comes after
+    /// it): "Your card was declined." would read "...declined.. You have not been charged."
+    static func asClause(_ text: String) -> String {
+        var clause = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        while let last = clause.last, ".。．!！?？।۔".contains(last) { clause = clause.dropLast() }
+        return clause.isEmpty ? text : String(clause)
     }
 }

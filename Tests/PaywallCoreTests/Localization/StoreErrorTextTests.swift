@@ -35,6 +35,17 @@ final class StoreErrorTextTests: XCTestCase {
         XCTAssertEqual(StoreErrorText.reason(for: Translated(), strings: english), "la tarjeta fue rechazada")
     }
 
+    /// The dialog ends the reason with its own full stop: an app's sentences lose theirs
+    /// ("...Try another card.. You have not been charged." was what an app's answer gave).
+    func testAnAppsSentenceEndsWithTheDialogsFullStop() throws {
+        struct Sentences: LocalizedError { var errorDescription: String? { "Your card was declined. Try another card. " } }
+        struct Japanese: LocalizedError { var errorDescription: String? { "カードが拒否されました。" } }
+        let english = try StringTable(directory: locales, locale: "en")
+        XCTAssertEqual(english.text("purchase.failed.message", ["reason": StoreErrorText.reason(for: Sentences(), strings: english)]),
+                       "The purchase could not be completed: Your card was declined. Try another card. You have not been charged.")
+        XCTAssertEqual(StoreErrorText.reason(for: Japanese(), strings: english), "カードが拒否されました")
+    }
+
     /// A failed restore's dialog speaks the user's language too; the event keeps the store's words.
     func testAFailedRestoreExplainsItselfInTheUsersLanguage() throws {
         let german = try StringTable(directory: locales, locale: "de_DE")
