@@ -220,6 +220,8 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     /// Nil when the user cancelled.
     private func askAndRedeem(_ purpose: LicenseKeyRequest.Purpose) async -> Result<LicenseStatus, LicenseError>? {
+        let asking = prompt
+        defer { asking?.licenseKeyPromptDidFinish() }
         var problem: LicenseError?
         for attempt in 1...Self.maxKeyAttempts {
             guard let prompt, let key = await prompt.askForLicenseKey(LicenseKeyRequest(purpose: purpose, problem: problem, attempt: attempt))
