@@ -184,6 +184,13 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         }
     }
 
+    /// Opens `url` (a prompt's "Open checkout again") through the same opener as Buy; false
+    /// when nothing could open it.
+    @discardableResult
+    public func openCheckout(_ url: URL) -> Bool {
+        services.openURL(url)
+    }
+
     // MARK: PurchaseController
 
     /// Opens the checkout in the browser, then asks for the key (again, saying why, when one

@@ -254,12 +254,13 @@ public final class PageView: PageSurface {
     private(set) var licenseKeyPrompt: LicenseKeyPromptView?
 
     /// Turns the page into the license-key panel for `request` (the page under it cannot be
-    /// reached meanwhile) and calls `answer` once: the key, or nil when the user cancelled or
+    /// reached meanwhile; `openCheckout` is its "Open checkout again") and calls `answer` once: the key, or nil when the user cancelled or
     /// the view went. The panel stays, checking the key, until `endLicenseKeyPrompt()`.
-    func askForLicenseKey(_ request: LicenseKeyRequest, answer: @escaping @MainActor (String?) -> Void) {
+    func askForLicenseKey(_ request: LicenseKeyRequest, openCheckout: @escaping @MainActor (URL) -> Void,
+                          answer: @escaping @MainActor (String?) -> Void) {
         guard !isDestroyed else { return answer(nil) }
         let prompt = licenseKeyPrompt ?? {
-            let made = LicenseKeyPromptView { [weak self] url in self?.openExternally(url) }
+            let made = LicenseKeyPromptView(openURL: openCheckout)
             // Over the status overlay: the purchase's progress waits underneath.
             gtk_overlay_add_overlay(gcast(overlayRef.pointer), made.widget)
             licenseKeyPrompt = made

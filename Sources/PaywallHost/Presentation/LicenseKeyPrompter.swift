@@ -10,6 +10,8 @@ import PaywallCore
 @MainActor
 final class LicenseKeyPrompter: LicenseKeyPrompt {
     private weak var presenter: PaywallPresenter?
+    /// The store it asks for, whose opener "Open checkout again" uses (the one Buy used).
+    weak var store: LicenseKeyStore?
     /// Where the current asking is drawn.
     private var page: PageView?
     private var window: GObjectReference<GtkWidget>?
@@ -24,7 +26,7 @@ final class LicenseKeyPrompter: LicenseKeyPrompt {
             let answer: @MainActor (String?) -> Void = { answered.resume(returning: $0) }
             if let page = page ?? pageAsking(), !page.isDestroyed {
                 self.page = page
-                page.askForLicenseKey(request, answer: answer)
+                page.askForLicenseKey(request, openCheckout: openCheckout, answer: answer)
             } else {
                 askInOwnWindow(request, answer: answer)
             }
@@ -38,6 +40,12 @@ final class LicenseKeyPrompter: LicenseKeyPrompt {
         windowPanel = nil
         if let window { gtk_widget_destroy(window.pointer) }
         window = nil
+    }
+
+    private var openCheckout: @MainActor (URL) -> Void {
+        { [weak self] url in
+            if self?.store?.openCheckout(url) != true { ExternalOpener.open(url, parent: nil) }
+        }
     }
 
     /// The paywall whose purchase or restore is running, else the customer center while its action runs.
@@ -55,7 +63,7 @@ final class LicenseKeyPrompter: LicenseKeyPrompt {
         guard let strings = presenter?.strings else { return answer(nil) }
         let form = LicenseKeyForm(request, strings: strings)
         if windowPanel == nil {
-            let panel = LicenseKeyPromptView { url in ExternalOpener.open(url, parent: nil) }
+            let panel = LicenseKeyPromptView(openURL: openCheckout)
             let made = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
             gtk_window_set_title(gcast(made), form.title)
             gtk_window_set_default_size(gcast(made), gint(ViewSize.standard.width), -1)

@@ -101,6 +101,7 @@ public final class PaywallPresenter {
     private func promptForLicenseKeys(_ purchases: Purchases?) {
         guard let store = purchases?.controller as? LicenseKeyStore, store.prompt == nil else { return }
         store.prompt = licenseKeyPrompter
+        licenseKeyPrompter.store = store
     }
 
     /// WebDriver's access to this process's pages, once `allowAutomation()` turned it on.
