@@ -37,7 +37,7 @@ final class LicenseKeyPromptView {
     private static let css = """
         .paywall-license { background-color: @theme_bg_color; }
         .paywall-license-title { font-size: 1.4em; font-weight: bold; }
-        .paywall-license-problem { color: @error_color; }
+        .paywall-license-problem { color: mix(@error_color, @theme_fg_color, 0.3); font-weight: bold; }
         """
 
     init(openURL: @escaping @MainActor (URL) -> Void) {
