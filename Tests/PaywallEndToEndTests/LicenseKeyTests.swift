@@ -103,4 +103,45 @@ final class LicenseKeyTests: EndToEndTestCase {
         XCTAssertFalse(loggedEvents().contains { $0.name == .licenseActivate })
         XCTAssertNil(loggedEvents().first { $0.name == .paywallClose && $0.params["result"] == "purchased" })
     }
+
+    func testTheCustomerCenterShowsTheLicenseAndDeactivatesThisDevice() throws {
+        let catalog = try catalog()
+        let redeemed = try PaywallProcess.run(
+            ["redeem", "--store", catalog, "--data-dir", dataDir, "lumen://paywall/redeem?license_key=\(Self.key)"], in: workDir)
+        XCTAssertEqual(redeemed.status, 0, redeemed.stderr)
+        let (opener, opened) = try urlOpener()
+        let result = try PaywallProcess.run(
+            ["customer-center", "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "50", "--eval",
+             """
+             const m = await CustomerCenter.waitFor(m => m.screen === 'management');
+             const row = document.querySelector('.row.license');
+             if (!row) throw new Error('no license row: ' + JSON.stringify(m));
+             const text = row.textContent;
+             for (const part of ['Lumen Pro', 'Web', 'Active, never expires', 'Key ****4d51', 'Activations: 1 of 2'])
+               if (!text.includes(part)) throw new Error('the row lacks ' + part + ': ' + text);
+             if (text.includes('\(Self.key)')) throw new Error('the key unmasked');
+             CustomerCenter.tap('[data-path-id="license.manage"]');
+             CustomerCenter.tap('[data-path-id="license.deactivate"]');
+             const ask = await CustomerCenter.waitFor(m => m.dialog);
+             if (ask.dialog.title !== 'Deactivate This Device?') throw new Error(ask.dialog.title);
+             CustomerCenter.tap('[data-action="confirm"]');
+             const done = await CustomerCenter.waitFor(m => m.dialog && !m.busy && m.dialog.title !== ask.dialog.title);
+             if (done.dialog.title !== 'Device Deactivated') throw new Error(done.dialog.title + ': ' + done.dialog.message);
+             CustomerCenter.tap('[data-action="ok"]');
+             await CustomerCenter.waitFor(m => !m.dialog && m.screen === 'no_purchases');
+             CustomerCenter.tap('[data-action="close"]');
+             """],
+            in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
+        XCTAssertEqual(result.stdout, "{\"result\":\"closed\"}\n", result.stderr)
+        XCTAssertFalse(result.stderr.contains("threw"), result.stderr)
+        XCTAssertEqual(lines(of: opened, atLeast: 1), ["https://lumen.lemonsqueezy.com/billing"], "Manage subscription")
+        XCTAssertEqual(server.requests.last?["path"] as? String, "/v1/licenses/deactivate")
+        XCTAssertTrue(loggedEvents().contains { $0.name == .licenseDeactivate })
+
+        // Inactive here, in a fresh process too.
+        let status = try PaywallProcess.run(["status", "--json", "--data-dir", dataDir], in: workDir)
+        let report = try JSONValue(parsing: status.stdout)
+        XCTAssertEqual(report["licenses"], [], status.stdout)
+        XCTAssertNotEqual(report["subscription_status"], "active", status.stdout)
+    }
 }
