@@ -94,6 +94,14 @@ final class LicenseKeyPromptViewTests: XCTestCase {
         return (presentation, store, { results })
     }
 
+    /// The app's dismissal ends the paywall as declined.
+    @MainActor
+    private func dismissDeclines(_ presentation: PaywallPresentation, _ results: @escaping () -> [PresentationResult]) async {
+        presentation.dismiss()
+        _ = await runLoop { !results().isEmpty }
+        XCTAssertEqual(results(), [.declined])
+    }
+
     @MainActor
     private func buy(_ presentation: PaywallPresentation) async throws -> LicenseKeyPromptView {
         presentation.webView.evaluate("Paywall.purchase('primary')")
@@ -159,9 +167,7 @@ final class LicenseKeyPromptViewTests: XCTestCase {
         XCTAssertTrue(cancelled, "Escape cancels")
         XCTAssertEqual(gtk_widget_get_sensitive(presentation.webView.widget), 1, "the page is back")
         XCTAssertEqual(results(), [], "a cancelled purchase leaves the paywall up")
-        presentation.dismiss()
-        _ = await runLoop { !results().isEmpty }
-        XCTAssertEqual(results(), [.declined])
+        await dismissDeclines(presentation, results)
     }
 
     @MainActor
@@ -194,9 +200,7 @@ final class LicenseKeyPromptViewTests: XCTestCase {
         prompt.pressCheckoutAgain()
         XCTAssertEqual(opened, [], "and offers none")
         prompt.pressCancel()
-        presentation.dismiss()
-        _ = await runLoop { !results().isEmpty }
-        XCTAssertEqual(results(), [.declined])
+        await dismissDeclines(presentation, results)
     }
 
     @MainActor
