@@ -28,7 +28,8 @@
     if (item.destructive) node.classList.add("destructive");
     if (item.active === false) node.classList.add("inactive");
     for (const [key, attribute] of [["path_id", "pathId"], ["product_id", "productId"],
-      ["entitlement_id", "entitlementId"], ["purchase_key", "purchaseKey"], ["option_id", "optionId"]]) {
+      ["entitlement_id", "entitlementId"], ["purchase_key", "purchaseKey"], ["option_id", "optionId"],
+      ["license_key", "licenseKey"]]) {
       if (item[key] != null) node.dataset[attribute] = item[key];
     }
     const text = element("span", "text");
@@ -36,6 +37,8 @@
     if (item.badge) heading.append(" ", element("span", "badge", item.badge));
     text.append(heading);
     if (item.subtitle) text.append(element("span", "subtitle", item.subtitle));
+    // A license's key (masked) and activations, a line each.
+    for (const line of item.lines || []) text.append(isolated("span", "subtitle line", line));
     node.append(text);
     if (item.detail) {
       const detail = isolated("span", "detail", item.detail);

@@ -55,13 +55,19 @@ extension CustomerCenterSession {
         let screen = self.screen()
         switch route.last ?? .home {
         case .home:
+            if [CustomerCenterScreen.deactivateLicensePathId, CustomerCenterScreen.manageLicensePathId].contains(id) {
+                guard let license = screen.licenses.first(where: { $0.productId == productId }) else {
+                    return reportInvalid("no license for \(productId ?? "(none)") to \(id == CustomerCenterScreen.manageLicensePathId ? "manage" : "deactivate")")
+                }
+                return tapLicense(id, license)
+            }
             if id == CustomerCenterScreen.detailPathId {
                 guard let key = purchaseKey, let row = screen.row(key: key), row.kind != .oneTime else {
                     return reportInvalid("no purchase \(purchaseKey ?? "(none)") with a detail screen")
                 }
                 return push(.detail(purchaseKey: row.key))
             }
-            let home = screen.rows.isEmpty ? configuration.noPurchasesScreen : configuration.managementScreen
+            let home = screen.homeName == "no_purchases" ? configuration.noPurchasesScreen : configuration.managementScreen
             guard let path = CustomerCenterRules.screenPaths(home, support: configuration.support).first(where: { $0.id == id }) else {
                 return reportInvalid("no path \"\(id)\" on the \(screen.homeName) screen")
             }
@@ -163,6 +169,9 @@ extension CustomerCenterSession {
     }
 
     private func confirmed(_ pending: Pending) {
+        if pending.path.id == CustomerCenterScreen.deactivateLicensePathId, let productId = pending.purchaseKey {
+            return deactivateLicense(productId: productId)
+        }
         guard let manager = purchases?.controller as? SubscriptionManaging, let key = pending.purchaseKey,
             let row = screen().row(key: key), let t = row.latest
         else { return }
@@ -195,6 +204,50 @@ extension CustomerCenterSession {
     private func refundFinished(productId: String, status: RefundRequestStatus) {
         events.emit(.customerCenterRefundRequest, ["product_id": .string(productId), "status": .string(status.rawValue)])
         delegate?.customerCenter(didCompleteRefundRequestFor: productId, status: status)
+    }
+
+    // MARK: Licenses
+
+    /// "Manage subscription" opens the merchant's customer portal; "Deactivate this device" asks first.
+    private func tapLicense(_ id: String, _ license: LicenseStatus) {
+        if id == CustomerCenterScreen.manageLicensePathId {
+            guard let portal = licenseStore?.customerPortalURL else { return reportInvalid("no customer_portal_url to manage the license at") }
+            page?.openExternally(portal)
+            return
+        }
+        let arguments = ["product": licenseTitle(license.productId)]
+        let path = Path(id: CustomerCenterScreen.deactivateLicensePathId, type: .custom(identifier: CustomerCenterScreen.deactivateLicensePathId))
+        show(CustomerCenterDialog(
+            title: strings.text("cc.license.deactivate.confirm.title", arguments),
+            message: strings.text("cc.license.deactivate.confirm.message", arguments), copyableText: nil,
+            buttons: [
+                .init(action: "dismiss", label: strings.text("license.cancel")),
+                .init(action: "confirm", label: strings.text("cc.license.deactivate.confirm.button"), isPrimary: true, isDestructive: true),
+            ],
+            confirming: Pending(path: path, purchaseKey: license.productId)))
+    }
+
+    /// Frees this machine's activation through the license store; the license then leaves the
+    /// screen (its entitlement ends here). A failure says why, translated.
+    private func deactivateLicense(productId: String) {
+        guard let store = licenseStore else { return }
+        let title = licenseTitle(productId)
+        perform({ () async -> LicenseError? in
+            do throws(LicenseError) {
+                try await store.deactivate(productId: productId)
+                return nil
+            } catch {
+                return error
+            }
+        }) { error in
+            guard let error else { return self.notice("cc.license.deactivate.done", ["product": title]) }
+            return .notice(self.strings.text("cc.license.deactivate.failed.title"), LicenseKeyForm.problem(error, strings: self.strings),
+                           strings: self.strings)
+        }
+    }
+
+    private func licenseTitle(_ productId: String) -> String {
+        purchases?.catalog.product(id: productId)?.displayName ?? strings.text("cc.untitled")
     }
 
     private func changePlan(of row: CustomerCenterPurchase, to plan: Product) {

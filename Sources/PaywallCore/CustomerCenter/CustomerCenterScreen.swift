@@ -18,9 +18,16 @@ package struct CustomerCenterScreen {
     package var appVersion: String
     /// The latest published version, when known (the update banner).
     package var latestVersion: String?
+    /// The license keys on this machine (a license-key store's), each a row of its own.
+    package var licenses: [LicenseStatus] = []
+    /// Where license subscriptions are managed (the catalog's `customer_portal_url`).
+    package var customerPortalURL: URL?
+
+    /// Nothing to manage: no purchases and no license.
+    private var isEmpty: Bool { rows.isEmpty && licenses.isEmpty }
 
     /// `management` when there is something to manage, else `no_purchases`.
-    package var homeName: String { rows.isEmpty ? "no_purchases" : "management" }
+    package var homeName: String { isEmpty ? "no_purchases" : "management" }
 
     package func row(key: String) -> CustomerCenterPurchase? { rows.first { $0.key == key } }
 
@@ -28,7 +35,7 @@ package struct CustomerCenterScreen {
     package func model(route: [CustomerCenterRoute], dialog: CustomerCenterDialog?, busy: Bool) -> JSONValue {
         var m: [String: JSONValue]
         switch route.last ?? .home {
-        case .home: m = rows.isEmpty ? noPurchases() : management()
+        case .home: m = isEmpty ? noPurchases() : management()
         case .detail(let key): m = detail(key)
         case .survey(let survey, let pending): m = self.survey(survey, pending: pending)
         case .plans(let key, let pathId, let ids): m = plans(key, pathId: pathId, productIds: ids)
@@ -51,6 +58,9 @@ package struct CustomerCenterScreen {
     private func management() -> [String: JSONValue] {
         let screen = configuration.managementScreen
         var sections: [JSONValue] = []
+        if !licenses.isEmpty { sections.append(section(strings.text("cc.section.licenses"), licenses.flatMap(licenseRows))) }
+        // A license's purchase is its license row, not a second row.
+        let rows = licenses.isEmpty ? self.rows : self.rows.filter { $0.store != .lemonSqueezy }
         let owned = rows.filter { $0.kind != .oneTime }
         if !owned.isEmpty { sections.append(section(strings.text("cc.section.subscriptions"), owned.map(purchaseRow))) }
         let cards = rows.filter { $0.kind == .oneTime }
@@ -191,6 +201,46 @@ package struct CustomerCenterScreen {
 
     /// The `data-path-id` of a row that opens a purchase's detail screen.
     package static let detailPathId = "detail"
+    /// The `data-path-id`s of a license's "Deactivate this device" and "Manage subscription".
+    package static let deactivateLicensePathId = "license.deactivate"
+    package static let manageLicensePathId = "license.manage"
+
+    /// A license (its masked key, where it stands, its activations, the Web badge), then
+    /// "Deactivate this device" and, with a customer portal, "Manage subscription".
+    private func licenseRows(_ license: LicenseStatus) -> [JSONValue] {
+        let product = catalog?.product(id: license.productId)
+        let usage = String(license.activationUsage)
+        let activations = license.activationLimit.map { strings.text("cc.license.activations", ["usage": usage, "limit": String($0)]) }
+            ?? strings.text("cc.license.activations_unlimited", ["usage": usage])
+        var rows: [JSONValue] = [[
+            "kind": "license", "title": .string(product?.displayName ?? license.productName ?? strings.text("cc.untitled")),
+            "subtitle": .string(licenseStatusText(license)), "active": .bool(license.isActive),
+            "lines": [.string(strings.text("cc.license.key", ["key": license.maskedKey])), .string(activations)],
+            "badge": .string(strings.text("cc.badge.web")), "product_id": .string(license.productId),
+            "license_key": .string(license.maskedKey), "reason": license.reason.map { .string($0.rawValue) } ?? .null,
+        ]]
+        rows.append(["kind": "path", "title": .string(strings.text("cc.license.deactivate")), "destructive": true,
+                     "path_id": .string(Self.deactivateLicensePathId), "product_id": .string(license.productId)])
+        if let portal = customerPortalURL {
+            rows.append(["kind": "path", "title": .string(strings.text("cc.license.manage")), "path_id": .string(Self.manageLicensePathId),
+                         "product_id": .string(license.productId), "url": .string(portal.absoluteString)])
+        }
+        return rows
+    }
+
+    /// Where a license stands, in one line: its expiry while it gives access, else why not.
+    func licenseStatusText(_ license: LicenseStatus) -> String {
+        switch license.reason {
+        case nil:
+            return license.expiresAt.map { strings.text("cc.status.expires", ["date": date($0)]) } ?? strings.text("cc.license.lifetime")
+        case .expired:
+            return license.expiresAt.map { strings.text("cc.status.expired", ["date": date($0)]) } ?? strings.text("cc.license.reason.expired")
+        case .notValidated:
+            return strings.text("cc.license.reason.not_validated", ["date": date(license.validatedAt)])
+        case .disabled, .inactive, .notFound:
+            return strings.text("cc.license.reason.\(license.reason!.rawValue)")
+        }
+    }
 
     private func pathRow(_ path: CustomerCenterConfiguration.Path, purchase: CustomerCenterPurchase?) -> JSONValue {
         var row: [String: JSONValue] = ["kind": "path", "title": .string(title(of: path)), "path_id": .string(path.id)]

@@ -137,8 +137,12 @@ public final class CustomerCenterSession {
             capabilities: capabilities,
             catalog: purchases?.catalog, strings: strings, locale: locale, now: now, presentation: presentation,
             isDark: environment.isDark, userId: purchases?.userId ?? environment.userId, installedAt: environment.installedAt,
-            appVersion: environment.appVersion, latestVersion: configuration.support.latestAppVersion ?? latestVersion)
+            appVersion: environment.appVersion, latestVersion: configuration.support.latestAppVersion ?? latestVersion,
+            licenses: (try? licenseStore?.licenses()) ?? [], customerPortalURL: licenseStore?.customerPortalURL)
     }
+
+    /// The license-key store the purchases go through, if they do.
+    var licenseStore: LicenseKeyStore? { purchases?.controller as? LicenseKeyStore }
 
     /// What the purchase controller can do (nothing without one).
     var capabilities: StoreCapabilities {

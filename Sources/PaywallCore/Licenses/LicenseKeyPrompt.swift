@@ -33,6 +33,13 @@ public protocol LicenseKeyPrompt: AnyObject {
     /// Shows `request` and returns the key entered, or nil when the user cancelled. Asked again,
     /// with `request.problem`, when a key does not activate.
     func askForLicenseKey(_ request: LicenseKeyRequest) async -> String?
+    /// The asking is over (the key activated, the user cancelled, or the attempts ran out): a
+    /// host that kept its view up while the last key was checked takes it down.
+    func licenseKeyPromptDidFinish()
+}
+
+extension LicenseKeyPrompt {
+    public func licenseKeyPromptDidFinish() {}
 }
 
 /// A prompt answered by a closure: scripted keys in tests, a key read from a file descriptor.

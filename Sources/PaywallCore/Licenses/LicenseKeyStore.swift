@@ -184,6 +184,13 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         }
     }
 
+    /// Opens `url` (a prompt's "Open checkout again") through the same opener as Buy; false
+    /// when nothing could open it.
+    @discardableResult
+    public func openCheckout(_ url: URL) -> Bool {
+        services.openURL(url)
+    }
+
     // MARK: PurchaseController
 
     /// Opens the checkout in the browser, then asks for the key (again, saying why, when one
@@ -220,6 +227,8 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     /// Nil when the user cancelled.
     private func askAndRedeem(_ purpose: LicenseKeyRequest.Purpose) async -> Result<LicenseStatus, LicenseError>? {
+        let asking = prompt
+        defer { asking?.licenseKeyPromptDidFinish() }
         var problem: LicenseError?
         for attempt in 1...Self.maxKeyAttempts {
             guard let prompt, let key = await prompt.askForLicenseKey(LicenseKeyRequest(purpose: purpose, problem: problem, attempt: attempt))

@@ -60,6 +60,8 @@ public final class PaywallSession {
     public private(set) var result: PresentationResult?
     /// Runs purchases and restores; nil when no purchase controller is configured.
     private var purchaseFlow: PurchaseFlow?
+    /// A purchase or restore of this paywall is running (a prompt it needs is drawn over it).
+    package var isPurchasing: Bool { purchaseFlow?.inFlight == true }
     /// A purchase (or restore) that succeeded without closing the paywall: what a later
     /// close reports, since the user did not decline.
     private var keptOpenSuccess: PresentationResult?

@@ -32,7 +32,7 @@ public final class Paywalls {
                                  resources: RuntimeResources? = nil) throws -> Paywalls {
         try Toolkit.initialize()
         let resources = try resources ?? RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
-        let runtime = try PaywallRuntime(configuration, controller: purchaseController)
+        let runtime = try PaywallRuntime(configuration, controller: purchaseController, licenseServices: ExternalOpener.licenseServices)
         let locale = configuration.locale ?? SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)
         let presenter = try PaywallPresenter(resources: resources, events: runtime.events, locale: locale)
         presenter.attach(runtime)

@@ -80,6 +80,8 @@ public final class PageView: PageSurface {
         gtk_container_add(gcast(window), widget)
         Toolkit.setTextDirection(of: window, rightToLeft: strings.isRightToLeft)
         Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { [weak self] _ in
+            // A purchase waiting for a license key ends (cancelled) before the close it holds up.
+            self?.endLicenseKeyPrompt()
             self?.onClose?()
             return true
         })
@@ -101,6 +103,7 @@ public final class PageView: PageSurface {
         Toolkit.setTextDirection(of: widget, rightToLeft: strings.isRightToLeft)
         Signal.connect(UnsafeMutableRawPointer(widget), "parent-set", pointer: { [weak self] _ in
             guard let self, !self.isDestroyed, gtk_widget_get_parent(self.widget) == nil else { return }
+            self.endLicenseKeyPrompt()
             self.onClose?()
         })
     }
@@ -145,6 +148,7 @@ public final class PageView: PageSurface {
     func destroy() {
         guard !isDestroyed else { return }
         isDestroyed = true
+        endLicenseKeyPrompt()
         if let window {
             gtk_widget_destroy(window)
             windowRef = nil
@@ -249,6 +253,36 @@ public final class PageView: PageSurface {
             self?.surveyDialog = nil
             answer(result)
         }
+    }
+
+    // MARK: The license-key prompt
+
+    /// The license-key panel, once one was asked for.
+    private(set) var licenseKeyPrompt: LicenseKeyPromptView?
+
+    /// Turns the page into the license-key panel for `request` (the page under it cannot be
+    /// reached meanwhile; `openCheckout` is its "Open checkout again") and calls `answer` once: the key, or nil when the user cancelled or
+    /// the view went. The panel stays, checking the key, until `endLicenseKeyPrompt()`.
+    func askForLicenseKey(_ request: LicenseKeyRequest, openCheckout: @escaping @MainActor (URL) -> Void,
+                          answer: @escaping @MainActor (String?) -> Void) {
+        guard !isDestroyed else { return answer(nil) }
+        let prompt = licenseKeyPrompt ?? {
+            let made = LicenseKeyPromptView(openURL: openCheckout)
+            // Over the status overlay: the purchase's progress waits underneath.
+            gtk_overlay_add_overlay(gcast(overlayRef.pointer), made.widget)
+            licenseKeyPrompt = made
+            return made
+        }()
+        gtk_widget_set_sensitive(webView.widget, 0)
+        prompt.show(LicenseKeyForm(request, strings: strings), rightToLeft: strings.isRightToLeft, answer: answer)
+    }
+
+    /// Takes the license-key panel down (an ask still waiting is answered as cancelled) and
+    /// gives the page back.
+    func endLicenseKeyPrompt() {
+        guard let licenseKeyPrompt else { return }
+        licenseKeyPrompt.hide()
+        if !isDestroyed { gtk_widget_set_sensitive(webView.widget, 1) }
     }
 
     package func scheduleNotification(title: String, subtitle: String?, body: String, delay: Double) -> Bool {

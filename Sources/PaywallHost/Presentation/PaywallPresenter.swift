@@ -22,9 +22,14 @@ public final class PaywallPresenter {
     /// What every page's template variables are built from (purchases, products, user, state).
     public let context: TemplateContext
     /// Where purchases and restores go; without it, a page's `purchase` is reported unsupported.
+    /// A license-key store without a prompt of the app's gets the presenter's (the page turns
+    /// into the license-key panel).
     public var purchases: Purchases? {
         get { context.purchases }
-        set { context.purchases = newValue }
+        set {
+            context.purchases = newValue
+            promptForLicenseKeys(newValue)
+        }
     }
     /// How long presenting waits for an unknown subscription status (seconds).
     public var statusTimeout = PresentationGate.defaultStatusTimeout
@@ -89,6 +94,16 @@ public final class PaywallPresenter {
     /// are this presenter's when it was made with `runtime.events`).
     public func attach(_ runtime: PaywallRuntime) {
         context.attach(runtime)
+        promptForLicenseKeys(runtime.purchases)
+    }
+
+    /// Asks for license keys over this presenter's pages (made once, held by the store).
+    private(set) lazy var licenseKeyPrompter = LicenseKeyPrompter(presenter: self)
+
+    private func promptForLicenseKeys(_ purchases: Purchases?) {
+        guard let store = purchases?.controller as? LicenseKeyStore, store.prompt == nil else { return }
+        store.prompt = licenseKeyPrompter
+        licenseKeyPrompter.store = store
     }
 
     /// WebDriver's access to this process's pages, once `allowAutomation()` turned it on.
@@ -388,6 +403,8 @@ public final class PaywallPresentation {
     /// Takes the paywall down from the app's side; the result is `.declined`. A purchase
     /// running then ends first (see `PurchaseCancelling`).
     public func dismiss() {
+        // A purchase waiting for a license key is cancelled: the close waits for the purchase.
+        view.endLicenseKeyPrompt()
         session.finish(.declined)
     }
 }

@@ -8,12 +8,22 @@ import PaywallCore
 enum ExternalOpener {
     static let environmentVariable = SystemURLOpener.environmentVariable
 
-    static func open(_ url: URL, parent: UnsafeMutablePointer<GtkWidget>?) {
-        if SystemURLOpener.open(url) { return }
+    /// Opens `url`; false when nothing could (the reason is on stderr).
+    @discardableResult
+    static func open(_ url: URL, parent: UnsafeMutablePointer<GtkWidget>?) -> Bool {
+        if SystemURLOpener.open(url) { return true }
         var error: UnsafeMutablePointer<GError>?
         if gtk_show_uri_on_window(gcast(parent), url.absoluteString, guint32(GDK_CURRENT_TIME), &error) == 0 {
             FileHandle.standardError.write(Data("paywall: cannot open \(url.absoluteString): \(consumeError(error))\n".utf8))
+            return false
         }
+        return true
+    }
+
+    /// The license-key store's services with this opener for checkouts (GTK's when neither
+    /// `$PAYWALL_URL_OPENER` nor `xdg-open` runs).
+    static var licenseServices: LicenseServices {
+        LicenseServices(openURL: { ExternalOpener.open($0, parent: nil) })
     }
 
     /// Whether a `mailto:` URL has somewhere to go: a tester's opener, or a mail app the

@@ -44,22 +44,11 @@ final class StatusOverlay {
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
         for child in [spinner, label, buttons] { gtk_container_add(gcast(card), child) }
         gtk_container_add(gcast(widget), card)
-        Self.installStyle()
+        Toolkit.addStyle(Self.css)
         gtk_style_context_add_class(gtk_widget_get_style_context(widget), "paywall-progress")
         gtk_style_context_add_class(gtk_widget_get_style_context(card), "paywall-progress-card")
         gtk_widget_show_all(card)
         gtk_widget_set_no_show_all(widget, 1)  // hidden until needed
-    }
-
-    /// Screen-wide, because a provider added to one widget does not reach its children in GTK 3.
-    private static var styled = false
-    private static func installStyle() {
-        guard !styled, let screen = gdk_screen_get_default() else { return }
-        styled = true
-        let provider = gtk_css_provider_new()
-        gtk_css_provider_load_from_data(provider, css, -1, nil)
-        gtk_style_context_add_provider_for_screen(screen, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        g_object_unref(UnsafeMutableRawPointer(provider))
     }
 
     /// A spinner with `text`.

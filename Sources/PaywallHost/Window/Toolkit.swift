@@ -75,6 +75,19 @@ public enum Toolkit {
         }, UnsafeMutableRawPointer(direction))
     }
 
+    private static var styles: Set<String> = []
+
+    /// Adds `css` to the whole screen, once: a provider added to one widget does not reach its
+    /// children in GTK 3.
+    static func addStyle(_ css: String) {
+        guard !styles.contains(css), let screen = gdk_screen_get_default() else { return }
+        styles.insert(css)
+        let provider = gtk_css_provider_new()
+        gtk_css_provider_load_from_data(provider, css, -1, nil)
+        gtk_style_context_add_provider_for_screen(screen, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        g_object_unref(UnsafeMutableRawPointer(provider))
+    }
+
     /// A new top-level window, or one that renders without appearing on the desktop
     /// (snapshots). An off-screen window has no decorations: on Wayland, GTK otherwise adds
     /// client-side ones and the view grows by their height (a 400x720 snapshot came out 400x772).

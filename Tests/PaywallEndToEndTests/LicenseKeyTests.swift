@@ -1,0 +1,147 @@
+import Foundation
+import PaywallCore
+import XCTest
+
+/// Selling through license keys with the built `paywall` under Xvfb, against the local License
+/// API server: Buy opens the checkout (the browser stubbed by `$PAYWALL_URL_OPENER`, the user
+/// id as custom data), the paywall turns into the license-key panel, the key is typed into it
+/// through the X server, and the paywall closes as purchased; a fresh process then has the
+/// entitlement with the server down.
+final class LicenseKeyTests: EndToEndTestCase {
+    static let key = "38b1460a-5104-4067-a91d-77b872934d51"
+    private var server: LicenseAPIServer!
+    private var dataDir: String { workDir.appendingPathComponent("data").path }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = try LicenseAPIServer(directory: workDir.appendingPathComponent("server"), keys: [
+            Self.key: ["id": 1, "status": "active", "activation_limit": 2, "activation_usage": 0, "product_id": 10, "variant_id": 11],
+        ])
+    }
+
+    override func tearDownWithError() throws {
+        XCTAssertEqual(server?.violations ?? [], [], "requests broke the License API's documented form")
+        server?.stop()
+        try super.tearDownWithError()
+    }
+
+    /// A license-key catalog selling the classic template's three products through the server.
+    private func catalog() throws -> String {
+        let products = [("lumen.pro.yearly", 11), ("lumen.pro.monthly", 12), ("lumen.pro.lifetime", 13)].map { id, variant in
+            """
+            {"id": "\(id)", "display_name": "Lumen Pro", "price": "49.00", "currency": "USD", "kind": "non_consumable",
+             "entitlements": ["pro"], "checkout_url": "https://lumen.lemonsqueezy.com/buy/\(variant)",
+             "lemon_squeezy": {"product_id": 10, "variant_id": \(variant)}}
+            """
+        }
+        let path = workDir.appendingPathComponent("license-catalog.json")
+        try """
+            {"store": "lemon_squeezy", "license_api_base_url": "\(server.baseURL.absoluteString)",
+             "customer_portal_url": "https://lumen.lemonsqueezy.com/billing", "products": [\(products.joined(separator: ","))]}
+            """.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
+    /// `paywall present` of the classic template with the catalog, Buy pressed by the page's
+    /// script (the page is web; the panel after it is GTK, driven by real input).
+    private func presentAndBuy(_ extra: [String] = []) throws -> (PaywallProcess, opened: URL, window: String) {
+        let (opener, opened) = try urlOpener()
+        let template = Self.packageRoot.appendingPathComponent("templates/classic").path
+        let process = try PaywallProcess(
+            ["present", template, "--store", try catalog(), "--data-dir", dataDir, "--user", "ada", "--events", eventsPath,
+             "--timeout", "60", "--eval", "Paywall.purchase('primary')"] + extra,
+            in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
+        XCTAssertEqual(lines(of: opened, atLeast: 1).count, 1, "Buy opened no checkout")
+        let window = try XCTUnwrap(RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^classic$"))
+        return (process, opened, window)
+    }
+
+    /// Types `text` and presses Return in `window`, through the X server as a keyboard would.
+    private func type(_ text: String, into window: String) {
+        _ = RealInput.xdotool(["windowfocus", "--sync", window])
+        _ = RealInput.xdotool(["type", "--delay", "5", text])
+        _ = RealInput.xdotool(["key", "Return"])
+    }
+
+    func testAPurchaseThroughTheBrowserAndATypedKeyUnlocksAFreshProcessOffline() throws {
+        let (process, opened, window) = try presentAndBuy()
+        let checkout = try XCTUnwrap(lines(of: opened, atLeast: 1).first)
+        XCTAssertEqual(checkout, "https://lumen.lemonsqueezy.com/buy/11?checkout%5Bcustom%5D%5Buser_id%5D=ada")
+
+        type(Self.key, into: window)
+        let result = process.wait()
+        XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.requests.compactMap { $0["path"] as? String }, ["/v1/licenses/validate", "/v1/licenses/activate"])
+        let activated = try XCTUnwrap(loggedEvents().first { $0.name == .licenseActivate })
+        XCTAssertEqual(activated.params["license_key"], "****4d51")
+        XCTAssertEqual(loggedEvents().last { $0.name == .paywallClose }?.params["result"], "purchased")
+        let log = try String(contentsOfFile: eventsPath, encoding: .utf8)
+        XCTAssertFalse(log.contains(Self.key), "the key appears unmasked in the event log")
+
+        // A fresh process, the License API gone: the entitlement is there at once.
+        server.stop()
+        let status = try PaywallProcess.run(["status", "--json", "--data-dir", dataDir, "--user", "ada"], in: workDir)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let report = try JSONValue(parsing: status.stdout)
+        XCTAssertEqual(report["subscription_status"], "active", status.stdout)
+        let license = try XCTUnwrap(report["licenses"]?.arrayValue?.first, status.stdout)
+        XCTAssertEqual(license["license_key"], "****4d51")
+        XCTAssertEqual(license["is_active"], true)
+        XCTAssertFalse(status.stdout.contains(Self.key))
+    }
+
+    func testAWrongKeyIsAskedAgainAndEscapeCancelsThePurchase() throws {
+        let (process, _, window) = try presentAndBuy()
+        type("NO-SUCH-KEY-12345", into: window)
+        waitForEvents { $0.contains { $0.name == .licenseActivateFail } }
+        XCTAssertEqual(loggedEvents().first { $0.name == .licenseActivateFail }?.params["reason"], "not_found")
+        // Asked again: the field is focused with the wrong key selected; Escape leaves.
+        _ = RealInput.xdotool(["key", "Escape"])
+        waitForEvents { $0.contains { $0.name == .transactionAbandon } }
+        process.terminate()
+        XCTAssertFalse(loggedEvents().contains { $0.name == .licenseActivate })
+        XCTAssertNil(loggedEvents().first { $0.name == .paywallClose && $0.params["result"] == "purchased" })
+    }
+
+    func testTheCustomerCenterShowsTheLicenseAndDeactivatesThisDevice() throws {
+        let catalog = try catalog()
+        let redeemed = try PaywallProcess.run(
+            ["redeem", "--store", catalog, "--data-dir", dataDir, "lumen://paywall/redeem?license_key=\(Self.key)"], in: workDir)
+        XCTAssertEqual(redeemed.status, 0, redeemed.stderr)
+        let (opener, opened) = try urlOpener()
+        let result = try PaywallProcess.run(
+            ["customer-center", "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "50", "--eval",
+             """
+             const m = await CustomerCenter.waitFor(m => m.screen === 'management');
+             const row = document.querySelector('.row.license');
+             if (!row) throw new Error('no license row: ' + JSON.stringify(m));
+             const text = row.textContent;
+             for (const part of ['Lumen Pro', 'Web', 'Active, never expires', 'Key ****4d51', 'Activations: 1 of 2'])
+               if (!text.includes(part)) throw new Error('the row lacks ' + part + ': ' + text);
+             if (text.includes('\(Self.key)')) throw new Error('the key unmasked');
+             CustomerCenter.tap('[data-path-id="license.manage"]');
+             CustomerCenter.tap('[data-path-id="license.deactivate"]');
+             const ask = await CustomerCenter.waitFor(m => m.dialog);
+             if (ask.dialog.title !== 'Deactivate This Device?') throw new Error(ask.dialog.title);
+             CustomerCenter.tap('[data-action="confirm"]');
+             const done = await CustomerCenter.waitFor(m => m.dialog && !m.busy && m.dialog.title !== ask.dialog.title);
+             if (done.dialog.title !== 'Device Deactivated') throw new Error(done.dialog.title + ': ' + done.dialog.message);
+             CustomerCenter.tap('[data-action="ok"]');
+             await CustomerCenter.waitFor(m => !m.dialog && m.screen === 'no_purchases');
+             CustomerCenter.tap('[data-action="close"]');
+             """],
+            in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
+        XCTAssertEqual(result.stdout, "{\"result\":\"closed\"}\n", result.stderr)
+        XCTAssertFalse(result.stderr.contains("threw"), result.stderr)
+        XCTAssertEqual(lines(of: opened, atLeast: 1), ["https://lumen.lemonsqueezy.com/billing"], "Manage subscription")
+        XCTAssertEqual(server.requests.last?["path"] as? String, "/v1/licenses/deactivate")
+        XCTAssertTrue(loggedEvents().contains { $0.name == .licenseDeactivate })
+
+        // Inactive here, in a fresh process too.
+        let status = try PaywallProcess.run(["status", "--json", "--data-dir", dataDir], in: workDir)
+        let report = try JSONValue(parsing: status.stdout)
+        XCTAssertEqual(report["licenses"], [], status.stdout)
+        XCTAssertNotEqual(report["subscription_status"], "active", status.stdout)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+
+/// The core tests' stand-in for Lemon Squeezy's License API
+/// (`Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py`) on 127.0.0.1, for the built
+/// `paywall`: it knows the keys the test gives it, checks every request's form against the
+/// documented contract and logs it.
+final class LicenseAPIServer {
+    private let process = Process()
+    private let logFile: URL
+    let baseURL: URL
+
+    /// Serves `keys` (key -> `{id, status, activation_limit, activation_usage, product_id, variant_id}`).
+    init(directory: URL, keys: [String: [String: Any]]) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let control = directory.appendingPathComponent("control.json")
+        logFile = directory.appendingPathComponent("requests.jsonl")
+        let portFile = directory.appendingPathComponent("port")
+        try JSONSerialization.data(withJSONObject: ["keys": keys, "script": [:]]).write(to: control)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [EndToEndTestCase.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py").path,
+                             control.path, logFile.path, portFile.path]
+        try process.run()
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) { usleep(20_000) }
+        guard let port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init) else {
+            process.terminate()
+            throw XCTSkip("/usr/bin/python3 could not start the License API server")
+        }
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    deinit { stop() }
+
+    /// Each request so far: `path`, `method`, `form`, `violations`.
+    var requests: [[String: Any]] {
+        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The requests that broke the documented contract.
+    var violations: [String] {
+        requests.flatMap { ($0["violations"] as? [String]) ?? [] }
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
