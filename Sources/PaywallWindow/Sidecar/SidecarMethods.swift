@@ -107,7 +107,10 @@ extension SidecarServer {
         let name = try params.requiredString("paywall")
         Task { @MainActor in
             do {
-                try await paywalls.preload(paywall: name) { reply(.success(["paywall": .string(name), "preloaded": true])) }
+                try await paywalls.preload(paywall: name) { end in
+                    guard end == .loaded else { return reply(.failure(.failed("preload \"\(name)\": \(end.description)"))) }
+                    reply(.success(["paywall": .string(name), "preloaded": true]))
+                }
             } catch {
                 reply(.failure(.failed("preload: \(CommandAdvice.describe(error))")))
             }

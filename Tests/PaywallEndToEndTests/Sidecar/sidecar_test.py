@@ -146,6 +146,21 @@ def scenario_protocol(args):
     check(c.call("dismiss", timeout=WAIT) == {"dismissed": 0}, "dismiss with nothing on screen")
     expect_error(c.request("present", {"paywall": "no-such-paywall"}), -32000, "unknown paywall")
 
+    # A preload that ends before its page is ready is answered too: replaced by a preload of
+    # the same name, or presented meanwhile.
+    replaced = c.request("preload", {"paywall": plain})
+    again = c.request("preload", {"paywall": plain})
+    check("replaced" in expect_error(replaced, -32000, "a replaced preload").message, "replaced preload's message")
+    check(again.result(WAIT) == {"paywall": plain, "preloaded": True}, "the preload that replaced it: %r" % again.result(0))
+    early = c.request("preload", {"paywall": bundle(args.work, "early")})
+    mark = h.mark()
+    shown = c.request("present", {"paywall": os.path.join(args.work, "early")})
+    check("presented before" in expect_error(early, -32000, "a preload presented before it loaded").message, "early message")
+    h.wait_event("paywall_open", after=mark)
+    c.call("dismiss", timeout=WAIT)
+    check(shown.result(WAIT) == {"result": "declined"}, "present of a preload still loading: %r" % shown.result(0))
+    h.still_answers("preloads ended early")
+
     # The app's checkout cancels: the paywall stays open.
     buying = buying_bundle(args.work)
     h.answer = "cancelled"
