@@ -263,8 +263,9 @@ def scenario_protocol(args):
     check(code == 0, "exit status after shutdown: %s" % code)
 
 
-def x11_window(title):
-    """A real GTK 3 window of this process, mapped; returns (window, its X11 id)."""
+def x11_window(title, at=None):
+    """A real GTK 3 window of this process, mapped (at `at`, a top-left corner, when given);
+    returns (window, its X11 id)."""
     import gi
     gi.require_version("Gtk", "3.0")
     gi.require_version("GdkX11", "3.0")
@@ -272,6 +273,8 @@ def x11_window(title):
 
     window = Gtk.Window(title=title)
     window.set_default_size(640, 480)
+    if at:
+        window.move(*at)
     window.add(Gtk.Label(label="the app's window"))
     window.show_all()
     pump(0.3)
@@ -300,6 +303,21 @@ def transient_for(window):
     return int(out.split("#")[1].strip(), 16) if "#" in out else None
 
 
+def geometry(window):
+    """(x, y, width, height) of an X11 window on the screen, from xwininfo."""
+    out = subprocess.run(["xwininfo", "-id", str(window)], capture_output=True, text=True).stdout
+    value = lambda label: int(out.split(label)[1].split()[0])  # noqa: E731
+    return (value("Absolute upper-left X:"), value("Absolute upper-left Y:"), value("Width:"), value("Height:"))
+
+
+def check_centred(window, parent_xid, what):
+    """The window sits centred on its parent (on its top edge when taller), not on the screen."""
+    x, y, width, height = geometry(window)
+    px, py, pwidth, pheight = geometry(parent_xid)
+    check(abs((x + width // 2) - (px + pwidth // 2)) <= 1 and y == py + max(0, (pheight - height) // 2),
+          "%s: the window at %r is not centred on its parent at %r" % (what, (x, y, width, height), (px, py, pwidth, pheight)))
+
+
 def wm_state(window):
     return subprocess.run(["xprop", "-id", str(window), "_NET_WM_STATE"], capture_output=True, text=True).stdout
 
@@ -320,7 +338,8 @@ def screenshot(path):
 
 
 def scenario_parent(args):
-    parent, xid = x11_window("The App")
+    # Away from the screen's centre, so a sheet centred on the screen is not also centred on it.
+    parent, xid = x11_window("The App", at=(40, 60))
     h = Harness(args.paywall, args.work)
     c = h.client
     c.call("initialize", {"data_dir": os.path.join(args.work, "data")}, timeout=WAIT)
@@ -336,6 +355,7 @@ def scenario_parent(args):
         window = shown_window(h, pid, mark)
         pump(0.5)
         check(transient_for(window) == xid, "WM_TRANSIENT_FOR of %s is %r, not the parent 0x%x" % (window, transient_for(window), xid))
+        check_centred(window, xid, "preloaded" if preloaded else "cold")
         if not preloaded:
             # A mapped window's state changes go through the window manager (Xvfb runs none):
             # only the cold window's state is written before it maps.
@@ -355,6 +375,7 @@ def scenario_parent(args):
         time.sleep(0.05)
     window = sidecar_windows(pid)[0]
     check(transient_for(window) == xid, "customer center's WM_TRANSIENT_FOR: %r" % transient_for(window))
+    check_centred(window, xid, "customer center")
     c.call("dismiss", timeout=WAIT)
     check(center.result(WAIT) == {"result": "closed"}, "customer center: %r" % center.result(0))
 
