@@ -42,6 +42,11 @@ extension PaywallPresenter {
     /// Whether `id` is loaded and waiting in a hidden window.
     public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
 
+    /// The paywall preloaded as `id`, still hidden (`paywall bench` watches its first frame).
+    package func preloadedPresentation(id: String) -> PaywallPresentation? {
+        preloaded.first { $0.id == id }?.presentation
+    }
+
     /// Shows a preloaded paywall without reloading it: its first frame shows the page as it was
     /// drawn while hidden. Its template variables are worked out again as it shows, and sent
     /// only if they changed (the status or products may have); the page's update then lands in

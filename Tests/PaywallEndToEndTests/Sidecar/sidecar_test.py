@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -417,15 +418,110 @@ def scenario_shutdown(args):
           "the committed purchase in paywall status: %r" % status)
 
 
+def wayland_window(title):
+    """A GTK 4 window of this process on Wayland, its surface exported through xdg-foreign (as a
+    GTK 4 app hands its window to `paywall serve`); returns (window, the exported handle)."""
+    import gi
+    gi.require_version("Gtk", "4.0")
+    gi.require_version("GdkWayland", "4.0")
+    from gi.repository import GdkWayland, Gtk  # noqa: F401
+
+    check(Gtk.init_check(), "GTK 4 cannot open the Wayland display")
+    window = Gtk.Window(title=title)
+    window.set_default_size(640, 480)
+    window.present()
+    pump(0.5)
+    handles = []
+    check(window.get_surface().export_handle(lambda _toplevel, handle, *_: handles.append(handle)),
+          "the compositor did not take the export (no xdg-foreign)")
+    deadline = time.time() + WAIT
+    while not handles and time.time() < deadline:
+        pump(0.05)
+    check(handles, "no exported handle")
+    return window, handles[0]
+
+
+def sway_views():
+    """{name: floating?} of every window Sway shows (swaymsg -t get_tree)."""
+    tree = json.loads(subprocess.run(["swaymsg", "-t", "get_tree"], capture_output=True, text=True, check=True).stdout)
+    views = {}
+
+    def walk(node, floating):
+        if node.get("type") in ("con", "floating_con") and node.get("name"):
+            views[node["name"]] = floating
+        for child in node.get("nodes", []):
+            walk(child, floating)
+        for child in node.get("floating_nodes", []):
+            walk(child, True)
+    walk(tree, False)
+    return views
+
+
+def scenario_wayland(args):
+    """Under Sway: the paywall is parented on a GTK 4 window exported through xdg-foreign. The
+    compositor's own protocol log (--compositor-log) shows it import the handle and set the
+    parent without refusing it, and Sway floats the window above its parent (a window with a
+    parent floats; one without is tiled beside the app's)."""
+    parent, handle = wayland_window("The App")
+    h = Harness(args.paywall, args.work)
+    c = h.client
+    c.call("initialize", {"data_dir": os.path.join(args.work, "data")}, timeout=WAIT)
+    plain = bundle(args.work, "plain")
+    for preloaded in (False, True):
+        if preloaded:
+            c.call("preload", {"paywall": plain}, timeout=WAIT)
+        mark = h.mark()
+        shown = c.request("present", {"paywall": plain, "parent": "wayland:" + handle})
+        h.wait_event("paywall_open", after=mark)
+        pump(0.5)
+        views = sway_views()
+        check(views.get("plain") is True and views.get("The App") is False, "the paywall floats over its parent: %r" % views)
+        c.call("dismiss", timeout=WAIT)
+        check(shown.result(WAIT) == {"result": "declined"}, "parented present: %r" % shown.result(0))
+    with open(args.compositor_log) as log:
+        protocol = log.read()
+    # Each present imports the handle: "zxdg_importer_v1@14.import(new id zxdg_imported_v1@37, "HANDLE")",
+    # then "zxdg_imported_v1@37.set_parent_of(wl_surface@34)"; a refusal would be "-> zxdg_imported_v1@37.destroyed()".
+    imports = re.findall(r'\.import\(new id zxdg_imported_v1@(\d+), "%s"\)' % handle, protocol)
+    check(len(imports) == 2, "the handle imported once per present: %r" % imports)
+    for imported in imports:
+        after = protocol.split('zxdg_imported_v1@%s, "%s")' % (imported, handle), 1)[1]
+        until_destroy = after.split("zxdg_imported_v1@%s.destroy()" % imported, 1)[0]
+        check("zxdg_imported_v1@%s.set_parent_of(wl_surface@" % imported in until_destroy, "the parent was not set")
+        check("zxdg_imported_v1@%s.destroyed()" % imported not in until_destroy, "the compositor refused the handle")
+
+    # A handle the compositor does not know: shown unparented, tiled beside the app's window.
+    # (GTK 3 hears the compositor's refusal only after it answered: no parent_error here.)
+    mark = h.mark()
+    shown = c.request("present", {"paywall": plain, "parent": "wayland:0123456789abcdef"})
+    h.wait_event("paywall_open", after=mark)
+    pump(0.5)
+    check(sway_views().get("plain") is False, "an unknown handle's paywall is tiled: %r" % sway_views())
+    c.call("dismiss", timeout=WAIT)
+    shown.result(WAIT)
+
+    # An X11 id on Wayland: shown unparented, said so.
+    mark = h.mark()
+    shown = c.request("present", {"paywall": plain, "parent": "x11:0x1234"})
+    h.wait_event("paywall_open", after=mark)
+    c.call("dismiss", timeout=WAIT)
+    result = shown.result(WAIT)
+    check("not X11" in result.get("parent_error", ""), "an X11 parent on Wayland: %r" % result)
+    check(c.close() == 0, "exit status")
+    parent.destroy()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--paywall", required=True)
     parser.add_argument("--catalog", required=True)
     parser.add_argument("--work", required=True)
-    parser.add_argument("--scenario", required=True, choices=["protocol", "parent", "shutdown"])
+    parser.add_argument("--scenario", required=True, choices=["protocol", "parent", "shutdown", "wayland"])
     parser.add_argument("--screenshot")
+    parser.add_argument("--compositor-log")
     args = parser.parse_args()
-    {"protocol": scenario_protocol, "parent": scenario_parent, "shutdown": scenario_shutdown}[args.scenario](args)
+    {"protocol": scenario_protocol, "parent": scenario_parent, "shutdown": scenario_shutdown,
+     "wayland": scenario_wayland}[args.scenario](args)
     print("sidecar_test %s: ok" % args.scenario)
 
 
