@@ -308,7 +308,7 @@ struct Bench {
     }
 
     /// A moment for a page loaded or changed out of sight to be drawn there.
-    private func pause() async throws {
+    func pause() async throws {
         try await Task.sleep(nanoseconds: 150_000_000)
     }
 
