@@ -30,6 +30,7 @@ extension Bench {
                 present request to paywall serve, preloaded \(ms(sidecar.median))   \(String(format: "%+.2f", sidecar.median - inProcess)) ms against presentPreloaded, \(sidecar.mostBlank) blank frames at most
                   line read by the server after             \(ms(Bench.median(lineRead)))
                 Paywalls.present(paywall:), preloaded       \(ms(facade.median))   (in process, the runs beside the sidecar's)
+                  sidecar minus in process, run by run      \(ms(Bench.median(zip(sidecar.times, facade.times).map { $0 - $1 })))   (median)
                 """
         }
     }
