@@ -11,9 +11,9 @@ import PaywallHost
 /// same connection code: the request is written to a pipe, the server's GLib watch on the
 /// pipe's read end wakes, reads and decodes the line, and runs `present` through the
 /// `Paywalls` facade, as in `paywall serve`. The first frame can only be seen from inside the
-/// process that paints it, so no child process: what this leaves out is the app's own process
-/// (its write and the kernel's wake-up of another process, microseconds) and, beside it, the
-/// same facade's in-process `present(paywall:)`, run after each sidecar present.
+/// process that paints it, so there is no child process: left out are the app's own process
+/// and the kernel waking another process (microseconds). Beside it, each run also times the
+/// same facade's `present(paywall:)` called in process: what a Swift app sees.
 extension Bench {
     struct SidecarFigures {
         /// Request line written -> first content frame, over the pipe.
