@@ -22,6 +22,9 @@ extension Bench {
         var facade = FirstFrames()
         /// Request line written -> the server has read it (the pipe and the main loop's wake-up).
         var lineRead: [Double] = []
+        /// Request line written (or the facade called) -> the window shown (`paywall_open`):
+        /// what the sidecar adds before the paint, which is the rest of the time.
+        var sidecarShown: [Double] = [], facadeShown: [Double] = []
 
         /// The table's lines, beside the bench's in-process `presentPreloaded` (`inProcess` ms).
         func table(inProcess: Double) -> String {
@@ -29,6 +32,7 @@ extension Bench {
             return """
                 present request to paywall serve, preloaded \(ms(sidecar.median))   \(String(format: "%+.2f", sidecar.median - inProcess)) ms against presentPreloaded, \(sidecar.mostBlank) blank frames at most
                   line read by the server after             \(ms(Bench.median(lineRead)))
+                  window shown (paywall_open) after         \(ms(Bench.median(sidecarShown)))   in process \(ms(Bench.median(facadeShown)))
                 Paywalls.present(paywall:), preloaded       \(ms(facade.median))   (in process, the runs beside the sidecar's)
                   sidecar minus in process, run by run      \(ms(Bench.median(zip(sidecar.times, facade.times).map { $0 - $1 })))   (median)
                 """
@@ -45,6 +49,8 @@ extension Bench {
         guard let paywalls = client.server.paywalls else { throw BenchError("the sidecar did not initialize") }
         let name = bundle.root.path
         var figures = SidecarFigures()
+        var shownAt = 0.0
+        paywalls.events.observe { if $0.name == .paywallOpen { shownAt = Self.now() } }
         for _ in 0..<runs {
             for overThePipe in [true, false] {
                 _ = try await client.call("preload", ["paywall": .string(name)])
@@ -57,12 +63,14 @@ extension Bench {
                 if overThePipe {
                     let shown = client.request("present", ["paywall": .string(name)])
                     figures.sidecar.add(try await watch.result())
+                    figures.sidecarShown.append(shownAt - start)
                     figures.lineRead.append(Double(read) / 1e6 - start)
                     _ = try await client.call("dismiss", [:])
                     _ = try await shown.value
                 } else {
                     let presentation = try await paywalls.present(paywall: name) { _ in }
                     figures.facade.add(try await watch.result())
+                    figures.facadeShown.append(shownAt - start)
                     presentation.dismiss()
                 }
             }
