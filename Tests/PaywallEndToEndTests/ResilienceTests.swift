@@ -100,7 +100,8 @@ final class ResilienceTests: EndToEndTestCase {
                     "preloaded_blank_frames", "cold_first_frame_ms", "cold_white_frames",
                     "customer_center_preloaded_first_frame_ms", "customer_center_preloaded_blank_frames",
                     "customer_center_cold_slowest_ms", "swift_baseline_process_ms", "status_read_in_process_ms",
-                    "store_process_ms", "cache_process_ms", "validate_process_ms", "bundle_process_ms"] {
+                    "store_process_ms", "cache_process_ms", "validate_process_ms", "bundle_process_ms",
+                    "sidecar_preloaded_present_ms", "app_preloaded_present_ms"] {
             guard case .number(let value)? = json[key] else { return XCTFail("missing \(key) in \(result.stdout)") }
             XCTAssertTrue(value.isFinite && value >= 0 || key == "preload_rss_mb", "\(key) = \(value)")
         }

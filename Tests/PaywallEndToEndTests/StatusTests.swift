@@ -35,6 +35,7 @@ final class StatusTests: EndToEndTestCase {
         XCTAssertEqual(report["subscription_status"], "unknown")
         XCTAssertEqual(report["user_id"], "alice")
         XCTAssertEqual(report["entitlements"], [])
+        XCTAssertEqual(report["active_entitlements"], [])
         XCTAssertEqual(try workDirContents(), [])
     }
 
@@ -76,6 +77,7 @@ final class StatusTests: EndToEndTestCase {
             in: workDir, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try JSONValue(parsing: result.stdout)["subscription_status"], "active")
+        XCTAssertEqual(try JSONValue(parsing: result.stdout)["active_entitlements"], ["pro"])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: data)
     }
 }

@@ -56,41 +56,49 @@ package final class RemotePurchaseController: PurchaseController, PurchaseCancel
     package func purchase(_ product: Product) async -> PurchaseResult {
         let paywall = startedFrom.removeValue(forKey: product.id)
         let answer = await ask("purchase", ["product": StoreReport.product(product), "paywall_id": paywall.map(JSONValue.string) ?? .null])
-        switch answer {
-        case .cancelled: return .cancelled
-        case .timedOut: return .failed(AppAnswerError(description: timedOut("purchase")))
-        case .answered(.failure(let error)): return .failed(AppAnswerError(description: "the app answered purchase with an error: \(error.message)"))
-        case .answered(.success(let value)):
-            switch value["result"]?.stringValue {
-            case "purchased": return .purchased
-            case "cancelled": return .cancelled
-            case "pending": return .pending
-            case "failed":
-                guard let message = value["message"]?.stringValue else { return .failed(AppAnswerError(description: "the app's checkout failed")) }
-                return .failed(AppAnswerError(description: message, fromApp: true))
-            default:
-                return .failed(AppAnswerError(description: "the app answered purchase with \(value.jsonText); "
-                    + "expected {\"result\": \"purchased\"|\"cancelled\"|\"pending\"|\"failed\", \"message\": ...}"))
-            }
+        switch read(answer, "purchase", words: ["purchased", "cancelled", "pending", "failed"]) {
+        case .cancelled, .word("cancelled"): return .cancelled
+        case .failed(let error): return .failed(error)
+        case .word("purchased"): return .purchased
+        case .word: return .pending
         }
     }
 
     package func restorePurchases() async -> RestorationResult {
-        switch await ask("restorePurchases", [:]) {
+        switch read(await ask("restorePurchases", [:]), "restorePurchases", words: ["restored", "failed"]) {
         case .cancelled: return .failed(AppAnswerError(description: "the paywall closed before the app answered restorePurchases"))
-        case .timedOut: return .failed(AppAnswerError(description: timedOut("restorePurchases")))
+        case .failed(let error): return .failed(error)
+        case .word: return .restored
+        }
+    }
+
+    /// What an answer says: one of `words` (`failed` read as a failure with the app's
+    /// message), cancelled, or why it cannot be taken.
+    private enum Reading {
+        case word(String)
+        case cancelled
+        case failed(AppAnswerError)
+    }
+
+    private func read(_ answer: Answer, _ method: String, words: [String]) -> Reading {
+        switch answer {
+        case .cancelled: return .cancelled
+        case .timedOut:
+            return .failed(AppAnswerError(description:
+                "the app did not answer \(method) within \(JSONValue.number(timeout).jsonText) s (purchase_timeout_s)"))
         case .answered(.failure(let error)):
-            return .failed(AppAnswerError(description: "the app answered restorePurchases with an error: \(error.message)"))
+            return .failed(AppAnswerError(description: "the app answered \(method) with an error: \(error.message)"))
         case .answered(.success(let value)):
-            switch value["result"]?.stringValue {
-            case "restored": return .restored
-            case "failed":
-                guard let message = value["message"]?.stringValue else { return .failed(AppAnswerError(description: "the app's restore failed")) }
-                return .failed(AppAnswerError(description: message, fromApp: true))
-            default:
-                return .failed(AppAnswerError(description: "the app answered restorePurchases with \(value.jsonText); "
-                    + "expected {\"result\": \"restored\"|\"failed\", \"message\": ...}"))
+            guard let word = value["result"]?.stringValue, words.contains(word) else {
+                let expected = words.map { "\"\($0)\"" }.joined(separator: "|")
+                return .failed(AppAnswerError(description: "the app answered \(method) with \(value.jsonText); "
+                    + "expected {\"result\": \(expected), \"message\": ...}"))
             }
+            guard word == "failed" else { return .word(word) }
+            guard let message = value["message"]?.stringValue else {
+                return .failed(AppAnswerError(description: "the app's \(method) failed without a message"))
+            }
+            return .failed(AppAnswerError(description: message, fromApp: true))
         }
     }
 
@@ -112,10 +120,6 @@ package final class RemotePurchaseController: PurchaseController, PurchaseCancel
             send(RPCMessage.notification("purchaseCancelled", ["id": id]))
             settle(id, .cancelled)
         }
-    }
-
-    private func timedOut(_ method: String) -> String {
-        "the app did not answer \(method) within \(JSONValue.number(timeout).jsonText) s (purchase_timeout_s)"
     }
 
     private func ask(_ method: String, _ params: [String: JSONValue]) async -> Answer {

@@ -37,13 +37,14 @@ extension Paywalls {
     }
 
     /// Loads `paywall` into a hidden window ahead of time, so `present(paywall:)` of the same
-    /// name shows a finished page at once (see `PaywallPresenter.preload`). `loaded` runs once
-    /// the page is ready. Throws as `present(paywall:)` does.
-    public func preload(paywall: String, loaded: (@MainActor () -> Void)? = nil) async throws {
+    /// name shows a finished page at once (see `PaywallPresenter.preload`). `finished` runs
+    /// once, always: when the page is ready, or how the preload ended before (`PreloadEnd`).
+    /// Throws as `present(paywall:)` does.
+    public func preload(paywall: String, finished: (@MainActor (PreloadEnd) -> Void)? = nil) async throws {
         let (bundle, options, inUse) = try await resolve(paywall)
-        presenter.preload(bundle, as: paywall, options: options) {
+        presenter.preload(bundle, as: paywall, options: options) { end in
             withExtendedLifetime(inUse) {}
-            loaded?()
+            finished?(end)
         }
     }
 

@@ -1,4 +1,5 @@
 import CGtk
+import PaywallCore
 
 /// How a preloaded sheet waits, so that the first frame its window paints on screen already
 /// carries the page (`paywall bench`: `preloaded_first_frame_ms`, `preloaded_blank_frames`).
@@ -43,7 +44,8 @@ enum HiddenDrawing {
     }
 
     /// Shows the window `hide` drew: centred on `parent` when given (the sheet is then modal
-    /// over it), else on the primary monitor, focused.
+    /// over it), or on the foreign window it was parented on (`ForeignWindow.parent`), else on
+    /// the primary monitor, focused.
     func reveal(_ window: UnsafeMutablePointer<GtkWidget>, parent: UnsafeMutablePointer<GtkWidget>?) {
         if let parent {
             gtk_window_set_transient_for(gcast(window), gcast(parent))
@@ -54,29 +56,11 @@ enum HiddenDrawing {
             gtk_window_set_skip_taskbar_hint(gcast(window), 0)
             gtk_window_set_skip_pager_hint(gcast(window), 0)
             gtk_window_set_focus_on_map(gcast(window), 1)
-            let (x, y) = Self.centre(of: window, on: parent)
-            gtk_window_move(gcast(window), x, y)
+            SheetCentring.move(window, over: parent.flatMap { gtk_widget_get_window($0) } ?? ForeignWindow.parentWindow(of: window))
             gtk_window_present(gcast(window))
         case .realizedChildren:
             gtk_window_set_position(gcast(window), parent == nil ? GTK_WIN_POS_CENTER : GTK_WIN_POS_CENTER_ON_PARENT)
             gtk_widget_show_all(window)
         }
-    }
-
-    /// Where `window` goes to sit centred on `parent`'s window, or on the primary monitor's work area.
-    private static func centre(of window: UnsafeMutablePointer<GtkWidget>, on parent: UnsafeMutablePointer<GtkWidget>?)
-        -> (gint, gint)
-    {
-        var width: gint = 0, height: gint = 0
-        gtk_window_get_size(gcast(window), &width, &height)
-        var area = GdkRectangle()
-        if let parent, let parentWindow = gtk_widget_get_window(parent) {
-            gdk_window_get_frame_extents(parentWindow, &area)
-        } else if let display = gdk_display_get_default(),
-            let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
-        {
-            gdk_monitor_get_workarea(monitor, &area)
-        }
-        return (area.x + max(0, (area.width - width) / 2), area.y + max(0, (area.height - height) / 2))
     }
 }

@@ -354,6 +354,8 @@ public final class PaywallPresentation {
     var needsReload = false
     /// What it was charged against the preload memory budget, in MB.
     var preloadCostMB = 0.0
+    /// The preload's `finished` callback, until it has run (`endPreload`).
+    var preloadFinished: (@MainActor (PreloadEnd) -> Void)?
     private var reloads = 0
     /// How often a page whose web process dies on screen is reloaded before giving up.
     static let maxReloads = 3
@@ -369,6 +371,13 @@ public final class PaywallPresentation {
     func loadCold(_ entry: URL) {
         view.showLoading(.loading)
         webView.load(entry)
+    }
+
+    /// Ends its preload: the first end reported is the one the preload's caller hears.
+    func endPreload(_ end: PreloadEnd) {
+        let finished = preloadFinished
+        preloadFinished = nil
+        finished?(end)
     }
 
     /// A dead web process: an on-screen page is reloaded (a few times at most), a hidden one

@@ -10,15 +10,17 @@ extension PaywallPresenter {
     /// `HiddenDrawing`). Reports `paywallPreload_start` and `paywallPreload_complete` (with
     /// the preloads' estimated memory); the least recently preloaded beyond `maxPreloaded` or
     /// `preloadMemoryBudgetMB` are dropped with `paywallPreload_evicted`.
-    /// `loaded` runs once the page is ready (not when it is dropped before).
+    /// `finished` runs once, always: when the page is ready, or when it is presented, dropped
+    /// or still not ready after `options.loadTimeout` before that (see `PreloadEnd`).
     public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options(),
-                        loaded: (@MainActor () -> Void)? = nil) {
-        discardPreloaded(id: id)
+                        finished: (@MainActor (PreloadEnd) -> Void)? = nil) {
+        discardPreloaded(id: id, reason: "replaced")
         while preloaded.count >= max(1, maxPreloaded) { evict(reason: "count") }
         let startsWebProcess = runtime.viewsMade == 0
         let before = memoryReader()
         let (presentation, entry) = prepare(bundle, options: options)
         events.emit(.paywallPreloadStart, ["paywall_identifier": .string(id)])
+        presentation.preloadFinished = finished
         presentation.session.onReady = { [weak self, weak presentation] in
             presentation?.session.onReady = nil
             guard let self, let presentation, self.isPreloaded(id) else { return }
@@ -29,8 +31,9 @@ extension PaywallPresenter {
                 "paywall_identifier": .string(id), "preloaded_memory_mb": .number((used * 10).rounded() / 10),
             ])
             self.keepWithinMemoryBudget(used: used)
-            loaded?()
+            presentation.endPreload(.loaded)
         }
+        MainLoop.after(seconds: options.loadTimeout) { [weak presentation] in presentation?.endPreload(.timedOut(options.loadTimeout)) }
         presentation.view.drawWhileHidden()
         presentation.webView.load(entry)
         preloaded.append((id, presentation, options))
@@ -38,6 +41,11 @@ extension PaywallPresenter {
 
     /// Whether `id` is loaded and waiting in a hidden window.
     public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
+
+    /// The paywall preloaded as `id`, still hidden (`paywall bench` watches its first frame).
+    package func preloadedPresentation(id: String) -> PaywallPresentation? {
+        preloaded.first { $0.id == id }?.presentation
+    }
 
     /// Shows a preloaded paywall without reloading it: its first frame shows the page as it was
     /// drawn while hidden. Its template variables are worked out again as it shows, and sent
@@ -50,6 +58,7 @@ extension PaywallPresenter {
         guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
         let entry = preloaded.remove(at: index)
         let presentation = entry.presentation
+        presentation.endPreload(.presentedBeforeReady)
         start(presentation, options: entry.options, foreignParent: foreignParent, completion: completion) {
             if presentation.needsReload {
                 presentation.webView.reload()  // its web process died while it waited
@@ -75,15 +84,20 @@ extension PaywallPresenter {
     private func evict(reason: String) {
         let entry = preloaded.removeFirst()
         events.emit(.paywallPreloadEvicted, ["paywall_identifier": .string(entry.id), "reason": .string(reason)])
-        discard(entry)
+        discard(entry, reason: reason)
     }
 
     /// Drops a preloaded paywall without showing it.
     public func discardPreloaded(id: String) {
-        if let index = preloaded.firstIndex(where: { $0.id == id }) { discard(preloaded.remove(at: index)) }
+        discardPreloaded(id: id, reason: "discarded")
     }
 
-    func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options)) {
+    private func discardPreloaded(id: String, reason: String) {
+        if let index = preloaded.firstIndex(where: { $0.id == id }) { discard(preloaded.remove(at: index), reason: reason) }
+    }
+
+    func discard(_ entry: (id: String, presentation: PaywallPresentation, options: Options), reason: String) {
+        entry.presentation.endPreload(.dropped(reason: reason))
         entry.presentation.view.destroy()
         runtime.unmount(host: entry.presentation.webView.bundleHost)
     }

@@ -21,9 +21,14 @@ extension ForeignWindow {
             }
             gdk_window_set_transient_for(own, foreign)
             // GDK keeps a plain pointer to the parent: it lives as long as the window does.
-            g_object_set_data_full(UnsafeMutablePointer<GObject>(own), "paywall-foreign-parent", UnsafeMutableRawPointer(foreign)) {
+            g_object_set_data_full(UnsafeMutablePointer<GObject>(own), Self.parentKey, UnsafeMutableRawPointer(foreign)) {
                 g_object_unref($0)
             }
+            // GTK centres a sheet on the screen (it does not know this parent), and without a
+            // window manager nothing else places it: over the parent, as a dialog sits. A sheet
+            // drawn off screen while preloaded is placed when it is revealed (`HiddenDrawing`).
+            gtk_window_set_position(gcast(window), GTK_WIN_POS_NONE)
+            SheetCentring.move(window, over: foreign)
         case (.wayland(let handle), .wayland):
             let accepted = handle.withCString { gdk_wayland_window_set_transient_for_exported(own, UnsafeMutablePointer(mutating: $0)) }
             guard accepted != 0 else {
@@ -36,5 +41,16 @@ extension ForeignWindow {
         }
         gtk_window_set_modal(gcast(window), 1)
         return nil
+    }
+
+    private static let parentKey = "paywall-foreign-parent"
+
+    /// The other process's window `window` was parented on (X11), if it was.
+    @MainActor
+    static func parentWindow(of window: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer? {
+        guard let own = gtk_widget_get_window(window),
+            let data = g_object_get_data(UnsafeMutablePointer<GObject>(own), parentKey)
+        else { return nil }
+        return OpaquePointer(data)
     }
 }

@@ -111,7 +111,10 @@ extension SidecarServer {
         let name = try params.requiredString("paywall")
         Task { @MainActor in
             do {
-                try await paywalls.preload(paywall: name) { reply(.success(["paywall": .string(name), "preloaded": true])) }
+                try await paywalls.preload(paywall: name) { end in
+                    guard end == .loaded else { return reply(.failure(.failed("preload \"\(name)\": \(end.description)"))) }
+                    reply(.success(["paywall": .string(name), "preloaded": true]))
+                }
             } catch {
                 reply(.failure(.failed("preload: \(CommandAdvice.describe(error))")))
             }
@@ -120,10 +123,7 @@ extension SidecarServer {
 
     func present(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
         let paywalls = try runtime("present")
-        try params.only(["paywall", "params", "parent"])
-        let name = try params.requiredString("paywall")
-        let pageParams = try params.object("params") ?? [:]
-        let parent = try foreignParent(params)
+        let (name, pageParams, parent) = try presentation(params, named: "paywall")
         openWindows += 1
         Task { @MainActor in
             var shown: PaywallPresentation?
@@ -141,10 +141,7 @@ extension SidecarServer {
 
     func register(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
         let paywalls = try runtime("register")
-        try params.only(["placement", "params", "parent"])
-        let placement = try params.requiredString("placement")
-        let pageParams = try params.object("params") ?? [:]
-        let parent = try foreignParent(params)
+        let (placement, pageParams, parent) = try presentation(params, named: "placement")
         var shown: PaywallPresentation?
         var presentation: JSONValue = .null
         var reason: JSONValue = .null
@@ -202,6 +199,15 @@ extension SidecarServer {
     }
 
     // MARK: Helpers
+
+    /// What `present` and `register` take: the paywall or placement (`field`), the page's
+    /// `params` and the `parent`.
+    private func presentation(_ params: RPCParams, named field: String) throws(RPCError)
+        -> (String, [String: JSONValue], ForeignWindow?)
+    {
+        try params.only([field, "params", "parent"])
+        return (try params.requiredString(field), try params.object("params") ?? [:], try foreignParent(params))
+    }
 
     private func foreignParent(_ params: RPCParams) throws(RPCError) -> ForeignWindow? {
         guard let text = try params.string("parent") else { return nil }

@@ -8,12 +8,13 @@ import XCTest
 final class SidecarTests: EndToEndTestCase {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("sidecar_test.py")
 
-    private func runScript(_ scenario: String, _ extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+    private func runScript(_ scenario: String, _ extra: [String] = [], environment: [String: String?] = [:],
+                           file: StaticString = #filePath, line: UInt = #line) throws {
         let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
         let outcome = try PaywallProcess.run([
             Self.script.path, "--paywall", PaywallProcess.executable.path, "--catalog", catalog, "--work", workDir.path,
             "--scenario", scenario,
-        ] + extra, in: workDir, executable: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240, file: file, line: line)
+        ] + extra, in: workDir, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240, file: file, line: line)
         let serveErrors = (try? String(contentsOf: workDir.appendingPathComponent("serve-stderr.txt"), encoding: .utf8)) ?? ""
         XCTAssertEqual(outcome.status, 0, "sidecar_test.py --scenario \(scenario) failed:\n\(outcome.stdout)\n\(outcome.stderr)\n"
                        + "paywall serve's stderr:\n\(serveErrors)", file: file, line: line)
@@ -43,5 +44,15 @@ final class SidecarTests: EndToEndTestCase {
     /// and `paywall status` shows it.
     func testClosingStdinKeepsThePurchaseInProgress() throws {
         try runScript("shutdown")
+    }
+
+    /// On Wayland (Sway, whose xdg-foreign Debian's Weston lacks): the paywall, cold and
+    /// preloaded, is parented on a GTK 4 window exported through xdg-foreign (the compositor's
+    /// protocol log shows the parent set and not refused; Sway floats the window over it); an
+    /// unknown handle leaves it unparented, an X11 id is reported.
+    func testPaywallsAreParentedOnTheAppsWaylandWindow() throws {
+        let sway = try Sway(in: workDir)
+        defer { sway.stop() }
+        try runScript("wayland", ["--compositor-log", sway.protocolLog.path], environment: sway.environment)
     }
 }

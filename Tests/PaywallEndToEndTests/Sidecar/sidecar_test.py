@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -146,6 +147,21 @@ def scenario_protocol(args):
     check(c.call("dismiss", timeout=WAIT) == {"dismissed": 0}, "dismiss with nothing on screen")
     expect_error(c.request("present", {"paywall": "no-such-paywall"}), -32000, "unknown paywall")
 
+    # A preload that ends before its page is ready is answered too: replaced by a preload of
+    # the same name, or presented meanwhile.
+    replaced = c.request("preload", {"paywall": plain})
+    again = c.request("preload", {"paywall": plain})
+    check("replaced" in expect_error(replaced, -32000, "a replaced preload").message, "replaced preload's message")
+    check(again.result(WAIT) == {"paywall": plain, "preloaded": True}, "the preload that replaced it: %r" % again.result(0))
+    early = c.request("preload", {"paywall": bundle(args.work, "early")})
+    mark = h.mark()
+    shown = c.request("present", {"paywall": os.path.join(args.work, "early")})
+    check("presented before" in expect_error(early, -32000, "a preload presented before it loaded").message, "early message")
+    h.wait_event("paywall_open", after=mark)
+    c.call("dismiss", timeout=WAIT)
+    check(shown.result(WAIT) == {"result": "declined"}, "present of a preload still loading: %r" % shown.result(0))
+    h.still_answers("preloads ended early")
+
     # The app's checkout cancels: the paywall stays open.
     buying = buying_bundle(args.work)
     h.answer = "cancelled"
@@ -248,8 +264,9 @@ def scenario_protocol(args):
     check(code == 0, "exit status after shutdown: %s" % code)
 
 
-def x11_window(title):
-    """A real GTK 3 window of this process, mapped; returns (window, its X11 id)."""
+def x11_window(title, at=None):
+    """A real GTK 3 window of this process, mapped (at `at`, a top-left corner, when given);
+    returns (window, its X11 id)."""
     import gi
     gi.require_version("Gtk", "3.0")
     gi.require_version("GdkX11", "3.0")
@@ -257,6 +274,8 @@ def x11_window(title):
 
     window = Gtk.Window(title=title)
     window.set_default_size(640, 480)
+    if at:
+        window.move(*at)
     window.add(Gtk.Label(label="the app's window"))
     window.show_all()
     pump(0.3)
@@ -285,6 +304,21 @@ def transient_for(window):
     return int(out.split("#")[1].strip(), 16) if "#" in out else None
 
 
+def geometry(window):
+    """(x, y, width, height) of an X11 window on the screen, from xwininfo."""
+    out = subprocess.run(["xwininfo", "-id", str(window)], capture_output=True, text=True).stdout
+    value = lambda label: int(out.split(label)[1].split()[0])  # noqa: E731
+    return (value("Absolute upper-left X:"), value("Absolute upper-left Y:"), value("Width:"), value("Height:"))
+
+
+def check_centred(window, parent_xid, what):
+    """The window sits centred on its parent (on its top edge when taller), not on the screen."""
+    x, y, width, height = geometry(window)
+    px, py, pwidth, pheight = geometry(parent_xid)
+    check(abs((x + width // 2) - (px + pwidth // 2)) <= 1 and y == py + max(0, (pheight - height) // 2),
+          "%s: the window at %r is not centred on its parent at %r" % (what, (x, y, width, height), (px, py, pwidth, pheight)))
+
+
 def wm_state(window):
     return subprocess.run(["xprop", "-id", str(window), "_NET_WM_STATE"], capture_output=True, text=True).stdout
 
@@ -305,7 +339,8 @@ def screenshot(path):
 
 
 def scenario_parent(args):
-    parent, xid = x11_window("The App")
+    # Away from the screen's centre, so a sheet centred on the screen is not also centred on it.
+    parent, xid = x11_window("The App", at=(40, 60))
     h = Harness(args.paywall, args.work)
     c = h.client
     c.call("initialize", {"data_dir": os.path.join(args.work, "data")}, timeout=WAIT)
@@ -321,6 +356,7 @@ def scenario_parent(args):
         window = shown_window(h, pid, mark)
         pump(0.5)
         check(transient_for(window) == xid, "WM_TRANSIENT_FOR of %s is %r, not the parent 0x%x" % (window, transient_for(window), xid))
+        check_centred(window, xid, "preloaded" if preloaded else "cold")
         if not preloaded:
             # A mapped window's state changes go through the window manager (Xvfb runs none):
             # only the cold window's state is written before it maps.
@@ -340,6 +376,7 @@ def scenario_parent(args):
         time.sleep(0.05)
     window = sidecar_windows(pid)[0]
     check(transient_for(window) == xid, "customer center's WM_TRANSIENT_FOR: %r" % transient_for(window))
+    check_centred(window, xid, "customer center")
     c.call("dismiss", timeout=WAIT)
     check(center.result(WAIT) == {"result": "closed"}, "customer center: %r" % center.result(0))
 
@@ -381,15 +418,110 @@ def scenario_shutdown(args):
           "the committed purchase in paywall status: %r" % status)
 
 
+def wayland_window(title):
+    """A GTK 4 window of this process on Wayland, its surface exported through xdg-foreign (as a
+    GTK 4 app hands its window to `paywall serve`); returns (window, the exported handle)."""
+    import gi
+    gi.require_version("Gtk", "4.0")
+    gi.require_version("GdkWayland", "4.0")
+    from gi.repository import GdkWayland, Gtk  # noqa: F401
+
+    check(Gtk.init_check(), "GTK 4 cannot open the Wayland display")
+    window = Gtk.Window(title=title)
+    window.set_default_size(640, 480)
+    window.present()
+    pump(0.5)
+    handles = []
+    check(window.get_surface().export_handle(lambda _toplevel, handle, *_: handles.append(handle)),
+          "the compositor did not take the export (no xdg-foreign)")
+    deadline = time.time() + WAIT
+    while not handles and time.time() < deadline:
+        pump(0.05)
+    check(handles, "no exported handle")
+    return window, handles[0]
+
+
+def sway_views():
+    """{name: floating?} of every window Sway shows (swaymsg -t get_tree)."""
+    tree = json.loads(subprocess.run(["swaymsg", "-t", "get_tree"], capture_output=True, text=True, check=True).stdout)
+    views = {}
+
+    def walk(node, floating):
+        if node.get("type") in ("con", "floating_con") and node.get("name"):
+            views[node["name"]] = floating
+        for child in node.get("nodes", []):
+            walk(child, floating)
+        for child in node.get("floating_nodes", []):
+            walk(child, True)
+    walk(tree, False)
+    return views
+
+
+def scenario_wayland(args):
+    """Under Sway: the paywall is parented on a GTK 4 window exported through xdg-foreign. The
+    compositor's own protocol log (--compositor-log) shows it import the handle and set the
+    parent without refusing it, and Sway floats the window above its parent (a window with a
+    parent floats; one without is tiled beside the app's)."""
+    parent, handle = wayland_window("The App")
+    h = Harness(args.paywall, args.work)
+    c = h.client
+    c.call("initialize", {"data_dir": os.path.join(args.work, "data")}, timeout=WAIT)
+    plain = bundle(args.work, "plain")
+    for preloaded in (False, True):
+        if preloaded:
+            c.call("preload", {"paywall": plain}, timeout=WAIT)
+        mark = h.mark()
+        shown = c.request("present", {"paywall": plain, "parent": "wayland:" + handle})
+        h.wait_event("paywall_open", after=mark)
+        pump(0.5)
+        views = sway_views()
+        check(views.get("plain") is True and views.get("The App") is False, "the paywall floats over its parent: %r" % views)
+        c.call("dismiss", timeout=WAIT)
+        check(shown.result(WAIT) == {"result": "declined"}, "parented present: %r" % shown.result(0))
+    with open(args.compositor_log) as log:
+        protocol = log.read()
+    # Each present imports the handle: "zxdg_importer_v1@14.import(new id zxdg_imported_v1@37, "HANDLE")",
+    # then "zxdg_imported_v1@37.set_parent_of(wl_surface@34)"; a refusal would be "-> zxdg_imported_v1@37.destroyed()".
+    imports = re.findall(r'\.import\(new id zxdg_imported_v1@(\d+), "%s"\)' % handle, protocol)
+    check(len(imports) == 2, "the handle imported once per present: %r" % imports)
+    for imported in imports:
+        after = protocol.split('zxdg_imported_v1@%s, "%s")' % (imported, handle), 1)[1]
+        until_destroy = after.split("zxdg_imported_v1@%s.destroy()" % imported, 1)[0]
+        check("zxdg_imported_v1@%s.set_parent_of(wl_surface@" % imported in until_destroy, "the parent was not set")
+        check("zxdg_imported_v1@%s.destroyed()" % imported not in until_destroy, "the compositor refused the handle")
+
+    # A handle the compositor does not know: shown unparented, tiled beside the app's window.
+    # (GTK 3 hears the compositor's refusal only after it answered: no parent_error here.)
+    mark = h.mark()
+    shown = c.request("present", {"paywall": plain, "parent": "wayland:0123456789abcdef"})
+    h.wait_event("paywall_open", after=mark)
+    pump(0.5)
+    check(sway_views().get("plain") is False, "an unknown handle's paywall is tiled: %r" % sway_views())
+    c.call("dismiss", timeout=WAIT)
+    shown.result(WAIT)
+
+    # An X11 id on Wayland: shown unparented, said so.
+    mark = h.mark()
+    shown = c.request("present", {"paywall": plain, "parent": "x11:0x1234"})
+    h.wait_event("paywall_open", after=mark)
+    c.call("dismiss", timeout=WAIT)
+    result = shown.result(WAIT)
+    check("not X11" in result.get("parent_error", ""), "an X11 parent on Wayland: %r" % result)
+    check(c.close() == 0, "exit status")
+    parent.destroy()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--paywall", required=True)
     parser.add_argument("--catalog", required=True)
     parser.add_argument("--work", required=True)
-    parser.add_argument("--scenario", required=True, choices=["protocol", "parent", "shutdown"])
+    parser.add_argument("--scenario", required=True, choices=["protocol", "parent", "shutdown", "wayland"])
     parser.add_argument("--screenshot")
+    parser.add_argument("--compositor-log")
     args = parser.parse_args()
-    {"protocol": scenario_protocol, "parent": scenario_parent, "shutdown": scenario_shutdown}[args.scenario](args)
+    {"protocol": scenario_protocol, "parent": scenario_parent, "shutdown": scenario_shutdown,
+     "wayland": scenario_wayland}[args.scenario](args)
     print("sidecar_test %s: ok" % args.scenario)
 
 

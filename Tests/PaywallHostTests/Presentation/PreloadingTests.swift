@@ -42,4 +42,43 @@ final class PreloadingTests: XCTestCase {
                        ["paywall_identifier": "c", "reason": "count"])
         for id in ["d", "e"] { presenter.discardPreloaded(id: id) }
     }
+
+    /// Every preload hears how it ended, once: loaded, or dropped, replaced or presented before
+    /// its page was ready, or not ready in time (`paywall serve` answers its `preload` with it).
+    @MainActor
+    func testEveryPreloadIsFinishedOnceWhateverHappensToIt() async throws {
+        guard try startToolkitOnDisplay() else { return }
+        let root = packageRoot
+        let presenter = try PaywallPresenter(resources: RuntimeResources(root: root), locale: "en_US")
+        let bundle = try PaywallBundle(path: root.appendingPathComponent("templates/classic").path)
+        var ends: [String: [PreloadEnd]] = [:]
+        func preload(_ id: String, as name: String, options: PaywallPresenter.Options = .init()) {
+            presenter.preload(bundle, as: id, options: options) { ends[name, default: []].append($0) }
+        }
+        presenter.maxPreloaded = 1
+        preload("a", as: "evicted")
+        preload("b", as: "replaced")
+        preload("b", as: "presented")
+        XCTAssertEqual(ends["evicted"], [.dropped(reason: "count")], "a newer preload over maxPreloaded evicted it")
+        XCTAssertEqual(ends["replaced"], [.dropped(reason: "replaced")])
+        let shown = try XCTUnwrap(presenter.presentPreloaded(id: "b") { _ in })
+        XCTAssertEqual(ends["presented"], [.presentedBeforeReady])
+
+        var slow = PaywallPresenter.Options()
+        slow.loadTimeout = 0  // the next turn of the loop: before any page can be ready
+        preload("c", as: "slow", options: slow)
+        let timedOut = await runLoop { ends["slow"] != nil }
+        XCTAssertTrue(timedOut, "preload c never finished")
+        XCTAssertEqual(ends["slow"], [.timedOut(0)])
+
+        preload("d", as: "loaded")
+        let loaded = await runLoop { ends["loaded"] != nil }
+        XCTAssertTrue(loaded, "preload d never finished")
+        XCTAssertEqual(ends["loaded"], [.loaded])
+        presenter.discardPreloaded(id: "d")
+        shown.dismiss()
+        XCTAssertFalse(presenter.isPreloaded("c"), "preloading d evicted c, which had already finished (timed out)")
+        XCTAssertEqual(ends.mapValues(\.count), ["evicted": 1, "replaced": 1, "presented": 1, "slow": 1, "loaded": 1],
+                       "each preload finished once")
+    }
 }

@@ -32,6 +32,8 @@ struct BenchResults {
     var commandProcesses: [(key: String, ms: Double)]
     /// Opening the entitlement cache and reading the cold-start status, in this process.
     var statusReadInProcess: Double
+    /// A preloaded paywall presented by a request to `paywall serve` (`SidecarBench`).
+    var sidecar: Bench.SidecarFigures
 
     var json: String {
         var values: [String: Double] = [
@@ -49,6 +51,7 @@ struct BenchResults {
             "customer_center_preloaded_first_frame_ms": customerCenterPreloadedFirst.median,
             "customer_center_preloaded_blank_frames": Double(customerCenterPreloadedFirst.mostBlank),
             "swift_baseline_process_ms": swiftBaselineProcess, "status_read_in_process_ms": statusReadInProcess,
+            "sidecar_preloaded_present_ms": sidecar.sidecar.median, "app_preloaded_present_ms": sidecar.facade.median,
         ]
         for (key, ms) in commandProcesses { values[key] = ms }
         return JSONValue.object(values.mapValues { .number(($0 * 1000).rounded() / 1000) }).jsonText
@@ -68,6 +71,7 @@ struct BenchResults {
             present, preloaded                          \(ms(preloadedFirst.median))   \(ratio(preloadedFirst.median, plainWindowFirstFrame, "plain window")), \(preloadedFirst.mostBlank) blank frames at most
             present, cold (no preload)                  \(ms(coldFirst.median))   \(coldFirst.mostBlank) blank frames at most, \(coldFirst.mostWhite) white
             customer center, preloaded                  \(ms(customerCenterPreloadedFirst.median))   \(customerCenterPreloadedFirst.mostBlank) blank frames at most
+            \(sidecar.table(inProcess: preloadedFirst.median))
             until 2 requestAnimationFrames (the old figures)
             present, cold (no preload)                  \(ms(coldPresent))
             present, preloaded                          \(ms(preloadedPresent))   \(String(format: "%.3f", preloadedPresent / coldPresent)) x cold
@@ -112,6 +116,7 @@ struct Bench {
         let plain = try await plainWindowFirstFrames()
         let cold = try await coldPresents(marked)
         let preloaded = try await preloadedPresents(marked)
+        let sidecar = try await sidecarPresents(marked, catalog: paywall.root.appendingPathComponent("store.json"), work: work)
         let (bridge, raw, scheme, file, floor) = try await pageMeasurements(serving)
         let status = try statusReads(work)
         let inProcess = try statusReadsInProcess(work)
@@ -127,7 +132,7 @@ struct Bench {
                             snapshotMatrix: snapshots.matrix, snapshotSingle: snapshots.single, snapshotSeparate: snapshots.separate,
                             plainWindowFirstFrame: plain, preloadedFirst: preloaded.first, coldFirst: cold.first,
                             customerCenterPreloadedFirst: centerPreloaded.first, swiftBaselineProcess: baseline,
-                            commandProcesses: processes, statusReadInProcess: inProcess)
+                            commandProcesses: processes, statusReadInProcess: inProcess, sidecar: sidecar)
     }
 
     /// Present a paywall that was not loaded before: until its page is ready and 2 frames
@@ -303,7 +308,7 @@ struct Bench {
     }
 
     /// A moment for a page loaded or changed out of sight to be drawn there.
-    private func pause() async throws {
+    func pause() async throws {
         try await Task.sleep(nanoseconds: 150_000_000)
     }
 
