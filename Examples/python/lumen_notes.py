@@ -26,7 +26,7 @@ the centre of each button and field, in its window's coordinates, for tests that
 app with real input).
 
 It prints what happens on stdout, one line each: `service: pid N` (the `paywall serve`
-process), `window: x11:0x...`, `status: TEXT`,
+process), `window: x11:0x...`, `status: TEXT`, `ready` (the config's paywalls are cached: the buttons take clicks),
 `event: NAME PARAMS` (each runtime event), `checkout: open PRODUCT_ID`,
 `checkout: purchased|cancelled|failed`, `go_pro: run|not_run`. Ctrl+Q quits.
 """
@@ -70,22 +70,6 @@ def find_paywall(given):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     sys.exit("lumen_notes: no paywall executable found: build it (swift build) or pass --paywall PATH")
-
-
-def resolved_config(data_dir):
-    """The shipped config with its local bundle folders made absolute (they are relative to
-    the config file), written to the data directory for both `paywall config load` and
-    `initialize`."""
-    with open(CONFIG, encoding="utf-8") as file:
-        config = json.load(file)
-    for entry in config["paywalls"]:
-        source = entry["manifest_url"]
-        if "://" not in source and not os.path.isabs(source):
-            entry["manifest_url"] = os.path.normpath(os.path.join(HERE, source))
-    path = os.path.join(data_dir, "paywalls.json")
-    with open(path, "w", encoding="utf-8") as file:
-        json.dump(config, file, indent=2)
-    return path
 
 
 def price_text(product):
@@ -265,7 +249,7 @@ class LumenNotes:
         self.client.on_purchase_cancelled = self.purchase_cancelled
         self.client.on_exit = self.sidecar_exited
         say("service: pid %d" % self.client.process.pid)
-        self.cache_paywalls()
+        self.start_runtime()
 
     def read_notes(self):
         try:
@@ -291,31 +275,30 @@ class LumenNotes:
 
     # The runtime
 
-    def cache_paywalls(self):
-        """Brings the config's paywalls into the bundle cache (`paywall config load`), then
-        starts the runtime; a paywall not cached yet would show the runtime's fallback."""
-        config = resolved_config(self.args.data_dir)
-        load = Gio.Subprocess.new([self.args.paywall, "config", "load", config, "--data-dir", self.args.data_dir],
-                                  Gio.SubprocessFlags.STDOUT_SILENCE | Gio.SubprocessFlags.STDERR_PIPE)
-
-        def loaded(process, result):
-            _, _, errors = process.communicate_utf8_finish(result)
-            if not process.get_successful():
-                sys.stderr.write("lumen_notes: paywall config load: %s" % errors)
-            self.client.request("initialize", {
-                "data_dir": self.args.data_dir, "config": config, "catalog": CATALOG, "controller": "app",
-                "app_version": "1.0",
-            }, callback=self.initialized)
-
-        load.communicate_utf8_async(None, None, loaded)
+    def start_runtime(self):
+        """Starts the runtime, then brings the config's paywalls into the bundle cache; a
+        paywall not cached yet would show the runtime's fallback paywall."""
+        self.client.request("initialize", {
+            "data_dir": self.args.data_dir, "config": CONFIG, "catalog": CATALOG, "controller": "app",
+            "app_version": "1.0",
+        }, callback=self.initialized)
 
     def initialized(self, info, error):
         if error is not None:
             self.status.set_text("The paywall service did not start: %s" % error.message)
             return
         self.show_status(info)
+        self.client.request("cacheConfiguredPaywalls", callback=self.paywalls_cached)
+
+    def paywalls_cached(self, result, error):
+        for paywall in (result or {}).get("paywalls", []):
+            if not paywall["cached"]:
+                sys.stderr.write("lumen_notes: paywall %s not cached: %s\n" % (paywall["id"], paywall["error"]))
+        if error is not None:
+            sys.stderr.write("lumen_notes: cacheConfiguredPaywalls: %s\n" % error.message)
         self.go_pro.set_sensitive(True)
         self.manage.set_sensitive(True)
+        say("ready")
 
     def show_status(self, info):
         pro = "pro" in (info.get("active_entitlements") or [])

@@ -108,10 +108,12 @@ private struct AppUnderTest {
         window = try XCTUnwrap(log.value(after: "window: x11:0x").flatMap { UInt($0, radix: 16) }, log.text, file: file, line: line)
         service = try XCTUnwrap(log.value(after: "service: pid ").flatMap { Int32($0) }, log.text, file: file, line: line)
         XCTAssertNotNil(log.line("status: Lumen Notes Free"), log.text, file: file, line: line)
+        // Its buttons take clicks once the config's paywalls are cached (`cacheConfiguredPaywalls`).
+        XCTAssertNotNil(log.line("ready"), log.text, file: file, line: line)
     }
 
     /// Clicks Go Pro; returns the paywall's window once its page is ready, after checking it
-    /// is the template itself (cached by `paywall config load`, not the fallback) and
+    /// is the template itself (cached by the sidecar's `cacheConfiguredPaywalls`, not the fallback) and
     /// transient for the app's window.
     @discardableResult
     func goPro(file: StaticString = #filePath, line: UInt = #line) throws -> String {

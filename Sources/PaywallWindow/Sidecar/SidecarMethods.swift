@@ -13,7 +13,8 @@ extension SidecarServer {
         [
             "initialize": SidecarServer.initialize, "identify": SidecarServer.identify, "reset": SidecarServer.reset,
             "setUserAttributes": SidecarServer.setUserAttributes, "setSubscriptionStatus": SidecarServer.setSubscriptionStatus,
-            "getCustomerInfo": SidecarServer.getCustomerInfo, "preload": SidecarServer.preload, "present": SidecarServer.present,
+            "getCustomerInfo": SidecarServer.getCustomerInfo, "cacheConfiguredPaywalls": SidecarServer.cacheConfiguredPaywalls,
+            "preload": SidecarServer.preload, "present": SidecarServer.present,
             "register": SidecarServer.register, "dismiss": SidecarServer.dismiss,
             "presentCustomerCenter": SidecarServer.presentCustomerCenter, "redeem": SidecarServer.redeem,
             "shutdown": SidecarServer.shutdownMethod,
@@ -104,6 +105,33 @@ extension SidecarServer {
     }
 
     // MARK: Paywalls
+
+    /// The config's paywalls into the bundle cache (pinning those marked `preload`), as
+    /// `PaywallRuntime.cacheConfiguredPaywalls()` and `paywall config load` do: each entry's id
+    /// with the version now cached, or why it is not. A paywall not cached shows the fallback.
+    func cacheConfiguredPaywalls(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("cacheConfiguredPaywalls")
+        try params.only([])
+        Task { @MainActor in
+            do {
+                let outcomes = try await paywalls.runtime.cacheConfiguredPaywalls()
+                if outcomes.isEmpty, let problem = paywalls.runtime.configProblem {
+                    return reply(.failure(.failed("cacheConfiguredPaywalls: no config: \(problem)")))
+                }
+                reply(.success(["paywalls": .array(outcomes.map { outcome in
+                    switch outcome.result {
+                    case .success(let installed):
+                        ["id": .string(outcome.entry.id), "cached": true, "bundle_id": .string(installed.id),
+                         "version": .string(installed.version), "pinned": .bool(outcome.entry.preload)]
+                    case .failure(let error):
+                        ["id": .string(outcome.entry.id), "cached": false, "error": .string(CommandAdvice.describe(error))]
+                    }
+                })]))
+            } catch {
+                reply(.failure(.failed("cacheConfiguredPaywalls: \(CommandAdvice.describe(error))")))
+            }
+        }
+    }
 
     func preload(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
         let paywalls = try runtime("preload")
