@@ -39,6 +39,9 @@ public final class Paywalls {
         return Paywalls(runtime: runtime, presenter: presenter)
     }
 
+    /// Registrations between their call and their paywall's close.
+    private var placementsShowing = 0
+
     init(runtime: PaywallRuntime, presenter: PaywallPresenter) {
         self.runtime = runtime
         self.presenter = presenter
@@ -114,7 +117,19 @@ public final class Paywalls {
 
     /// A placement that could not be shown.
     public struct PlacementError: Error, CustomStringConvertible {
+        /// Why, in Superwall's words (`paywallPresentationRequest`'s `reason`).
+        public enum Kind: String, Sendable {
+            /// No such placement in the config, or no config.
+            case placementNotFound
+            /// Another placement's paywall is on screen: one at a time.
+            case paywallAlreadyPresented
+            /// The paywall is not cached and the runtime's fallback paywall is missing.
+            case noPaywallView
+        }
+
         public let placement: String
+        public let kind: Kind
+        /// In words.
         public let reason: String
         public var description: String { "placement \(placement): \(reason)" }
     }
@@ -131,13 +146,22 @@ public final class Paywalls {
                          foreignParent: ForeignWindow? = nil, handler: PlacementHandler = PlacementHandler(),
                          feature: (@MainActor () -> Void)? = nil) {
         Task { @MainActor in
+            // One placement's paywall at a time, as Superwall: a second tap on "Go Pro" while its
+            // paywall loads or shows opens no second window.
+            guard placementsShowing == 0, !presenter.active.values.contains(where: \.onScreen) else {
+                return refuse(placement, .paywallAlreadyPresented, "a paywall is already on screen; a placement shows one at a time",
+                              handler)
+            }
+            placementsShowing += 1
+            var handler = handler
+            let completed = handler.completed
+            handler.completed = { [weak self] ran in
+                self?.placementsShowing -= 1
+                completed?(ran)
+            }
             switch await runtime.decide(placement: placement) {
             case .notFound(let reason):
-                events.emit(.paywallPresentationRequest, [
-                    "placement": .string(placement), "status": "noPresentation", "reason": "placementNotFound",
-                ])
-                handler.error?(PlacementError(placement: placement, reason: reason))
-                handler.completed?(false)
+                refuse(placement, .placementNotFound, reason, handler)
             case .show(let entry, let gated, let condition):
                 await show(entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
                            foreignParent: foreignParent, handler: handler, feature: feature)
@@ -149,9 +173,7 @@ public final class Paywalls {
                       condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, foreignParent: ForeignWindow?,
                       handler: PlacementHandler, feature: (@MainActor () -> Void)?) async {
         guard let (bundle, found, inUse) = await cachedOrFallback(entry) else {
-            handler.error?(PlacementError(placement: placement, reason: "paywall \(entry.id) is not cached and the fallback paywall is missing"))
-            handler.completed?(false)
-            return
+            return refuse(placement, .noPaywallView, "paywall \(entry.id) is not cached and the fallback paywall is missing", handler)
         }
         var options = found
         options.params = params
@@ -173,6 +195,16 @@ public final class Paywalls {
         presentation.onShown = { [weak presentation] in
             if let presentation { handler.presented?(presentation) }
         }
+    }
+
+    /// A registration that shows nothing: reported as `paywallPresentationRequest` with
+    /// `status: noPresentation` and `kind` as its reason, then to the handler; the feature does not run.
+    private func refuse(_ placement: String, _ kind: PlacementError.Kind, _ reason: String, _ handler: PlacementHandler) {
+        events.emit(.paywallPresentationRequest, [
+            "placement": .string(placement), "status": "noPresentation", "reason": .string(kind.rawValue),
+        ])
+        handler.error?(PlacementError(placement: placement, kind: kind, reason: reason))
+        handler.completed?(false)
     }
 
     /// Whether the user may use a gated feature after the paywall closed with `result`.

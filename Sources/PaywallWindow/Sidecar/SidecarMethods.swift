@@ -185,7 +185,7 @@ extension SidecarServer {
             },
             skipped: { reason = .string($0) },
             error: {
-                reason = "placementNotFound"
+                reason = .string($0.kind.rawValue)
                 message = $0.reason
             },
             completed: { ran in

@@ -101,4 +101,43 @@ final class PaywallsTests: XCTestCase {
         XCTAssertEqual(ran, 1, "nothing runs for an unknown placement")
         XCTAssertEqual(requests.last, ["placement": "teleport", "status": "noPresentation", "reason": "placementNotFound"])
     }
+
+    /// A second registration while a placement's paywall loads or shows opens no second window
+    /// (a user tapping "Go Pro" again): Superwall's `paywallAlreadyPresented`. Once it closed,
+    /// the next registration shows again.
+    @MainActor
+    func testOnePlacementsPaywallAtATime() async throws {
+        guard try startToolkitOnDisplay() else { return }
+        let paywalls = try configure()
+        var requests: [[String: JSONValue]] = []
+        paywalls.events.observe { if $0.name == .paywallPresentationRequest { requests.append($0.params) } }
+        var shown: [PaywallPresentation] = []
+        var errors: [Paywalls.PlacementError] = []
+        var completed: [Bool] = []
+        let handler = Paywalls.PlacementHandler(presented: { shown.append($0) }, error: { errors.append($0) },
+                                                completed: { completed.append($0) })
+        var ran = 0
+        // Two taps in a row, before the first paywall is even on screen.
+        paywalls.register(placement: "export_pdf", handler: handler) { ran += 1 }
+        paywalls.register(placement: "share", handler: handler) { ran += 1 }
+        _ = await runLoop { !shown.isEmpty && !errors.isEmpty }
+        XCTAssertEqual(errors.map(\.kind), [.paywallAlreadyPresented])
+        XCTAssertTrue(requests.contains(["placement": "share", "status": "noPresentation", "reason": "paywallAlreadyPresented"]),
+                      "\(requests)")
+        // And one while it shows.
+        paywalls.register(placement: "share", handler: handler) { ran += 1 }
+        _ = await runLoop { errors.count == 2 }
+        XCTAssertEqual(errors.count, 2)
+        XCTAssertEqual(completed, [false, false])
+        _ = await runLoop(timeout: 0.3) { false }
+        XCTAssertEqual(shown.count, 1, "one paywall window")
+        shown[0].dismiss()
+        _ = await runLoop { completed.count == 3 }
+        XCTAssertEqual(ran, 0)
+        paywalls.register(placement: "share", handler: handler) { ran += 1 }
+        _ = await runLoop { shown.count == 2 }
+        XCTAssertEqual(shown.count, 2, "after the close a placement shows again")
+        shown[1].dismiss()
+        _ = await runLoop { ran == 1 }
+    }
 }
