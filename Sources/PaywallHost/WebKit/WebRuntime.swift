@@ -27,7 +27,6 @@ package final class WebRuntime {
         fallbackBundle = try? PaywallBundle(path: resources.web.appendingPathComponent("fallback").path)
         pageScript = try resources.bridgeScript()
         context = webkit_web_context_new_ephemeral()!
-        webkit_web_context_set_cache_model(context, Self.cacheModel)
         setLanguages(languages)
         let security = webkit_web_context_get_security_manager(context)
         // Secure: the page gets a secure context (fetch, modules, crypto). CORS-enabled: ES
@@ -51,13 +50,6 @@ package final class WebRuntime {
         webkit_web_context_set_preferred_languages(context, &tags)
         owned.forEach { free($0) }
     }
-
-    /// No memory cache of closed pages' files. Every page is served on a `paywall://` host of
-    /// its own (`PaywallPresenter.newHost`), so no later page can reuse them; WebKit's default
-    /// (`WEB_BROWSER`) kept them with their decoded images in the web process, which grew by
-    /// about 0.2 MB a present/dismiss (`paywall bench`, the soak). A page's own files stay
-    /// loaded while it is open.
-    static let cacheModel = WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER
 
     /// How many views were made: the first one's load starts the web process.
     private(set) var viewsMade = 0
