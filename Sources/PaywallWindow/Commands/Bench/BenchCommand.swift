@@ -16,11 +16,7 @@ enum BenchCommand {
 
     @MainActor
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        var runs = 20
-        if let text = arguments.value("--runs") {
-            guard let n = Int(text), n >= 20 else { throw .usage("--runs must be a whole number of at least 20", spec) }
-            runs = n
-        }
+        let runs = try count("--runs", default: 20, least: 20, arguments)
         let soakWarmUp = try count("--soak-warmup", default: 100, least: 0, arguments)
         let soakCycles = try count("--soak-cycles", default: 500, least: 1, arguments)
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-bench-\(getpid())")

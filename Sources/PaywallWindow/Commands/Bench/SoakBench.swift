@@ -12,8 +12,9 @@ struct SoakGrowth {
 
 extension Bench {
     /// Presents and dismisses `bundle` `warmUp + cycles` times, until each is ready and has
-    /// painted two frames; memory is read after the warm-up and at the end. Cold: a new presentation each time. Preloaded: as an app does, preloaded, then
-    /// presented, dismissed and preloaded again for next time.
+    /// painted two frames; memory is read after the warm-up and at the end. Cold: a new
+    /// presentation each time. Preloaded: as an app does, preloaded, then presented, dismissed
+    /// and preloaded again for next time.
     func soak(_ bundle: PaywallBundle, preloaded: Bool, warmUp: Int, cycles: Int) async throws -> SoakGrowth {
         let id = "soak"
         if preloaded {
