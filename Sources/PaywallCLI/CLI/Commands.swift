@@ -135,6 +135,10 @@ package enum Commands {
         name: "bench", summary: "Measure presenting, the bridge, status reads, serving, memory and snapshot matrices; print medians.",
         positionals: [],
         options: [OptionSpec(name: "--runs", valueName: "N", help: "Runs per measurement (at least 20, the default)."),
+                  OptionSpec(name: "--soak-warmup", valueName: "N",
+                             help: "Present/dismiss cycles before the soak's memory is first read (default 100)."),
+                  OptionSpec(name: "--soak-cycles", valueName: "N",
+                             help: "Present/dismiss cycles the soak's memory growth is measured over (at least 1, default 500)."),
                   OptionSpec(name: "--json", valueName: nil, help: "Print one JSON object of medians.")],
         discussion: "Needs a display (run under xvfb-run -a on a server).")
 

@@ -73,7 +73,7 @@ package struct BundleServer: Sendable {
         case .notFound:
             return Self.error(404, "not found in bundle: \(components.path)")
         case .file(let file):
-            guard let body = FileManager.default.contents(atPath: file.path) else {
+            guard let body = FileSystem.contents(atPath: file.path) else {
                 return Self.error(404, "unreadable file in bundle: \(components.path)")
             }
             let type = MIMEType.forPath(file.path)

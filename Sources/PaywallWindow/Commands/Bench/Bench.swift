@@ -34,6 +34,11 @@ struct BenchResults {
     var statusReadInProcess: Double
     /// A preloaded paywall presented by a request to `paywall serve` (`SidecarBench`).
     var sidecar: Bench.SidecarFigures
+    /// Memory kept over `soakCycles` present/dismiss cycles after `soakWarmUp` (`SoakBench`).
+    var soakWarmUp: Int
+    var soakCycles: Int
+    var coldSoak: SoakGrowth
+    var preloadedSoak: SoakGrowth
 
     var json: String {
         var values: [String: Double] = [
@@ -52,6 +57,11 @@ struct BenchResults {
             "customer_center_preloaded_blank_frames": Double(customerCenterPreloadedFirst.mostBlank),
             "swift_baseline_process_ms": swiftBaselineProcess, "status_read_in_process_ms": statusReadInProcess,
             "sidecar_preloaded_present_ms": sidecar.sidecar.median, "app_preloaded_present_ms": sidecar.facade.median,
+            "soak_warmup_cycles": Double(soakWarmUp), "soak_cycles": Double(soakCycles),
+            "cold_soak_rss_growth_mb": coldSoak.tree, "cold_soak_ui_rss_growth_mb": coldSoak.ui,
+            "cold_soak_webkit_rss_growth_mb": coldSoak.webKit,
+            "preloaded_soak_rss_growth_mb": preloadedSoak.tree, "preloaded_soak_ui_rss_growth_mb": preloadedSoak.ui,
+            "preloaded_soak_webkit_rss_growth_mb": preloadedSoak.webKit,
         ]
         for (key, ms) in commandProcesses { values[key] = ms }
         return JSONValue.object(values.mapValues { .number(($0 * 1000).rounded() / 1000) }).jsonText
@@ -60,6 +70,10 @@ struct BenchResults {
     func table(runs: Int) -> String {
         func ms(_ v: Double) -> String { String(format: "%8.2f ms", v) }
         func ratio(_ a: Double, _ b: Double, _ what: String) -> String { String(format: "%.2f x ", a / b) + what }
+        func soak(_ growth: SoakGrowth) -> String {
+            String(format: "%8.1f MB   %.1f kB a cycle; this process %+.1f MB, WebKit's %+.1f MB", growth.tree,
+                   growth.tree * 1024 / Double(max(1, soakCycles)), growth.ui, growth.webKit)
+        }
         let processes = commandProcesses.map { key, value in
             let name = "paywall " + key.replacingOccurrences(of: "_process_ms", with: "")
             return name.padding(toLength: 44, withPad: " ", startingAt: 0) + "\(ms(value))   \(ratio(value, swiftBaselineProcess, "Swift baseline"))"
@@ -84,6 +98,9 @@ struct BenchResults {
             100 files / 5 MB through paywall://         \(ms(schemeServe))   \(ratio(schemeServe, fileServe, "file://"))
             the same files over file://                 \(ms(fileServe))
             memory per extra preloaded paywall          \(String(format: "%8.1f MB", preloadRSS))
+            growth over \(soakCycles) present/dismiss cycles, after \(soakWarmUp)
+              cold                                      \(soak(coldSoak))
+              preloaded                                 \(soak(preloadedSoak))
             status and processes
             status read in this process (open + read)   \(ms(statusReadInProcess))
             minimal Swift Foundation program            \(ms(swiftBaselineProcess))
@@ -102,6 +119,9 @@ struct BenchResults {
 struct Bench {
     let presenter: PaywallPresenter
     let runs: Int
+    /// Present/dismiss cycles of the soak: not measured, then measured.
+    let soakWarmUp: Int
+    let soakCycles: Int
 
     nonisolated static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -125,6 +145,8 @@ struct Bench {
         let centerCold = try await customerCenterPresents(preloaded: false)
         let centerPreloaded = try await customerCenterPresents(preloaded: true)
         let snapshots = try snapshotRuns(paywall, work: work)
+        let coldSoak = try await soak(paywall, preloaded: false, warmUp: soakWarmUp, cycles: soakCycles)
+        let preloadedSoak = try await soak(paywall, preloaded: true, warmUp: soakWarmUp, cycles: soakCycles)
         return BenchResults(coldPresent: cold.twoFrames, preloadedPresent: preloaded.twoFrames, bridgeRTT: bridge, rawBridgeRTT: raw,
                             statusRead: status, schemeServe: scheme, fileServe: file, preloadRSS: rss,
                             customerCenterCold: centerCold.twoFrames, customerCenterColdSlowest: centerCold.slowest,
@@ -132,7 +154,8 @@ struct Bench {
                             snapshotMatrix: snapshots.matrix, snapshotSingle: snapshots.single, snapshotSeparate: snapshots.separate,
                             plainWindowFirstFrame: plain, preloadedFirst: preloaded.first, coldFirst: cold.first,
                             customerCenterPreloadedFirst: centerPreloaded.first, swiftBaselineProcess: baseline,
-                            commandProcesses: processes, statusReadInProcess: inProcess, sidecar: sidecar)
+                            commandProcesses: processes, statusReadInProcess: inProcess, sidecar: sidecar,
+                            soakWarmUp: soakWarmUp, soakCycles: soakCycles, coldSoak: coldSoak, preloadedSoak: preloadedSoak)
     }
 
     /// Present a paywall that was not loaded before: until its page is ready and 2 frames
@@ -275,7 +298,7 @@ struct Bench {
 
     // MARK: Waiting
 
-    private func ready(_ session: PaywallSession) async {
+    func ready(_ session: PaywallSession) async {
         if session.readiness.isReady { return }
         await withCheckedContinuation { done in
             session.onReady = {
@@ -286,7 +309,7 @@ struct Bench {
     }
 
     /// The next event named `name`.
-    private func event(_ name: EventName) async {
+    func event(_ name: EventName) async {
         await withCheckedContinuation { done in
             var token = 0
             var resumed = false
@@ -299,11 +322,11 @@ struct Bench {
         }
     }
 
-    private func twoFrames(_ webView: PaywallWebView) async throws {
+    func twoFrames(_ webView: PaywallWebView) async throws {
         _ = try await number(webView, "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return 0")
     }
 
-    private func settle() async throws {
+    func settle() async throws {
         try await Task.sleep(nanoseconds: 500_000_000)
     }
 

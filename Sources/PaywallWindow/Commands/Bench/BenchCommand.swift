@@ -16,11 +16,9 @@ enum BenchCommand {
 
     @MainActor
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        var runs = 20
-        if let text = arguments.value("--runs") {
-            guard let n = Int(text), n >= 20 else { throw .usage("--runs must be a whole number of at least 20", spec) }
-            runs = n
-        }
+        let runs = try count("--runs", default: 20, least: 20, arguments)
+        let soakWarmUp = try count("--soak-warmup", default: 100, least: 0, arguments)
+        let soakCycles = try count("--soak-cycles", default: 500, least: 1, arguments)
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: work) }
         let resources: RuntimeResources
@@ -47,7 +45,7 @@ enum BenchCommand {
         var failure: String?
         Task { @MainActor in
             do {
-                let bench = Bench(presenter: presenter, runs: runs)
+                let bench = Bench(presenter: presenter, runs: runs, soakWarmUp: soakWarmUp, soakCycles: soakCycles)
                 results = try await bench.measureAll(paywall: paywall, marked: marked, serving: serving, work: work)
             } catch {
                 failure = "\(error)"
@@ -58,5 +56,12 @@ enum BenchCommand {
         guard let results else { throw .failure("benchmark failed: \(failure ?? "unknown error")") }
         print(arguments.has("--json") ? results.json : results.table(runs: runs))
         return 0
+    }
+
+    /// The whole number given as `option`, at least `least`; `default` when not given.
+    private static func count(_ option: String, default: Int, least: Int, _ arguments: ParsedArguments) throws(CLIError) -> Int {
+        guard let text = arguments.value(option) else { return `default` }
+        guard let n = Int(text), n >= least else { throw .usage("\(option) must be a whole number of at least \(least)", spec) }
+        return n
     }
 }
