@@ -161,6 +161,8 @@ final class LicenseKeyPromptViewTests: XCTestCase {
         escape.pointee.key.keyval = guint(GDK_KEY_Escape)
         escape.pointee.key.window = gtk_widget_get_window(presentation.view.window)
         g_object_ref(UnsafeMutableRawPointer(escape.pointee.key.window))
+        // The seat's keyboard, as a real key press carries (GDK warns about an event without one).
+        gdk_event_set_device(escape, gdk_seat_get_keyboard(gdk_display_get_default_seat(gdk_display_get_default())))
         gtk_main_do_event(escape)
         gdk_event_free(escape)
         let cancelled = await runLoop { !prompt.isShown && gtk_widget_get_sensitive(presentation.webView.widget) == 1 }
