@@ -1,0 +1,96 @@
+import CGtk
+import PaywallCore
+import XCTest
+
+@testable import PaywallHost
+
+/// A web process grown past its budget is replaced when nothing is on screen. Real WebKit views
+/// and processes (found in `/proc`); the memory readings are scripted so the budget is crossed
+/// at every check after the first.
+final class WebProcessRecyclingTests: XCTestCase {
+    @MainActor
+    func testAGrownWebProcessIsReplacedWithNothingOnScreenAndEndsWhenItsLastViewGoes() async throws {
+        guard try startToolkitOnDisplay() else { return }
+        let recording = try RecordingPresenter()
+        let presenter = recording.presenter
+        var recycles: [[String: JSONValue]] = []
+        presenter.events.observe { if $0.name == .webProcessRecycle { recycles.append($0.params) } }
+        var reading = 0
+        presenter.webProcessMemoryReader = { _ in
+            reading += 1_048_576  // 1 MB more at every reading: over the budget from the second on
+            return reading
+        }
+        presenter.webProcessGrowthBudgetMB = 0.5
+        let path = packageRoot.appendingPathComponent("templates/classic").path
+        let bundle = try PaywallBundle(path: path)
+        func presentReady() async -> PaywallPresentation {
+            let presentation = presenter.present(bundle) { _ in }
+            let ready = await runLoop { presentation.session.readiness.isReady }
+            XCTAssertTrue(ready, "the paywall never became ready")
+            return presentation
+        }
+
+        // Earlier tests' presenters (each with a context, so a process, of its own) may still run theirs.
+        let others = Set(ProcessMemory.webProcesses())
+        func ours() -> [Int32] { ProcessMemory.webProcesses().filter { !others.contains($0) } }
+        let first = await presentReady()
+        let firstProcesses = ours()
+        XCTAssertEqual(firstProcesses.count, 1, "every paywall view shares one web process")
+        let old = try XCTUnwrap(firstProcesses.first)
+        first.dismiss()  // its size now is the process's young size
+        XCTAssertEqual(recycles.count, 0)
+        let preloaded = try await recording.preload(path, as: "kept")
+        XCTAssertTrue(preloaded, "the preload never completed")
+
+        // A paywall closing while another is on screen does not recycle the process under it.
+        let below = await presentReady()
+        let above = await presentReady()
+        above.dismiss()
+        XCTAssertEqual(recycles.count, 0, "recycled while a paywall was on screen")
+        below.dismiss()
+        XCTAssertEqual(recycles, [["grown_mb": 1, "budget_mb": .number(0.5)]])
+
+        // The next paywall runs in a new process; the old one stays while the preloaded page holds it.
+        let next = await presentReady()
+        let processes = ours()
+        XCTAssertEqual(processes.count, 2, "a new web process beside the old one: \(processes)")
+        XCTAssertTrue(processes.contains(old), "the preloaded paywall keeps the old process")
+        next.dismiss()  // the new process's young size
+        XCTAssertEqual(recycles.count, 1)
+
+        // The preloaded paywall is still presented from memory: ready at once, not reloaded.
+        presenter.webProcessGrowthBudgetMB = nil
+        let kept = try XCTUnwrap(presenter.presentPreloaded(id: "kept") { _ in })
+        XCTAssertTrue(kept.session.readiness.isReady, "the preloaded paywall was not shown from memory")
+        XCTAssertFalse(kept.needsReload)
+        kept.dismiss()
+        let ended = await runLoop(timeout: 60) { !ours().contains(old) }
+        XCTAssertTrue(ended, "the old web process still runs after its last view went")
+        XCTAssertEqual(ours().count, 1)
+    }
+
+    /// Nil (or 0) turns recycling off: the process stays whatever it grows by.
+    @MainActor
+    func testNoBudgetNeverRecycles() async throws {
+        guard try startToolkitOnDisplay() else { return }
+        let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
+        var recycled = false
+        presenter.events.observe { if $0.name == .webProcessRecycle { recycled = true } }
+        var reading = 0
+        presenter.webProcessMemoryReader = { _ in
+            reading += 100 * 1_048_576
+            return reading
+        }
+        let bundle = try PaywallBundle(path: packageRoot.appendingPathComponent("templates/classic").path)
+        for budget in [nil, 0.0] {
+            presenter.webProcessGrowthBudgetMB = budget
+            for _ in 0..<2 {
+                let presentation = presenter.present(bundle) { _ in }
+                let ready = await runLoop { presentation.session.readiness.isReady }
+                XCTAssertTrue(ready)
+                presentation.dismiss()
+            }
+        }
+        XCTAssertFalse(recycled)
+    }
+}
