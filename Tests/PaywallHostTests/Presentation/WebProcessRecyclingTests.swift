@@ -69,6 +69,36 @@ final class WebProcessRecyclingTests: XCTestCase {
         XCTAssertEqual(ours().count, 1)
     }
 
+    /// A customer center on screen holds the process as a paywall does; its closing is a check too.
+    @MainActor
+    func testACustomerCenterOnScreenIsNotRecycledUnder() async throws {
+        guard try startToolkitOnDisplay() else { return }
+        let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
+        var recycles = 0
+        presenter.events.observe { if $0.name == .webProcessRecycle { recycles += 1 } }
+        var reading = 0
+        presenter.webProcessMemoryReader = { _ in
+            reading += 1_048_576
+            return reading
+        }
+        presenter.webProcessGrowthBudgetMB = 0.5
+        let bundle = try PaywallBundle(path: packageRoot.appendingPathComponent("templates/classic").path)
+        func presentAndDismiss() async {
+            let presentation = presenter.present(bundle) { _ in }
+            let ready = await runLoop { presentation.session.readiness.isReady }
+            XCTAssertTrue(ready)
+            presentation.dismiss()
+        }
+        await presentAndDismiss()  // the young size
+        let center = try XCTUnwrap(presenter.presentCustomerCenter(offscreen: true))
+        let drawn = await runLoop { center.session.renderedRevision > 0 }
+        XCTAssertTrue(drawn, "the customer center never drew")
+        await presentAndDismiss()
+        XCTAssertEqual(recycles, 0, "recycled while the customer center was on screen")
+        presenter.dismissCustomerCenter()
+        XCTAssertEqual(recycles, 1, "the customer center's closing found the process over its budget")
+    }
+
     /// Nil (or 0) turns recycling off: the process stays whatever it grows by.
     @MainActor
     func testNoBudgetNeverRecycles() async throws {
