@@ -8,6 +8,26 @@ import XCTest
 /// and processes (found in `/proc`); the memory readings are scripted so the budget is crossed
 /// at every check after the first.
 final class WebProcessRecyclingTests: XCTestCase {
+    private let classic = packageRoot.appendingPathComponent("templates/classic").path
+
+    /// Each reading of the web process's memory `megabytes` more than the last.
+    @MainActor
+    private func growEveryReading(_ presenter: PaywallPresenter, by megabytes: Int) {
+        var reading = 0
+        presenter.webProcessMemoryReader = { _ in
+            reading += megabytes * 1_048_576
+            return reading
+        }
+    }
+
+    /// Presents `classic` and turns the loop until its page is ready.
+    @MainActor
+    private func presentReady(_ presenter: PaywallPresenter) async throws -> PaywallPresentation {
+        let presentation = presenter.present(try PaywallBundle(path: classic)) { _ in }
+        let ready = await runLoop { presentation.session.readiness.isReady }
+        XCTAssertTrue(ready, "the paywall never became ready")
+        return presentation
+    }
     @MainActor
     func testAGrownWebProcessIsReplacedWithNothingOnScreenAndEndsWhenItsLastViewGoes() async throws {
         guard try startToolkitOnDisplay() else { return }
@@ -15,43 +35,31 @@ final class WebProcessRecyclingTests: XCTestCase {
         let presenter = recording.presenter
         var recycles: [[String: JSONValue]] = []
         presenter.events.observe { if $0.name == .webProcessRecycle { recycles.append($0.params) } }
-        var reading = 0
-        presenter.webProcessMemoryReader = { _ in
-            reading += 1_048_576  // 1 MB more at every reading: over the budget from the second on
-            return reading
-        }
+        growEveryReading(presenter, by: 1)  // over the budget from the second reading on
         presenter.webProcessGrowthBudgetMB = 0.5
-        let path = packageRoot.appendingPathComponent("templates/classic").path
-        let bundle = try PaywallBundle(path: path)
-        func presentReady() async -> PaywallPresentation {
-            let presentation = presenter.present(bundle) { _ in }
-            let ready = await runLoop { presentation.session.readiness.isReady }
-            XCTAssertTrue(ready, "the paywall never became ready")
-            return presentation
-        }
 
         // Earlier tests' presenters (each with a context, so a process, of its own) may still run theirs.
         let others = Set(ProcessMemory.webProcesses())
         func ours() -> [Int32] { ProcessMemory.webProcesses().filter { !others.contains($0) } }
-        let first = await presentReady()
+        let first = try await presentReady(presenter)
         let firstProcesses = ours()
         XCTAssertEqual(firstProcesses.count, 1, "every paywall view shares one web process")
         let old = try XCTUnwrap(firstProcesses.first)
         first.dismiss()  // its size now is the process's young size
         XCTAssertEqual(recycles.count, 0)
-        let preloaded = try await recording.preload(path, as: "kept")
+        let preloaded = try await recording.preload(classic, as: "kept")
         XCTAssertTrue(preloaded, "the preload never completed")
 
         // A paywall closing while another is on screen does not recycle the process under it.
-        let below = await presentReady()
-        let above = await presentReady()
+        let below = try await presentReady(presenter)
+        let above = try await presentReady(presenter)
         above.dismiss()
         XCTAssertEqual(recycles.count, 0, "recycled while a paywall was on screen")
         below.dismiss()
         XCTAssertEqual(recycles, [["grown_mb": 1, "budget_mb": .number(0.5)]])
 
         // The next paywall runs in a new process; the old one stays while the preloaded page holds it.
-        let next = await presentReady()
+        let next = try await presentReady(presenter)
         let processes = ours()
         XCTAssertEqual(processes.count, 2, "a new web process beside the old one: \(processes)")
         XCTAssertTrue(processes.contains(old), "the preloaded paywall keeps the old process")
@@ -76,24 +84,13 @@ final class WebProcessRecyclingTests: XCTestCase {
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
         var recycles = 0
         presenter.events.observe { if $0.name == .webProcessRecycle { recycles += 1 } }
-        var reading = 0
-        presenter.webProcessMemoryReader = { _ in
-            reading += 1_048_576
-            return reading
-        }
+        growEveryReading(presenter, by: 1)
         presenter.webProcessGrowthBudgetMB = 0.5
-        let bundle = try PaywallBundle(path: packageRoot.appendingPathComponent("templates/classic").path)
-        func presentAndDismiss() async {
-            let presentation = presenter.present(bundle) { _ in }
-            let ready = await runLoop { presentation.session.readiness.isReady }
-            XCTAssertTrue(ready)
-            presentation.dismiss()
-        }
-        await presentAndDismiss()  // the young size
+        try await presentReady(presenter).dismiss()  // the young size
         let center = try XCTUnwrap(presenter.presentCustomerCenter(offscreen: true))
         let drawn = await runLoop { center.session.renderedRevision > 0 }
         XCTAssertTrue(drawn, "the customer center never drew")
-        await presentAndDismiss()
+        try await presentReady(presenter).dismiss()
         XCTAssertEqual(recycles, 0, "recycled while the customer center was on screen")
         presenter.dismissCustomerCenter()
         XCTAssertEqual(recycles, 1, "the customer center's closing found the process over its budget")
@@ -106,20 +103,10 @@ final class WebProcessRecyclingTests: XCTestCase {
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: "en_US")
         var recycled = false
         presenter.events.observe { if $0.name == .webProcessRecycle { recycled = true } }
-        var reading = 0
-        presenter.webProcessMemoryReader = { _ in
-            reading += 100 * 1_048_576
-            return reading
-        }
-        let bundle = try PaywallBundle(path: packageRoot.appendingPathComponent("templates/classic").path)
+        growEveryReading(presenter, by: 100)
         for budget in [nil, 0.0] {
             presenter.webProcessGrowthBudgetMB = budget
-            for _ in 0..<2 {
-                let presentation = presenter.present(bundle) { _ in }
-                let ready = await runLoop { presentation.session.readiness.isReady }
-                XCTAssertTrue(ready)
-                presentation.dismiss()
-            }
+            for _ in 0..<2 { try await presentReady(presenter).dismiss() }
         }
         XCTAssertFalse(recycled)
     }
