@@ -104,7 +104,8 @@ final class ResilienceTests: EndToEndTestCase {
                     "store_process_ms", "cache_process_ms", "validate_process_ms", "bundle_process_ms",
                     "sidecar_preloaded_present_ms", "app_preloaded_present_ms",
                     "cold_soak_rss_growth_mb", "cold_soak_ui_rss_growth_mb", "cold_soak_webkit_rss_growth_mb",
-                    "preloaded_soak_rss_growth_mb", "preloaded_soak_ui_rss_growth_mb", "preloaded_soak_webkit_rss_growth_mb"] {
+                    "preloaded_soak_rss_growth_mb", "preloaded_soak_ui_rss_growth_mb", "preloaded_soak_webkit_rss_growth_mb",
+                    "cold_soak_web_process_recycles", "preloaded_soak_web_process_recycles"] {
             guard case .number(let value)? = json[key] else { return XCTFail("missing \(key) in \(result.stdout)") }
             // Memory may shrink between two readings; times and counts may not be negative.
             XCTAssertTrue(value.isFinite && (value >= 0 || key.hasSuffix("_mb")), "\(key) = \(value)")

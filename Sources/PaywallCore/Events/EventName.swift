@@ -169,6 +169,10 @@ public enum EventName: String, CaseIterable, Sendable {
     /// A preloaded paywall was dropped. `params.paywall_identifier`, `params.reason`
     /// (`count` / `memory_budget`).
     case paywallPreloadEvicted = "paywallPreload_evicted"
+    /// Ours: WebKit's web process had grown past `PaywallPresenter.webProcessGrowthBudgetMB`
+    /// with nothing on screen; paywalls made from now on get a fresh one. `params.grown_mb`,
+    /// `params.budget_mb`.
+    case webProcessRecycle = "webProcess_recycle"
 
     // MARK: License keys
 

@@ -90,6 +90,7 @@ extension PaywallPresenter {
             // Freed on the next turn of the loop: a dismissal may come from inside the view's own signal handler.
             MainLoop.after(seconds: 0) { shown.view.destroy() }
             onDismiss?()
+            self?.recycleWebProcessIfGrown()
         }
         customerCenterOnScreen = shown
         return shown

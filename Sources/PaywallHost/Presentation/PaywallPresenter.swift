@@ -215,6 +215,19 @@ public final class PaywallPresenter {
     var memoryReader: () -> Int = ProcessMemory.treeRSS
     var preloaded: [(id: String, presentation: PaywallPresentation, options: Options)] = []
 
+    // MARK: Web process recycling
+
+    /// How much (MB) WebKit's web process may grow in a long-running process before paywalls
+    /// get a fresh one: checked when a paywall or customer center closes or a preload is
+    /// dropped, against its size when its first paywall closed; recycled only when nothing is
+    /// on screen (preloaded paywalls stay in the old process, which ends when they have gone).
+    /// Reported as `webProcess_recycle`. Nil or 0: never recycled. The paywall after a
+    /// recycle starts the new process (a cold present then takes about 200 ms more).
+    public var webProcessGrowthBudgetMB: Double? = 32
+    /// Reads a web process's resident memory in bytes (replaceable for tests).
+    var webProcessMemoryReader: (Int32) -> Int = ProcessMemory.residentBytes(of:)
+    var webProcessWatch = WebProcessWatch()
+
     // MARK: Building and showing
 
     /// A `paywall://` host no page used before: `bundle`, then `bundle2`, ... (`paywall bench`:
@@ -305,6 +318,7 @@ public final class PaywallPresenter {
             presentation?.view.destroy()
             self?.runtime.unmount(host: host)
             self?.active[key] = nil
+            self?.recycleWebProcessIfGrown()
         }
         let purchases = self.purchases
         let timeout = statusTimeout

@@ -16,7 +16,7 @@ extension PaywallPresenter {
                         finished: (@MainActor (PreloadEnd) -> Void)? = nil) {
         discardPreloaded(id: id, reason: "replaced")
         while preloaded.count >= max(1, maxPreloaded) { evict(reason: "count") }
-        let startsWebProcess = runtime.viewsMade == 0
+        let startsWebProcess = runtime.viewsInCurrentProcess == 0
         let before = memoryReader()
         let (presentation, entry) = prepare(bundle, options: options)
         events.emit(.paywallPreloadStart, ["paywall_identifier": .string(id)])
@@ -100,5 +100,6 @@ extension PaywallPresenter {
         entry.presentation.endPreload(.dropped(reason: reason))
         entry.presentation.view.destroy()
         runtime.unmount(host: entry.presentation.webView.bundleHost)
+        recycleWebProcessIfGrown()
     }
 }

@@ -25,6 +25,12 @@ package enum ProcessMemory {
         return found
     }
 
+    /// The WebKit web processes among the processes this one started (not the network process).
+    package static func webProcesses() -> [Int32] {
+        // `comm` holds the first 15 bytes of the executable's name, `WebKitWebProcess`.
+        tree().dropFirst().map(\.pid).filter { text("/proc/\($0)/comm").hasPrefix("WebKitWebProces") }
+    }
+
     /// `VmRSS` of `pid` in bytes; 0 once it has ended.
     package static func residentBytes(of pid: Int32) -> Int {
         guard let line = text("/proc/\(pid)/status").split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),

@@ -54,13 +54,38 @@ package final class WebRuntime {
     /// How many views were made: the first one's load starts the web process.
     private(set) var viewsMade = 0
 
-    /// A view that is never shown, created once: every paywall view is related to it, so all
-    /// of them share one web process (a preloaded paywall then costs a page, not a process).
-    private lazy var anchor: UnsafeMutablePointer<GtkWidget> = {
+    /// How many views were made since the current web process was chosen (`startFreshWebProcess`):
+    /// the first one's load starts that process.
+    private(set) var viewsInCurrentProcess = 0
+
+    /// A view that is never shown: every paywall view is related to it, so all of them share
+    /// one web process (a preloaded paywall then costs a page, not a process). Replaced by
+    /// `startFreshWebProcess`.
+    private var currentAnchor: UnsafeMutablePointer<GtkWidget>?
+
+    /// The web processes of this process already running when the current anchor was made
+    /// (other runtimes', retired ones): the current one is none of them.
+    private(set) var webProcessesBeforeCurrent: Set<Int32> = []
+
+    private var anchor: UnsafeMutablePointer<GtkWidget> {
+        if let currentAnchor { return currentAnchor }
+        webProcessesBeforeCurrent = Set(ProcessMemory.webProcesses())
         let view = webkit_web_view_new_with_context(context)!
         g_object_ref_sink(UnsafeMutableRawPointer(view))
+        currentAnchor = view
         return view
-    }()
+    }
+
+    /// Views made from now on get a new web process; the one so far ends once its last view
+    /// is gone (WebKit ends a web process with no page). With automation allowed, nothing
+    /// changes: those views have a process each already.
+    func startFreshWebProcess() {
+        guard let old = currentAnchor else { return }
+        currentAnchor = nil
+        viewsInCurrentProcess = 0
+        gtk_widget_destroy(old)
+        g_object_unref(UnsafeMutableRawPointer(old))
+    }
 
     /// Whether WebDriver may drive this process: then every view is made controlled by automation.
     private(set) var allowsAutomation = false
@@ -79,6 +104,7 @@ package final class WebRuntime {
     /// `g_object_new_with_properties` (the variadic `g_object_new` is not callable).
     func makeWebView() -> UnsafeMutablePointer<GtkWidget> {
         viewsMade += 1
+        viewsInCurrentProcess += 1
         var names: [String] = []
         var values: [GValue] = []
         func add(_ name: String, _ type: GType, _ set: (inout GValue) -> Void) {

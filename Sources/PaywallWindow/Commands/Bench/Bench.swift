@@ -62,6 +62,8 @@ struct BenchResults {
             "cold_soak_webkit_rss_growth_mb": coldSoak.webKit,
             "preloaded_soak_rss_growth_mb": preloadedSoak.tree, "preloaded_soak_ui_rss_growth_mb": preloadedSoak.ui,
             "preloaded_soak_webkit_rss_growth_mb": preloadedSoak.webKit,
+            "cold_soak_web_process_recycles": Double(coldSoak.recycles),
+            "preloaded_soak_web_process_recycles": Double(preloadedSoak.recycles),
         ]
         for (key, ms) in commandProcesses { values[key] = ms }
         return JSONValue.object(values.mapValues { .number(($0 * 1000).rounded() / 1000) }).jsonText
@@ -71,8 +73,8 @@ struct BenchResults {
         func ms(_ v: Double) -> String { String(format: "%8.2f ms", v) }
         func ratio(_ a: Double, _ b: Double, _ what: String) -> String { String(format: "%.2f x ", a / b) + what }
         func soak(_ growth: SoakGrowth) -> String {
-            String(format: "%8.1f MB   %.1f kB a cycle; this process %+.1f MB, WebKit's %+.1f MB", growth.tree,
-                   growth.tree * 1024 / Double(max(1, soakCycles)), growth.ui, growth.webKit)
+            String(format: "%8.1f MB   %.1f kB a cycle; this process %+.1f MB, WebKit's %+.1f MB; %d recycles", growth.tree,
+                   growth.tree * 1024 / Double(max(1, soakCycles)), growth.ui, growth.webKit, growth.recycles)
         }
         let processes = commandProcesses.map { key, value in
             let name = "paywall " + key.replacingOccurrences(of: "_process_ms", with: "")

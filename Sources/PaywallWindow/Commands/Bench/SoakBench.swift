@@ -8,6 +8,8 @@ import PaywallHost
 struct SoakGrowth {
     /// Megabytes the process tree, this process and WebKit's processes grew by.
     var tree = 0.0, ui = 0.0, webKit = 0.0
+    /// How often the web process was recycled during the measured cycles (`webProcess_recycle`).
+    var recycles = 0
 }
 
 extension Bench {
@@ -47,7 +49,10 @@ extension Bench {
         }
         for _ in 0..<warmUp { try await cycle() }
         let before = try await settled()
+        var recycles = 0
+        let token = presenter.events.observe { if $0.name == .webProcessRecycle { recycles += 1 } }
         for _ in 0..<cycles { try await cycle() }
+        presenter.events.removeObserver(token)
         let after = try await settled()
         if preloaded { presenter.discardPreloaded(id: id) }
         func mb(_ tree: [(pid: Int32, bytes: Int)], ui: Bool) -> Double {
@@ -55,7 +60,7 @@ extension Bench {
         }
         let uiGrowth = mb(after, ui: true) - mb(before, ui: true)
         let webKitGrowth = mb(after, ui: false) - mb(before, ui: false)
-        return SoakGrowth(tree: uiGrowth + webKitGrowth, ui: uiGrowth, webKit: webKitGrowth)
+        return SoakGrowth(tree: uiGrowth + webKitGrowth, ui: uiGrowth, webKit: webKitGrowth, recycles: recycles)
     }
 }
 
