@@ -16,32 +16,43 @@ extension SidecarServer {
         guard (url == nil) != (key == nil) else {
             throw .invalidParams(field: "url", "give exactly one of url (a redeem link) and license_key")
         }
+        var link: URL?
         if let url {
             // Not echoed back: what was given may hold a key in another form.
-            guard let link = URL(string: url), RedeemLink(link) != nil else {
+            guard let parsed = URL(string: url), RedeemLink(parsed) != nil else {
                 throw .invalidParams(field: "url", "is not a redeem link; expected SCHEME://paywall/redeem?license_key=KEY")
             }
             guard paywalls != nil else {
-                PaywallRuntime.handleDeepLink(link)
+                PaywallRuntime.handleDeepLink(parsed)
                 return reply(.success(["result": "queued"]))
             }
+            link = parsed
         }
         let paywalls = try runtime("redeem")
         guard let store = paywalls.runtime.licenseStore else {
             throw .failed("redeem: the catalog given to initialize sells no license keys; add \"store\": \"lemon_squeezy\" to it")
         }
-        let licenseKey = key ?? url.flatMap(URL.init(string:)).flatMap(RedeemLink.init)?.licenseKey ?? ""
         Task { @MainActor [weak self] in
-            do throws(LicenseError) {
-                let license = try await store.redeem(key: licenseKey)
-                guard let self else { return }
+            // A link goes the way a Swift app's `handleDeepLink` sends it (`deepLink_redeem` first).
+            let outcome: PaywallRuntime.DeepLinkOutcome
+            if let link {
+                outcome = await paywalls.runtime.handleDeepLink(link)
+            } else {
+                do throws(LicenseError) { outcome = .redeemed(try await store.redeem(key: key ?? "")) } catch { outcome = .failed(error) }
+            }
+            guard let self else { return }
+            switch outcome {
+            case .redeemed(let license):
                 guard case .object(var result) = self.customerInfo(paywalls) else { return }
                 result["result"] = "redeemed"
                 result["license"] = StoreReport.license(license)
                 reply(.success(.object(result)))
-            } catch {
+            case .failed(let error):
                 reply(.failure(RPCError(code: -32000, message: "redeem: the license key was not activated: \(error.message)",
                                         data: ["reason": .string(error.kind.rawValue)])))
+            case .queued, .notHandled:
+                // A configured runtime redeems a checked link at once.
+                reply(.failure(.failed("redeem: the link was not redeemed")))
             }
         }
     }

@@ -84,6 +84,12 @@ def main():
               and result["license"]["activation_usage"] == 1 and result["subscription_status"] == "active",
               "redeem of an activated key: %r" % result)
 
+        # The link again, after initialize: redeemed at once, reported as a Swift app's handleDeepLink is.
+        mark = h.mark()
+        result = c.call("redeem", {"url": link}, timeout=WAIT)
+        check(result["result"] == "redeemed", "redeem of a link after initialize: %r" % result)
+        h.wait_event("deepLink_redeem", after=mark, queued=False)
+
         # An unknown key: refused with its reason, and the sidecar goes on.
         error = expect_error(c.request("redeem", {"license_key": "0000-unknown-key"}), -32000, "unknown key")
         check((error.data or {}).get("reason") == "not_found", "the reason of an unknown key: %r" % error.data)
