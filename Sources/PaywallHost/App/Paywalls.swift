@@ -148,7 +148,7 @@ public final class Paywalls {
         Task { @MainActor in
             // One placement's paywall at a time, as Superwall: a second tap on "Go Pro" while its
             // paywall loads or shows opens no second window.
-            guard placementsShowing == 0, !presenter.active.values.contains(where: \.onScreen) else {
+            guard placementsShowing == 0, presenter.presentedPaywalls.isEmpty else {
                 return refuse(placement, .paywallAlreadyPresented, "a paywall is already on screen; a placement shows one at a time",
                               handler)
             }

@@ -197,10 +197,13 @@ public final class PaywallPresenter {
     /// returns how many there were.
     @discardableResult
     public func dismissPresented() -> Int {
-        let shown = active.values.filter(\.onScreen)
+        let shown = presentedPaywalls
         for presentation in shown { presentation.dismiss() }
         return shown.count
     }
+
+    /// The paywalls on screen now (not those preloaded or still being prepared).
+    var presentedPaywalls: [PaywallPresentation] { active.values.filter(\.onScreen) }
 
     // MARK: Preloading
 
