@@ -14,12 +14,15 @@ let package = Package(
         .executable(name: "paywall-window", targets: ["PaywallWindow"]),
     ],
     targets: [
-        .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0",
-                       providers: [.apt(["libgtk-3-dev"])]),
-        .systemLibrary(name: "CWebKit", pkgConfig: "webkit2gtk-4.1",
-                       providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CGtk", pkgConfig: "gtk+-3.0",
+            providers: [.apt(["libgtk-3-dev"])]),
+        .systemLibrary(
+            name: "CWebKit", pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         // Debian's ICU (libicu-dev) for CLDR plural rules, behind a plain-C API.
         .target(name: "CPluralRules", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules"]),
@@ -31,15 +34,20 @@ let package = Package(
         // WebKit into `paywall` with it. `swift build` builds both executables.
         .executableTarget(name: "paywall", dependencies: ["PaywallCLI", "PaywallCore"]),
         // An example app: a GTK 3 app selling Pro through the runtime (see its main.swift).
-        .executableTarget(name: "LumenNotesExample", dependencies: ["PaywallCore", "PaywallHost", "CGtk"],
-                          path: "Examples/LumenNotes", exclude: ["data"]),
+        .executableTarget(
+            name: "LumenNotesExample", dependencies: ["PaywallCore", "PaywallHost", "CGtk"],
+            path: "Examples/LumenNotes", exclude: ["data"]),
         // A minimal Swift Foundation program: `paywall bench`'s reference for a process's start.
         .executableTarget(name: "paywall-bench-baseline"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
-        .testTarget(name: "PaywallEndToEndTests", dependencies: ["paywall", "PaywallWindow", "paywall-bench-baseline", "PaywallCLI", "LumenNotesExample", "PaywallCore",
-                                   "PaywallHost", "CGtk"],
-                    exclude: ["Fixtures", "Selenium", "Sidecar/sidecar_test.py"]),
+        .testTarget(
+            name: "PaywallEndToEndTests",
+            dependencies: [
+                "paywall", "PaywallWindow", "paywall-bench-baseline", "PaywallCLI", "LumenNotesExample", "PaywallCore",
+                "PaywallHost", "CGtk",
+            ],
+            exclude: ["Fixtures", "Selenium", "Sidecar/sidecar_test.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -37,15 +37,19 @@ final class LumenNotes {
             paywalls: [.init(id: "upsell", source: template.path)],
             placements: ["export_pdf": .init(paywall: "upsell", gated: true)])
         paywalls = try Paywalls.configure(
-            .init(dataDirectory: ProcessInfo.processInfo.environment["LUMEN_NOTES_DATA_DIR"],
-                  store: .fakeStore(catalog: ProcessInfo.processInfo.environment["LUMEN_NOTES_CATALOG"]
-                      ?? template.appendingPathComponent("store.json").path),
-                  config: .value(config), appVersion: "1.0"),
+            .init(
+                dataDirectory: ProcessInfo.processInfo.environment["LUMEN_NOTES_DATA_DIR"],
+                store: .fakeStore(
+                    catalog: ProcessInfo.processInfo.environment["LUMEN_NOTES_CATALOG"]
+                        ?? template.appendingPathComponent("store.json").path),
+                config: .value(config), appVersion: "1.0"),
             resources: resources)
 
         paywalls.events.observe { event in
             if event.name == .licenseActivate || event.name == .licenseActivateFail {
-                log("\(event.name.rawValue): \(event.params["message"]?.stringValue ?? event.params["license_key"]?.stringValue ?? "")")
+                log(
+                    "\(event.name.rawValue): \(event.params["message"]?.stringValue ?? event.params["license_key"]?.stringValue ?? "")"
+                )
             }
         }
 
@@ -83,7 +87,8 @@ final class LumenNotes {
             dismissed: { result in log("paywall: \(result.name)") },
             skipped: { reason in log("paywall skipped: \(reason)") },
             error: { error in log("paywall error: \(error)") })
-        paywalls.register(placement: "export_pdf", params: ["source": "toolbar"], parent: window, handler: handler) { [unowned self] in
+        paywalls.register(placement: "export_pdf", params: ["source": "toolbar"], parent: window, handler: handler) {
+            [unowned self] in
             log("exported PDF")
             exported = true
             endDemoWhenDone()
@@ -118,13 +123,16 @@ final class LumenNotes {
         init(_ action: @escaping @MainActor () -> Void) { self.action = action }
     }
 
-    private static func connect(_ widget: UnsafeMutablePointer<GtkWidget>, _ signal: String, _ action: @escaping @MainActor () -> Void) {
+    private static func connect(
+        _ widget: UnsafeMutablePointer<GtkWidget>, _ signal: String, _ action: @escaping @MainActor () -> Void
+    ) {
         let box = Unmanaged.passRetained(Box(action)).toOpaque()
         let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             MainActor.assumeIsolated { Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().action() }
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(widget), signal, unsafeBitCast(callback, to: GCallback.self), box,
-                              { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(widget), signal, unsafeBitCast(callback, to: GCallback.self), box,
+            { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
     }
 }
 

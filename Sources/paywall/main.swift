@@ -6,8 +6,9 @@ import PaywallCLI
 // commands are handed to `paywall-window` with `exec`, keeping this process's id, standard
 // streams and signals (WebDriver, sidecars and SIGTERM handling rely on them).
 let arguments = Array(CommandLine.arguments.dropFirst())
-exit(MainActor.assumeIsolated {
-    runCLI(arguments) { _, _ throws(CLIError) in
-        try WindowExecutable.exec(arguments)
-    }
-})
+exit(
+    MainActor.assumeIsolated {
+        runCLI(arguments) { _, _ throws(CLIError) in
+            try WindowExecutable.exec(arguments)
+        }
+    })

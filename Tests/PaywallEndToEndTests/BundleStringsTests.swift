@@ -19,11 +19,16 @@ final class BundleStringsTests: EndToEndTestCase {
     }
 
     /// Presents with the fake store; `products` fills slots the bundle's manifest does not.
-    private func present(_ bundle: String, locale: String, products: [String] = ["--products", "primary=lumen.pro.yearly"],
-                         _ script: String) throws -> PaywallProcess.Outcome {
-        try PaywallProcess.run(["present", bundle, "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
-                                "--locale", locale, "--events", eventsPath, "--timeout", "30", "--eval", script] + products,
-                               in: workDir)
+    private func present(
+        _ bundle: String, locale: String, products: [String] = ["--products", "primary=lumen.pro.yearly"],
+        _ script: String
+    ) throws -> PaywallProcess.Outcome {
+        try PaywallProcess.run(
+            [
+                "present", bundle, "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
+                "--locale", locale, "--events", eventsPath, "--timeout", "30", "--eval", script,
+            ] + products,
+            in: workDir)
     }
 
     private var customData: String? {
@@ -31,11 +36,15 @@ final class BundleStringsTests: EndToEndTestCase {
     }
 
     func testTextsAndPluralFormsInTheUsersLanguage() throws {
-        let root = try bundle(tables: [
-            "en": #"{"hello": "Try it for {{ primary.trialPeriodText }}", "days.one": "{count} day", "days.other": "{count} days"}"#,
-            "pl": #"{"hello": "Wypróbuj: {{ primary.trialPeriodText }}", "days.one": "{count} dzień", "days.few": "{count} dni (kilka)", "days.many": "{count} dni", "days.other": "{count} dnia"}"#,
-        ], body: "<p id='hello'>{{ t.hello }}</p><p id='days'>{{ t.days count=primary.trialPeriodDays }}</p>")
-        let script = "Paywall.custom(document.getElementById('hello').textContent + ' | ' + document.getElementById('days').textContent); Paywall.close()"
+        let root = try bundle(
+            tables: [
+                "en":
+                    #"{"hello": "Try it for {{ primary.trialPeriodText }}", "days.one": "{count} day", "days.other": "{count} days"}"#,
+                "pl":
+                    #"{"hello": "Wypróbuj: {{ primary.trialPeriodText }}", "days.one": "{count} dzień", "days.few": "{count} dni (kilka)", "days.many": "{count} dni", "days.other": "{count} dnia"}"#,
+            ], body: "<p id='hello'>{{ t.hello }}</p><p id='days'>{{ t.days count=primary.trialPeriodDays }}</p>")
+        let script =
+            "Paywall.custom(document.getElementById('hello').textContent + ' | ' + document.getElementById('days').textContent); Paywall.close()"
         XCTAssertEqual(try present(root.path, locale: "pl_PL.UTF-8", script).status, 0)
         XCTAssertEqual(customData, "Wypróbuj: 1-tygodniowy bezpłatny okres próbny | 7 dni")
         // A language the bundle has no table for: the whole page is English, runtime texts included.
@@ -46,7 +55,8 @@ final class BundleStringsTests: EndToEndTestCase {
 
     /// The classic template reads naturally in German, with no raw {{ }} anywhere.
     func testTheClassicTemplateInGerman() throws {
-        let result = try present(template, locale: "de_DE", products: [], "Paywall.custom(document.body.innerText); Paywall.close()")
+        let result = try present(
+            template, locale: "de_DE", products: [], "Paywall.custom(document.body.innerText); Paywall.close()")
         XCTAssertEqual(result.status, 0, result.stderr)
         let text = try XCTUnwrap(customData)
         XCTAssertTrue(text.contains("Lumen Notes Pro freischalten"), text)
@@ -63,6 +73,7 @@ final class BundleStringsTests: EndToEndTestCase {
         let fallback = try XCTUnwrap(loggedEvents().first { $0.name == .paywallFallback })
         XCTAssertTrue(fallback.params["reason"]?.stringValue?.contains("duplicate key \"hello\"") ?? false, "\(fallback.params)")
         let validate = try PaywallProcess.run(["validate", root.path], in: workDir)
-        XCTAssertTrue(validate.stdout.contains("locales") || validate.stderr.contains("locales"), validate.stdout + validate.stderr)
+        XCTAssertTrue(
+            validate.stdout.contains("locales") || validate.stderr.contains("locales"), validate.stdout + validate.stderr)
     }
 }

@@ -15,8 +15,10 @@ final class CLITests: EndToEndTestCase {
         let result = try PaywallProcess.run(["--help"], in: workDir)
         XCTAssertEqual(result.status, 0)
         let codes = try XCTUnwrap(result.stdout.components(separatedBy: "EXIT CODES:").last, result.stdout)
-        for line in ["0    done", "1    failure", "2    usage error", "3    --timeout", "4    a --strict check failed",
-                     "5    a --compare found differences", "128+N  ended by signal N"] {
+        for line in [
+            "0    done", "1    failure", "2    usage error", "3    --timeout", "4    a --strict check failed",
+            "5    a --compare found differences", "128+N  ended by signal N",
+        ] {
             XCTAssertTrue(codes.contains(line), "help lacks exit code line '\(line)': \(result.stdout)")
         }
     }
@@ -50,11 +52,13 @@ final class CLITests: EndToEndTestCase {
 
     func testBadOptionValuesExit2() throws {
         let bundle = try inlineBundle("b", body: "")
-        for arguments in [["snapshot", bundle.path, "--out", "x.png", "--size", "big"],
-                          ["present", bundle.path, "--timeout", "-1"],
-                          ["snapshot", bundle.path],
-                          ["present", bundle.path, "--timeout"],
-                          ["present"]] {
+        for arguments in [
+            ["snapshot", bundle.path, "--out", "x.png", "--size", "big"],
+            ["present", bundle.path, "--timeout", "-1"],
+            ["snapshot", bundle.path],
+            ["present", bundle.path, "--timeout"],
+            ["present"],
+        ] {
             let result = try PaywallProcess.run(arguments, in: workDir)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertFalse(result.stderr.isEmpty)
@@ -96,8 +100,11 @@ final class CLITests: EndToEndTestCase {
         let prefix = workDir.appendingPathComponent("prefix")
         let install = try PaywallProcess.run(["install", "--prefix", prefix.path], in: workDir)
         XCTAssertEqual(install.status, 0, install.stderr)
-        for path in ["bin/paywall", "libexec/paywall/paywall-window", "share/paywall/web/bridge.js", "share/paywall/templates/classic/index.html",
-                     "share/paywall/locales"] {
+        for path in [
+            "bin/paywall", "libexec/paywall/paywall-window", "share/paywall/web/bridge.js",
+            "share/paywall/templates/classic/index.html",
+            "share/paywall/locales",
+        ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), path)
         }
         let bundle = try inlineBundle("b", body: "")
@@ -113,12 +120,16 @@ final class CLITests: EndToEndTestCase {
         try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: PaywallProcess.executable, to: lonely.appendingPathComponent("paywall"))
         let bundle = try inlineBundle("b", body: "")
-        let run = { try PaywallProcess.run(["present", bundle.path], in: self.workDir, environment: ["PAYWALL_RESOURCES": nil],
-                                           executable: lonely.appendingPathComponent("paywall")) }
+        let run = {
+            try PaywallProcess.run(
+                ["present", bundle.path], in: self.workDir, environment: ["PAYWALL_RESOURCES": nil],
+                executable: lonely.appendingPathComponent("paywall"))
+        }
         let withoutWindow = try run()
         XCTAssertEqual(withoutWindow.status, 1)
-        XCTAssertTrue(withoutWindow.stderr.contains("the window commands need paywall-window beside paywall or in ../libexec/paywall/"),
-                      withoutWindow.stderr)
+        XCTAssertTrue(
+            withoutWindow.stderr.contains("the window commands need paywall-window beside paywall or in ../libexec/paywall/"),
+            withoutWindow.stderr)
         try FileManager.default.copyItem(at: PaywallProcess.windowExecutable, to: lonely.appendingPathComponent("paywall-window"))
         let result = try run()
         let stderr = result.stderr
@@ -133,8 +144,11 @@ final class CLITests: EndToEndTestCase {
     func testCommandsWithoutAWindowLoadNoGTKOrWebKit() throws {
         let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
         let data = workDir.appendingPathComponent("data").path
-        for arguments in [["status", "--data-dir", data], ["store", "products", "--store", catalog, "--data-dir", data],
-                          ["cache", "list", "--data-dir", data], ["validate", EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic").path]] {
+        for arguments in [
+            ["status", "--data-dir", data], ["store", "products", "--store", catalog, "--data-dir", data],
+            ["cache", "list", "--data-dir", data],
+            ["validate", EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic").path],
+        ] {
             let result = try PaywallProcess.run(arguments, in: workDir, environment: ["LD_DEBUG": "files"])
             let loaded = result.stderr.split(separator: "\n").filter { $0.contains("file=") && $0.contains("[0];  needed by") }
             XCTAssertFalse(loaded.isEmpty, "\(arguments): the loader's account is there")
@@ -143,8 +157,9 @@ final class CLITests: EndToEndTestCase {
             }
         }
         let bundle = try inlineBundle("b", body: "")
-        let present = try PaywallProcess.run(["present", bundle.path, "--eval", "Paywall.close()", "--timeout", "30"], in: workDir,
-                                             environment: ["LD_DEBUG": "files"])
+        let present = try PaywallProcess.run(
+            ["present", bundle.path, "--eval", "Paywall.close()", "--timeout", "30"], in: workDir,
+            environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(present.status, 0)
         XCTAssertTrue(present.stdout.hasSuffix("{\"result\":\"declined\"}\n"), present.stdout)
         XCTAssertTrue(present.stderr.contains("libgtk-3"), "the window command ran with GTK, in paywall-window")
@@ -159,8 +174,9 @@ final class CLITests: EndToEndTestCase {
         try Data(#"{"id": "kitchen-sink"}"#.utf8).write(to: bundle.appendingPathComponent("manifest.json"))
         let unpacked = try PaywallProcess.run(["validate", bundle.path], in: workDir)
         XCTAssertEqual(unpacked.status, 1)
-        XCTAssertTrue(unpacked.stdout.contains("manifest.json: no file list with hashes; run `paywall bundle pack \(bundle.path)`"),
-                      unpacked.stdout)
+        XCTAssertTrue(
+            unpacked.stdout.contains("manifest.json: no file list with hashes; run `paywall bundle pack \(bundle.path)`"),
+            unpacked.stdout)
         let pack = try PaywallProcess.run(["bundle", "pack", bundle.path], in: workDir)
         XCTAssertEqual(pack.status, 0, pack.stderr)
         XCTAssertEqual(try PaywallProcess.run(["validate", bundle.path], in: workDir).status, 0)
@@ -183,7 +199,11 @@ final class CLITests: EndToEndTestCase {
             .write(to: manifest, atomically: true, encoding: .utf8)
         let result = try PaywallProcess.run(["validate", bundle.path], in: workDir)
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stdout.contains("manifest.json: products.secondary: lumen.pro.montly is not in the preview_store store.json"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("manifest.json: products.tertiary: lumen.pro.forever is not in the preview_store store.json"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("manifest.json: products.secondary: lumen.pro.montly is not in the preview_store store.json"),
+            result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("manifest.json: products.tertiary: lumen.pro.forever is not in the preview_store store.json"),
+            result.stdout)
     }
 }

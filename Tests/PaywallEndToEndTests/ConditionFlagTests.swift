@@ -10,19 +10,24 @@ final class ConditionFlagTests: EndToEndTestCase {
     private let template = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic").path
 
     private func present(_ extra: [String]) throws -> PaywallProcess.Outcome {
-        try PaywallProcess.run(["present", template, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath,
-                                "--timeout", "30", "--eval", "Paywall.close()"] + extra, in: workDir)
+        try PaywallProcess.run(
+            [
+                "present", template, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath,
+                "--timeout", "30", "--eval", "Paywall.close()",
+            ] + extra, in: workDir)
     }
 
     func testConditionsDecideWhoIsShownThePaywall() throws {
-        let bought = try PaywallProcess.run(["store", "buy", "lumen.pro.monthly", "--store", catalog, "--data-dir", dataDir],
-                                            in: workDir)
+        let bought = try PaywallProcess.run(
+            ["store", "buy", "lumen.pro.monthly", "--store", catalog, "--data-dir", dataDir],
+            in: workDir)
         XCTAssertEqual(bought.status, 0, bought.stderr)
         XCTAssertEqual(try present([]).stdout, "{\"result\":\"skipped\",\"reason\":\"subscribed\"}\n", "the default")
         XCTAssertEqual(try present(["--condition", "always"]).stdout, "{\"result\":\"declined\"}\n", "an upgrade paywall")
         XCTAssertEqual(try present(["--entitlement", "pro"]).stdout, "{\"result\":\"skipped\",\"reason\":\"entitled\"}\n")
-        XCTAssertEqual(try present(["--entitlement", "pro", "--entitlement", "sync"]).stdout, "{\"result\":\"declined\"}\n",
-                       "shown unless the user has all of them")
+        XCTAssertEqual(
+            try present(["--entitlement", "pro", "--entitlement", "sync"]).stdout, "{\"result\":\"declined\"}\n",
+            "shown unless the user has all of them")
         let requests = loggedEvents().filter { $0.name == .paywallPresentationRequest }.map { $0.params["reason"] }
         XCTAssertEqual(requests, ["userIsSubscribed", nil, "userHasEntitlements", nil])
     }

@@ -9,8 +9,10 @@ final class CustomerCenterTests: EndToEndTestCase {
     private var dataDir: String { workDir.appendingPathComponent("data").path }
     private let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
 
-    private func customerCenter(_ scripts: [String], _ extra: [String] = [], timeout: Int = 50,
-                                environment: [String: String?] = [:]) throws -> PaywallProcess.Outcome {
+    private func customerCenter(
+        _ scripts: [String], _ extra: [String] = [], timeout: Int = 50,
+        environment: [String: String?] = [:]
+    ) throws -> PaywallProcess.Outcome {
         try PaywallProcess.run(
             ["customer-center", "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "\(timeout)"]
                 + extra + scripts.flatMap { ["--eval", $0] }, in: workDir,
@@ -18,7 +20,8 @@ final class CustomerCenterTests: EndToEndTestCase {
     }
 
     /// A script line waiting for the dialog that follows a confirmation (not the confirmation itself).
-    private static let resultDialog = "await CustomerCenter.waitFor(m => m.dialog && !m.busy && !m.dialog.buttons.some(b => b.action === 'confirm'))"
+    private static let resultDialog =
+        "await CustomerCenter.waitFor(m => m.dialog && !m.busy && !m.dialog.buttons.some(b => b.action === 'confirm'))"
 
     private func store(_ arguments: [String]) throws -> PaywallProcess.Outcome {
         let result = try PaywallProcess.run(["store"] + arguments + ["--store", catalog, "--data-dir", dataDir], in: workDir)
@@ -97,10 +100,14 @@ final class CustomerCenterTests: EndToEndTestCase {
         XCTAssertEqual(actions.map { $0["path_id"] }, ["manage_subscription", "refund", "restore"])
         XCTAssertEqual(actions.first?["action"], "manage_subscription")
         XCTAssertEqual(actions.first?["product_id"], "lumen.pro.monthly")
-        XCTAssertEqual(params(.customerCenterSurveyResponse), [[
-            "survey_id": "cancel_survey", "option_id": "too_expensive", "action": "manage_subscription",
-            "path_id": "manage_subscription", "product_id": "lumen.pro.monthly",
-        ]])
+        XCTAssertEqual(
+            params(.customerCenterSurveyResponse),
+            [
+                [
+                    "survey_id": "cancel_survey", "option_id": "too_expensive", "action": "manage_subscription",
+                    "path_id": "manage_subscription", "product_id": "lumen.pro.monthly",
+                ]
+            ])
         XCTAssertEqual(params(.customerCenterRefundRequest), [["product_id": "lumen.pro.monthly", "status": "success"]])
         XCTAssertTrue(eventNames().contains(.restoreFail), "\(eventNames())")
         XCTAssertEqual(eventNames().last, .customerCenterClose)
@@ -123,7 +130,7 @@ final class CustomerCenterTests: EndToEndTestCase {
             CustomerCenter.tap('[data-action="dismiss"]');
             await CustomerCenter.waitFor(m => !m.dialog);
             CustomerCenter.tap('[data-action="close"]');
-            """,
+            """
         ])
         assertClosed(result)
         XCTAssertEqual(params(.customerCenterRefundRequest), [["product_id": "lumen.pro.monthly", "status": "user_cancelled"]])
@@ -148,7 +155,7 @@ final class CustomerCenterTests: EndToEndTestCase {
             const now = await CustomerCenter.waitFor(m => !m.dialog);
             if (now.screen !== 'detail' || now.title !== 'Lumen Pro Yearly') throw new Error(now.screen + ' ' + now.title);
             CustomerCenter.tap('[data-action="close"]');
-            """,
+            """
         ])
         assertClosed(result)
         let products = try transactions().compactMap { $0["product_id"]?.stringValue }
@@ -163,21 +170,24 @@ final class CustomerCenterTests: EndToEndTestCase {
         try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
         _ = try store(["buy", "lumen.pro.monthly", "--user", "user-42"])
-        let result = try customerCenter([
-            """
-            await CustomerCenter.waitFor(m => m.screen === 'management');
-            CustomerCenter.tap('[data-path-id="contact_support"]');
-            """,
-        ], ["--config", config.path, "--app-version", "1.4.2", "--user", "user-42"], timeout: 3,
-           environment: ["PAYWALL_URL_OPENER": opener.path])
+        let result = try customerCenter(
+            [
+                """
+                await CustomerCenter.waitFor(m => m.screen === 'management');
+                CustomerCenter.tap('[data-path-id="contact_support"]');
+                """
+            ], ["--config", config.path, "--app-version", "1.4.2", "--user", "user-42"], timeout: 3,
+            environment: ["PAYWALL_URL_OPENER": opener.path])
         XCTAssertEqual(result.status, 3, result.stderr)  // it stays open until the timeout
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: opened.path), Date() < deadline { usleep(50_000) }
         let url = try String(contentsOf: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(url.hasPrefix("mailto:help@example.com?"), url)
         let body = try XCTUnwrap(URLComponents(string: url)?.queryItems?.first { $0.name == "body" }?.value)
-        for expected in ["User ID: user-42", "App version: 1.4.2", "Paywall runtime: \(DeviceInfo.runtimeVersion)",
-                         "Active entitlements: pro", "Sandbox: yes", "OS: "] {
+        for expected in [
+            "User ID: user-42", "App version: 1.4.2", "Paywall runtime: \(DeviceInfo.runtimeVersion)",
+            "Active entitlements: pro", "Sandbox: yes", "OS: ",
+        ] {
             XCTAssertTrue(body.contains(expected), "missing \(expected) in \(body)")
         }
     }
@@ -190,7 +200,7 @@ final class CustomerCenterTests: EndToEndTestCase {
             Paywall.send('customer_center_path', { path_id: 'refund' });
             window.webkit.messageHandlers.paywallMessageHandler.postMessage('not json');
             CustomerCenter.tap('[data-action="close"]');
-            """,
+            """
         ])
         assertClosed(result)
         let reasons = params(EventName.pageMessageInvalid).compactMap { $0["reason"]?.stringValue }
@@ -203,34 +213,38 @@ final class CustomerCenterTests: EndToEndTestCase {
     /// link is (`url_openExternal`); it needs no click first (the page is the runtime's own).
     func testALinkGoesToTheSystemBrowserWithUrlOpenExternal() throws {
         let (opener, opened) = try urlOpener()
-        let result = try customerCenter([
-            "await CustomerCenter.waitFor(m => m.screen === 'no_purchases')",
-            "location.href = 'https://example.com/help'",
-            "await new Promise(done => setTimeout(done, 300))",
-            "CustomerCenter.tap('[data-action=\"close\"]')",
-        ], environment: ["PAYWALL_URL_OPENER": opener.path])
+        let result = try customerCenter(
+            [
+                "await CustomerCenter.waitFor(m => m.screen === 'no_purchases')",
+                "location.href = 'https://example.com/help'",
+                "await new Promise(done => setTimeout(done, 300))",
+                "CustomerCenter.tap('[data-action=\"close\"]')",
+            ], environment: ["PAYWALL_URL_OPENER": opener.path])
         assertClosed(result)
         XCTAssertEqual(lines(of: opened, atLeast: 1), ["https://example.com/help"])
-        XCTAssertEqual(params(.urlOpenExternal), [["url": "https://example.com/help", "source": "link", "page": "customer_center"]])
+        XCTAssertEqual(
+            params(.urlOpenExternal), [["url": "https://example.com/help", "source": "link", "page": "customer_center"]])
     }
 
     func testPushedAndEmbeddedHaveNoCloseButtonAndReportTheirPresentation() throws {
         _ = try store(["buy", "lumen.pro.monthly"])
         for presentation in ["pushed", "embedded"] {
-            let result = try customerCenter([
-                """
-                await CustomerCenter.waitFor(m => m.screen === 'management');
-                if (document.querySelector('[data-action="close"]')) throw new Error('a close button');
-                CustomerCenter.tap('[data-path-id="detail"]');
-                await CustomerCenter.waitFor(m => m.screen === 'detail' && m.back);
-                CustomerCenter.tap('[data-path-id="refund"]');
-                """,
-            ], ["--presentation", presentation], timeout: 2)
+            let result = try customerCenter(
+                [
+                    """
+                    await CustomerCenter.waitFor(m => m.screen === 'management');
+                    if (document.querySelector('[data-action="close"]')) throw new Error('a close button');
+                    CustomerCenter.tap('[data-path-id="detail"]');
+                    await CustomerCenter.waitFor(m => m.screen === 'detail' && m.back);
+                    CustomerCenter.tap('[data-path-id="refund"]');
+                    """
+                ], ["--presentation", presentation], timeout: 2)
             XCTAssertEqual(result.stdout, "{\"result\":\"timeout\"}\n", result.stderr)
             XCTAssertFalse(result.stderr.contains("threw"), result.stderr)
         }
         XCTAssertEqual(params(.customerCenterOpen).map { $0["presentation"] }, ["pushed", "embedded"])
-        XCTAssertEqual(params(.customerCenterAction).map { $0["path_id"] }, ["refund", "refund"], "both reached the detail screen")
+        XCTAssertEqual(
+            params(.customerCenterAction).map { $0["path_id"] }, ["refund", "refund"], "both reached the detail screen")
         let bad = try customerCenter([], ["--presentation", "modal"])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("--presentation must be sheet, embedded or pushed"), bad.stderr)
@@ -284,9 +298,11 @@ final class CustomerCenterTests: EndToEndTestCase {
         XCTAssertFalse(hasRed(management), "the management screen has no cancel row")
         XCTAssertGreaterThan(cardHeight(management), cardHeight(empty) + 30, "a subscription row is drawn")
 
-        let detail = try snapshot("detail-dark.png", [
-            "await CustomerCenter.waitFor(m => m.screen === 'management'); CustomerCenter.tap('[data-path-id=\"detail\"]');",
-        ], ["--theme", "dark"])
+        let detail = try snapshot(
+            "detail-dark.png",
+            [
+                "await CustomerCenter.waitFor(m => m.screen === 'management'); CustomerCenter.tap('[data-path-id=\"detail\"]');"
+            ], ["--theme", "dark"])
         detail.assertColor(200, 700, [34, 34, 38], "window background (dark)")
         XCTAssertTrue(hasRed(detail), "the detail screen shows Cancel subscription in red")
     }

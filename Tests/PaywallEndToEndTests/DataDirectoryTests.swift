@@ -20,9 +20,11 @@ final class DataDirectoryTests: EndToEndTestCase {
             for holder in holders { try holder.execute("BEGIN IMMEDIATE") }
             // Half only read the status, half also open the fake store: every database races.
             let processes = try (0..<12).map { index in
-                try PaywallProcess(index % 2 == 0 ? ["status", "--data-dir", dataDir]
-                                       : ["store", "entitlements", "--store", catalog, "--data-dir", dataDir],
-                                   in: workDir)
+                try PaywallProcess(
+                    index % 2 == 0
+                        ? ["status", "--data-dir", dataDir]
+                        : ["store", "entitlements", "--store", catalog, "--data-dir", dataDir],
+                    in: workDir)
             }
             // Released once every process has the database open (or has already exited), and
             // in any case well within the 5 s a process waits for a lock: on a slow machine the
@@ -30,7 +32,8 @@ final class DataDirectoryTests: EndToEndTestCase {
             let database = URL(fileURLWithPath: dataDir).appendingPathComponent("entitlements.sqlite").path
             let latest = Date().addingTimeInterval(2)
             while Date() < latest,
-                !processes.allSatisfy({ !$0.process.isRunning || Self.hasOpen(database, pid: $0.process.processIdentifier) }) {
+                !processes.allSatisfy({ !$0.process.isRunning || Self.hasOpen(database, pid: $0.process.processIdentifier) })
+            {
                 usleep(10_000)
             }
             for holder in holders { try holder.execute("COMMIT") }
@@ -52,15 +55,19 @@ final class DataDirectoryTests: EndToEndTestCase {
     /// status is read, and a command that must write says the directory is read-only.
     func testReadOnlyDataDirectoryIsReadAndAWriteSaysWhyItCannot() throws {
         let data = workDir.appendingPathComponent("data").path
-        XCTAssertEqual(try PaywallProcess.run(["store", "buy", "lumen.pro.lifetime", "--store", catalog, "--data-dir", data],
-                                              in: workDir).status, 0)
+        XCTAssertEqual(
+            try PaywallProcess.run(
+                ["store", "buy", "lumen.pro.lifetime", "--store", catalog, "--data-dir", data],
+                in: workDir
+            ).status, 0)
         let readOnly = try readOnlyMount(of: data)
         let status = try PaywallProcess.run(["status", "--json", "--data-dir", readOnly], in: workDir)
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertEqual(try JSONValue(parsing: status.stdout)["subscription_status"], "active")
 
-        let buy = try PaywallProcess.run(["store", "buy", "lumen.credits.100", "--store", catalog, "--data-dir", readOnly],
-                                         in: workDir)
+        let buy = try PaywallProcess.run(
+            ["store", "buy", "lumen.credits.100", "--store", catalog, "--data-dir", readOnly],
+            in: workDir)
         XCTAssertEqual(buy.status, 1)
         XCTAssertTrue(buy.stderr.contains("\(readOnly) is read-only"), buy.stderr)
 

@@ -20,12 +20,15 @@ final class DialogsTests: EndToEndTestCase {
             Paywall.close();
             """
         return try PaywallProcess.run(
-            ["present", template, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "60",
-             "--dialogs", "auto", "--strict", "--eval", script], in: workDir, timeout: 90)
+            [
+                "present", template, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "60",
+                "--dialogs", "auto", "--strict", "--eval", script,
+            ], in: workDir, timeout: 90)
     }
 
     private func setOutcome(_ outcome: String) throws {
-        let result = try PaywallProcess.run(["store", "set-outcome", outcome, "--store", catalog, "--data-dir", dataDir], in: workDir)
+        let result = try PaywallProcess.run(
+            ["store", "set-outcome", outcome, "--store", catalog, "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
     }
 
@@ -33,8 +36,9 @@ final class DialogsTests: EndToEndTestCase {
         let dialogs = loggedEvents().filter { $0.name == EventName.dialogShown }
         XCTAssertEqual(dialogs.count, 1, "\(eventNames())", file: file, line: line)
         XCTAssertEqual(dialogs.first?.params["title"], .string(title), file: file, line: line)
-        XCTAssertTrue(dialogs.first?.params["message"]?.stringValue?.contains(messageContains) ?? false,
-                      "\(String(describing: dialogs.first))", file: file, line: line)
+        XCTAssertTrue(
+            dialogs.first?.params["message"]?.stringValue?.contains(messageContains) ?? false,
+            "\(String(describing: dialogs.first))", file: file, line: line)
         XCTAssertEqual(dialogs.first?.params["answer"], "ok", file: file, line: line)
     }
 
@@ -64,12 +68,14 @@ final class DialogsTests: EndToEndTestCase {
 
     /// `preview` has no scripts: the page itself restores, and closes once the dialog was answered.
     func testPreviewAnswersDialogsToo() throws {
-        let bundle = try inlineBundle("restore", body: """
-            <script>
-            Paywall.on('dialog_shown', dialog => { if (dialog.answer === 'ok') Paywall.close(); });
-            window.addEventListener('load', () => Paywall.restore());
-            </script>
-            """)
+        let bundle = try inlineBundle(
+            "restore",
+            body: """
+                <script>
+                Paywall.on('dialog_shown', dialog => { if (dialog.answer === 'ok') Paywall.close(); });
+                window.addEventListener('load', () => Paywall.restore());
+                </script>
+                """)
         let result = try PaywallProcess.run(
             ["preview", bundle.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--dialogs", "auto"],
             in: workDir, timeout: 90)

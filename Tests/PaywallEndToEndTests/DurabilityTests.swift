@@ -10,7 +10,8 @@ final class DurabilityTests: EndToEndTestCase {
         let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
         let log = workDir.appendingPathComponent("bought.log").path
         // One `paywall store buy` after another; each prints its transaction id once committed.
-        let loop = "while true; do '\(PaywallProcess.executable.path)' store buy lumen.credits.100 "
+        let loop =
+            "while true; do '\(PaywallProcess.executable.path)' store buy lumen.credits.100 "
             + "--store '\(catalog)' --data-dir '\(dataDir)' >> '\(log)' 2>/dev/null; done"
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<6 {
@@ -31,8 +32,9 @@ final class DurabilityTests: EndToEndTestCase {
             .split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
         XCTAssertGreaterThan(reported.count, 3, "the writers made purchases before being killed")
 
-        let store = try PaywallProcess.run(["store", "transactions", "--json", "--store", catalog, "--data-dir", dataDir],
-                                           in: workDir)
+        let store = try PaywallProcess.run(
+            ["store", "transactions", "--json", "--store", catalog, "--data-dir", dataDir],
+            in: workDir)
         XCTAssertEqual(store.status, 0, store.stderr)
         XCTAssertFalse(store.stderr.contains("moved it to"), "no database needed recovery: \(store.stderr)")
         let ids = try XCTUnwrap(try JSONValue(parsing: store.stdout).arrayValue).compactMap { $0["transaction_id"]?.stringValue }

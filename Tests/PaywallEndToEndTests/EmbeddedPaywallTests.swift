@@ -11,17 +11,21 @@ final class EmbeddedPaywallTests: EndToEndTestCase {
     private let template = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic").path
 
     private func arguments(_ presentation: String, _ scripts: [String]) -> [String] {
-        ["present", template, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
-         "--presentation", presentation] + scripts.flatMap { ["--eval", $0] }
+        [
+            "present", template, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
+            "--presentation", presentation,
+        ] + scripts.flatMap { ["--eval", $0] }
     }
 
     func testAnEmbeddedPaywallBuysFromInsideTheAppsWindow() throws {
         for presentation in ["embedded", "pushed"] {
             try? FileManager.default.removeItem(atPath: dataDir)
-            let result = try PaywallProcess.run(arguments(presentation, ["document.getElementById('purchase').click()"]),
-                                                in: workDir, environment: PaywallProcess.scribbledMemory)
-            XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n",
-                           "\(presentation): \(result.stderr)")
+            let result = try PaywallProcess.run(
+                arguments(presentation, ["document.getElementById('purchase').click()"]),
+                in: workDir, environment: PaywallProcess.scribbledMemory)
+            XCTAssertEqual(
+                result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n",
+                "\(presentation): \(result.stderr)")
         }
         let names = eventNames()
         XCTAssertEqual(names.filter { $0 == .paywallOpen }.count, 2)

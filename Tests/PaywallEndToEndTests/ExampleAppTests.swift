@@ -9,13 +9,18 @@ final class ExampleAppTests: EndToEndTestCase {
     func testTheDemoBuysProAndTheStatusLineFollows() throws {
         let example = PaywallProcess.executable.deletingLastPathComponent().appendingPathComponent("LumenNotesExample")
         let data = workDir.appendingPathComponent("data")
-        let run = try PaywallProcess([], in: workDir, environment: ["LUMEN_NOTES_DEMO": "1", "LUMEN_NOTES_DATA_DIR": data.path]
-            .merging(PaywallProcess.scribbledMemory) { own, _ in own }, executable: example)
+        let run = try PaywallProcess(
+            [], in: workDir,
+            environment: ["LUMEN_NOTES_DEMO": "1", "LUMEN_NOTES_DATA_DIR": data.path]
+                .merging(PaywallProcess.scribbledMemory) { own, _ in own }, executable: example)
         let result = run.wait()
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout.split(separator: "\n").map(String.init), [
-            "status: Lumen Notes Free", "paywall: purchased", "exported PDF", "status: Lumen Notes Pro: thanks for your support",
-        ], result.stderr)
+        XCTAssertEqual(
+            result.stdout.split(separator: "\n").map(String.init),
+            [
+                "status: Lumen Notes Free", "paywall: purchased", "exported PDF",
+                "status: Lumen Notes Pro: thanks for your support",
+            ], result.stderr)
         // A fresh process reads the purchase from the app's data directory at once.
         let status = try PaywallProcess.run(["status", "--data-dir", data.path], in: workDir)
         XCTAssertTrue(status.stdout.hasPrefix("subscription status: active"), status.stdout)

@@ -14,9 +14,13 @@ final class LicenseKeyTests: EndToEndTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        server = try LicenseAPIServer(directory: workDir.appendingPathComponent("server"), keys: [
-            Self.key: ["id": 1, "status": "active", "activation_limit": 2, "activation_usage": 0, "product_id": 10, "variant_id": 11],
-        ])
+        server = try LicenseAPIServer(
+            directory: workDir.appendingPathComponent("server"),
+            keys: [
+                Self.key: [
+                    "id": 1, "status": "active", "activation_limit": 2, "activation_usage": 0, "product_id": 10, "variant_id": 11,
+                ]
+            ])
     }
 
     override func tearDownWithError() throws {
@@ -36,9 +40,9 @@ final class LicenseKeyTests: EndToEndTestCase {
         }
         let path = workDir.appendingPathComponent("license-catalog.json")
         try """
-            {"store": "lemon_squeezy", "license_api_base_url": "\(server.baseURL.absoluteString)",
-             "customer_portal_url": "https://lumen.lemonsqueezy.com/billing", "products": [\(products.joined(separator: ","))]}
-            """.write(to: path, atomically: true, encoding: .utf8)
+        {"store": "lemon_squeezy", "license_api_base_url": "\(server.baseURL.absoluteString)",
+         "customer_portal_url": "https://lumen.lemonsqueezy.com/billing", "products": [\(products.joined(separator: ","))]}
+        """.write(to: path, atomically: true, encoding: .utf8)
         return path.path
     }
 
@@ -48,8 +52,10 @@ final class LicenseKeyTests: EndToEndTestCase {
         let (opener, opened) = try urlOpener()
         let template = Self.packageRoot.appendingPathComponent("templates/classic").path
         let process = try PaywallProcess(
-            ["present", template, "--store", try catalog(), "--data-dir", dataDir, "--user", "ada", "--events", eventsPath,
-             "--timeout", "60", "--eval", "Paywall.purchase('primary')"] + extra,
+            [
+                "present", template, "--store", try catalog(), "--data-dir", dataDir, "--user", "ada", "--events", eventsPath,
+                "--timeout", "60", "--eval", "Paywall.purchase('primary')",
+            ] + extra,
             in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
         XCTAssertEqual(lines(of: opened, atLeast: 1).count, 1, "Buy opened no checkout")
         let window = try XCTUnwrap(RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^classic$"))
@@ -111,26 +117,28 @@ final class LicenseKeyTests: EndToEndTestCase {
         XCTAssertEqual(redeemed.status, 0, redeemed.stderr)
         let (opener, opened) = try urlOpener()
         let result = try PaywallProcess.run(
-            ["customer-center", "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "50", "--eval",
-             """
-             const m = await CustomerCenter.waitFor(m => m.screen === 'management');
-             const row = document.querySelector('.row.license');
-             if (!row) throw new Error('no license row: ' + JSON.stringify(m));
-             const text = row.textContent;
-             for (const part of ['Lumen Pro', 'Web', 'Active, never expires', 'Key ****4d51', 'Activations: 1 of 2'])
-               if (!text.includes(part)) throw new Error('the row lacks ' + part + ': ' + text);
-             if (text.includes('\(Self.key)')) throw new Error('the key unmasked');
-             CustomerCenter.tap('[data-path-id="license.manage"]');
-             CustomerCenter.tap('[data-path-id="license.deactivate"]');
-             const ask = await CustomerCenter.waitFor(m => m.dialog);
-             if (ask.dialog.title !== 'Deactivate This Device?') throw new Error(ask.dialog.title);
-             CustomerCenter.tap('[data-action="confirm"]');
-             const done = await CustomerCenter.waitFor(m => m.dialog && !m.busy && m.dialog.title !== ask.dialog.title);
-             if (done.dialog.title !== 'Device Deactivated') throw new Error(done.dialog.title + ': ' + done.dialog.message);
-             CustomerCenter.tap('[data-action="ok"]');
-             await CustomerCenter.waitFor(m => !m.dialog && m.screen === 'no_purchases');
-             CustomerCenter.tap('[data-action="close"]');
-             """],
+            [
+                "customer-center", "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "50", "--eval",
+                """
+                const m = await CustomerCenter.waitFor(m => m.screen === 'management');
+                const row = document.querySelector('.row.license');
+                if (!row) throw new Error('no license row: ' + JSON.stringify(m));
+                const text = row.textContent;
+                for (const part of ['Lumen Pro', 'Web', 'Active, never expires', 'Key ****4d51', 'Activations: 1 of 2'])
+                  if (!text.includes(part)) throw new Error('the row lacks ' + part + ': ' + text);
+                if (text.includes('\(Self.key)')) throw new Error('the key unmasked');
+                CustomerCenter.tap('[data-path-id="license.manage"]');
+                CustomerCenter.tap('[data-path-id="license.deactivate"]');
+                const ask = await CustomerCenter.waitFor(m => m.dialog);
+                if (ask.dialog.title !== 'Deactivate This Device?') throw new Error(ask.dialog.title);
+                CustomerCenter.tap('[data-action="confirm"]');
+                const done = await CustomerCenter.waitFor(m => m.dialog && !m.busy && m.dialog.title !== ask.dialog.title);
+                if (done.dialog.title !== 'Device Deactivated') throw new Error(done.dialog.title + ': ' + done.dialog.message);
+                CustomerCenter.tap('[data-action="ok"]');
+                await CustomerCenter.waitFor(m => !m.dialog && m.screen === 'no_purchases');
+                CustomerCenter.tap('[data-action="close"]');
+                """,
+            ],
             in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
         XCTAssertEqual(result.stdout, "{\"result\":\"closed\"}\n", result.stderr)
         XCTAssertFalse(result.stderr.contains("threw"), result.stderr)

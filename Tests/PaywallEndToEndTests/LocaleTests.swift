@@ -13,8 +13,11 @@ final class LocaleTests: EndToEndTestCase {
 
     func testALocaleWithoutATableFallsBackToEnglishAndSaysSoOnce() throws {
         let bundle = try inlineBundle("b", body: "<script>Paywall.close()</script>")
-        let result = try PaywallProcess.run(["present", bundle.path, "--locale", "xx_YY", "--events", eventsPath,
-                                             "--timeout", "30"], in: workDir)
+        let result = try PaywallProcess.run(
+            [
+                "present", bundle.path, "--locale", "xx_YY", "--events", eventsPath,
+                "--timeout", "30",
+            ], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr.components(separatedBy: "no strings for the locale 'xx_YY'").count, 2, result.stderr)
         let fallbacks = loggedEvents().filter { $0.name == .localeFallback }
@@ -23,8 +26,9 @@ final class LocaleTests: EndToEndTestCase {
 
     func testGarbageInTheEnvironmentFallsBackToEnglishWithoutFailing() throws {
         let bundle = try inlineBundle("b", body: "<script>Paywall.close()</script>")
-        let result = try PaywallProcess.run(["present", bundle.path, "--events", eventsPath, "--timeout", "30"], in: workDir,
-                                            environment: ["LANG": "garbage!!@#", "LC_ALL": nil, "LC_MESSAGES": nil])
+        let result = try PaywallProcess.run(
+            ["present", bundle.path, "--events", eventsPath, "--timeout", "30"], in: workDir,
+            environment: ["LANG": "garbage!!@#", "LC_ALL": nil, "LC_MESSAGES": nil])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(loggedEvents().first { $0.name == .localeFallback }?.params["resolved"], "en")
     }

@@ -35,9 +35,14 @@ final class MissingProductTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("slot secondary: product lumen.pro.weekly is not in the catalog"), result.stderr)
         let failures = loggedEvents().filter { $0.name == .paywallProductsLoadFail }
-        XCTAssertEqual(failures.map(\.params), [[
-            "slot": "secondary", "product_id": "lumen.pro.weekly", "reason": "not_in_catalog", "paywall_identifier": "classic",
-        ]])
+        XCTAssertEqual(
+            failures.map(\.params),
+            [
+                [
+                    "slot": "secondary", "product_id": "lumen.pro.weekly", "reason": "not_in_catalog",
+                    "paywall_identifier": "classic",
+                ]
+            ])
         let fallback = try XCTUnwrap(loggedEvents().first { $0.name == .paywallFallback })
         XCTAssertTrue(fallback.params["reason"]?.stringValue?.contains("lumen.pro.weekly") ?? false, "\(fallback.params)")
         // The fallback page, selling the two products that exist.
@@ -54,15 +59,21 @@ final class MissingProductTests: EndToEndTestCase {
         XCTAssertFalse(eventNames().contains(.paywallProductsLoadFail), "\(eventNames())")
         XCTAssertFalse(eventNames().contains(.paywallFallback), "\(eventNames())")
         XCTAssertEqual(try shown()["fallback"], false)
-        XCTAssertEqual(try shown()["slots"], [
-            "primary": "lumen.pro.yearly", "secondary": "lumen.pro.lifetime", "tertiary": "lumen.pro.lifetime", "hero": "lumen.pro.monthly",
-        ])
+        XCTAssertEqual(
+            try shown()["slots"],
+            [
+                "primary": "lumen.pro.yearly", "secondary": "lumen.pro.lifetime", "tertiary": "lumen.pro.lifetime",
+                "hero": "lumen.pro.monthly",
+            ])
     }
 
-    private func assertMissingProductLine(_ result: PaywallProcess.Outcome, slot: String, productId: String,
-                                          file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(result.stdout, "{\"result\":\"missing_product\",\"slot\":\"\(slot)\",\"product_id\":\"\(productId)\"}\n",
-                       result.stderr, file: file, line: line)
+    private func assertMissingProductLine(
+        _ result: PaywallProcess.Outcome, slot: String, productId: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(
+            result.stdout, "{\"result\":\"missing_product\",\"slot\":\"\(slot)\",\"product_id\":\"\(productId)\"}\n",
+            result.stderr, file: file, line: line)
         XCTAssertEqual(result.status, 4, file: file, line: line)
     }
 
@@ -76,7 +87,8 @@ final class MissingProductTests: EndToEndTestCase {
         let manifest = bundle.appendingPathComponent("manifest.json")
         try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "lumen.pro.monthly", with: "lumen.pro.montly")
             .write(to: manifest, atomically: true, encoding: .utf8)
-        let fromManifest = try PaywallProcess.run(["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--strict"], in: workDir)
+        let fromManifest = try PaywallProcess.run(
+            ["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--strict"], in: workDir)
         assertMissingProductLine(fromManifest, slot: "secondary", productId: "lumen.pro.montly")
     }
 
@@ -90,10 +102,14 @@ final class MissingProductTests: EndToEndTestCase {
 
     func testStrictCustomerCenterEndsOnAChangePlanProductTheStoreLacks() throws {
         let config = workDir.appendingPathComponent("cc.json")
-        try #"{"management": {"paths": [{"id": "change_plan", "type": "change_plan", "product_ids": ["lumen.pro.yearly", "lumen.pro.weekly"]}]}}"#
+        try
+            #"{"management": {"paths": [{"id": "change_plan", "type": "change_plan", "product_ids": ["lumen.pro.yearly", "lumen.pro.weekly"]}]}}"#
             .write(to: config, atomically: true, encoding: .utf8)
         let result = try PaywallProcess.run(
-            ["customer-center", "--store", catalog, "--data-dir", dataDir, "--config", config.path, "--strict", "--timeout", "60"],
+            [
+                "customer-center", "--store", catalog, "--data-dir", dataDir, "--config", config.path, "--strict", "--timeout",
+                "60",
+            ],
             in: workDir, timeout: 90)
         assertMissingProductLine(result, slot: "management/change_plan", productId: "lumen.pro.weekly")
     }

@@ -7,8 +7,9 @@ final class PresentTests: EndToEndTestCase {
     private func present(_ bundle: URL, _ extra: [String], environment: [String: String] = [:]) throws
         -> PaywallProcess.Outcome
     {
-        try PaywallProcess.run(["present", bundle.path, "--events", eventsPath] + extra, in: workDir,
-                               environment: environment)
+        try PaywallProcess.run(
+            ["present", bundle.path, "--events", eventsPath] + extra, in: workDir,
+            environment: environment)
     }
 
     func testClickingTheCloseButtonDeclines() throws {
@@ -17,8 +18,10 @@ final class PresentTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n")
         let names = eventNames()
-        for expected in [EventName.paywallOpen, .webviewLoadStart, .webviewLoadComplete, .paywallDecline,
-                         .paywallClose] {
+        for expected in [
+            EventName.paywallOpen, .webviewLoadStart, .webviewLoadComplete, .paywallDecline,
+            .paywallClose,
+        ] {
             XCTAssertTrue(names.contains(expected), "missing \(expected) in \(names)")
         }
         XCTAssertEqual(names.last, .paywallClose)
@@ -35,8 +38,12 @@ final class PresentTests: EndToEndTestCase {
 
     func testCustomMessageReachesTheEventFile() throws {
         let bundle = try inlineBundle("custom", body: "<p>custom</p>")
-        let result = try present(bundle, ["--eval", "Paywall.custom('hello from the page'); Paywall.close()",
-                                          "--timeout", "30"])
+        let result = try present(
+            bundle,
+            [
+                "--eval", "Paywall.custom('hello from the page'); Paywall.close()",
+                "--timeout", "30",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let custom = loggedEvents().first { $0.name == .custom }
         XCTAssertEqual(custom?.params["data"], "hello from the page")
@@ -88,15 +95,17 @@ final class PresentTests: EndToEndTestCase {
         // A link inside the bundle pointing outside it.
         try FileManager.default.createSymbolicLink(
             atPath: bundle.appendingPathComponent("outside-link").path, withDestinationPath: "/etc")
-        let wait = "await new Promise(done => { const t = setInterval(() => { if (document.title === 'reported') { clearInterval(t); done(); } }, 20); })"
+        let wait =
+            "await new Promise(done => { const t = setInterval(() => { if (document.title === 'reported') { clearInterval(t); done(); } }, 20); })"
         let result = try present(bundle, ["--eval", wait, "--eval", "Paywall.close()", "--timeout", "30"])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         let report = loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue ?? ""
         let attacks = try XCTUnwrap(try JSONValue(parsing: report)["attacks"]?.objectValue, "no report in \(report)")
         XCTAssertEqual(attacks.count, 11)
         for (path, outcome) in attacks {
-            XCTAssertTrue(outcome == .number(403) || outcome == .number(404) || outcome == "error",
-                          "\(path) gave \(outcome)")
+            XCTAssertTrue(
+                outcome == .number(403) || outcome == .number(404) || outcome == "error",
+                "\(path) gave \(outcome)")
         }
     }
 
@@ -113,15 +122,17 @@ final class PresentTests: EndToEndTestCase {
             "await new Promise(done => setTimeout(done, 300))",
             "Paywall.custom(location.href); Paywall.close()",
         ]
-        let result = try present(bundle, scripts.flatMap { ["--eval", $0] } + ["--timeout", "30"],
-                                 environment: ["PAYWALL_URL_OPENER": opener.path])
+        let result = try present(
+            bundle, scripts.flatMap { ["--eval", $0] } + ["--timeout", "30"],
+            environment: ["PAYWALL_URL_OPENER": opener.path])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: opened.path), "the opener ran")
         let events = loggedEvents()
         XCTAssertEqual(events.filter { $0.name == .urlOpenExternal }.count, 0)
         let refused = events.filter { $0.name == .pageActionRefused }
-        XCTAssertEqual(Set(refused.compactMap { $0.params["url"]?.stringValue }),
-                       ["https://example.com/terms", "https://example.com/external"])
+        XCTAssertEqual(
+            Set(refused.compactMap { $0.params["url"]?.stringValue }),
+            ["https://example.com/terms", "https://example.com/external"])
         XCTAssertEqual(Set(refused.compactMap { $0.params["action"]?.stringValue }), ["link", "open_url_external"])
         let blocked = events.filter { $0.name == .navigationBlocked }.compactMap { $0.params["url"]?.stringValue }
         XCTAssertTrue(blocked.contains("javascript:alert(1)"), "\(blocked)")
@@ -132,14 +143,18 @@ final class PresentTests: EndToEndTestCase {
 
     /// A user's real click on a link (through the X server) hands it to the system browser.
     func testAUsersClickOpensALinkInTheSystemBrowser() throws {
-        let bundle = try inlineBundle("link", body: """
-            <a id="terms" href="https://example.com/terms"
-               style="position:fixed;inset:0;display:block;background:#eee">Terms</a>
-            """)
+        let bundle = try inlineBundle(
+            "link",
+            body: """
+                <a id="terms" href="https://example.com/terms"
+                   style="position:fixed;inset:0;display:block;background:#eee">Terms</a>
+                """)
         let (opener, opened) = try urlOpener()
         let process = try PaywallProcess(
-            ["present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval",
-             "await new Promise(done => document.addEventListener('click', () => setTimeout(done, 300))); Paywall.close()"],
+            [
+                "present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval",
+                "await new Promise(done => document.addEventListener('click', () => setTimeout(done, 300))); Paywall.close()",
+            ],
             in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
         waitForEvents { $0.contains { $0.name == .pageReady } }
         let window = try XCTUnwrap(RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^link$"))
@@ -155,12 +170,15 @@ final class PresentTests: EndToEndTestCase {
         let bundle = try inlineBundle("browse", body: "<p>browse</p>")
         let flag = bundle.appendingPathComponent("counted.txt")
         let process = try PaywallProcess(
-            ["present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval", """
+            [
+                "present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval",
+                """
                 for (const n of [1, 2, 3, 4]) Paywall.openURL('http://127.0.0.1:9/page' + n);
                 await new Promise(done => { const t = setInterval(async () => {
                   if ((await fetch('counted.txt')).ok) { clearInterval(t); done(); } }, 50); });
                 Paywall.close()
-                """], in: workDir)
+                """,
+            ], in: workDir)
         waitForEvents { $0.filter { $0.name == .urlOpenInApp }.count == 4 }
         _ = RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^127\\.0\\.0\\.1$")
         usleep(500_000)  // time for any further window to map
@@ -170,11 +188,17 @@ final class PresentTests: EndToEndTestCase {
     }
 
     func testLifecycleEventsReachThePage() throws {
-        let bundle = try inlineBundle("listener", body: """
-            <script>Paywall.on('paywall_open', e => Paywall.custom('page saw ' + e.event_name + ' of ' + e.paywall_identifier));</script>
-            """)
-        let result = try present(bundle, ["--eval", "Paywall.close()",
-                                          "--timeout", "30"])
+        let bundle = try inlineBundle(
+            "listener",
+            body: """
+                <script>Paywall.on('paywall_open', e => Paywall.custom('page saw ' + e.event_name + ' of ' + e.paywall_identifier));</script>
+                """)
+        let result = try present(
+            bundle,
+            [
+                "--eval", "Paywall.close()",
+                "--timeout", "30",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], "page saw paywall_open of listener")
     }

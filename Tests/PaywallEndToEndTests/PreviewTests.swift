@@ -19,7 +19,8 @@ final class PreviewTests: EndToEndTestCase {
 
     /// The preview window stays wired to its page: host events reach it after reloads too.
     func testPreviewDeliversTemplateVariablesToThePage() throws {
-        let bundle = try inlineBundle("vars", body: "<script>Paywall.on('template_variables', () => Paywall.custom('got variables'));</script>")
+        let bundle = try inlineBundle(
+            "vars", body: "<script>Paywall.on('template_variables', () => Paywall.custom('got variables'));</script>")
         let preview = try PaywallProcess(["preview", bundle.path, "--events", eventsPath], in: workDir)
         defer { preview.terminate() }
         waitForEvents { $0.contains { $0.name == .custom && $0.params["data"] == "got variables" } }

@@ -9,11 +9,15 @@ final class ProtocolTests: EndToEndTestCase {
     private let slots = "primary=lumen.pro.yearly,secondary=lumen.pro.monthly,tertiary=lumen.pro.lifetime"
     private var dataDir: String { workDir.appendingPathComponent("data").path }
 
-    private func present(_ bundle: URL, _ scripts: [String], _ extra: [String] = [],
-                         environment: [String: String?] = [:]) throws -> PaywallProcess.Outcome {
+    private func present(
+        _ bundle: URL, _ scripts: [String], _ extra: [String] = [],
+        environment: [String: String?] = [:]
+    ) throws -> PaywallProcess.Outcome {
         try PaywallProcess.run(
-            ["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--products", slots,
-             "--events", eventsPath, "--timeout", "30"] + extra + scripts.flatMap { ["--eval", $0] },
+            [
+                "present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--products", slots,
+                "--events", eventsPath, "--timeout", "30",
+            ] + extra + scripts.flatMap { ["--eval", $0] },
             in: workDir, environment: environment)
     }
 
@@ -29,7 +33,8 @@ final class ProtocolTests: EndToEndTestCase {
         let events = try delivered()
         let names = events.compactMap { $0["event_name"]?.stringValue }
         XCTAssertEqual(Array(names.prefix(3)), ["products", "template_variables", "template_substitutions_prefix"])
-        XCTAssertTrue(names.contains(EventName.paywallOpen.rawValue), "lifecycle events reach a page's own window.paywall: \(names)")
+        XCTAssertTrue(
+            names.contains(EventName.paywallOpen.rawValue), "lifecycle events reach a page's own window.paywall: \(names)")
         XCTAssertEqual(events[0]["products"]?.arrayValue?.first, ["product": "primary", "productId": "lumen.pro.yearly"])
         let variables = try XCTUnwrap(events[1]["variables"])
         XCTAssertEqual(variables["primary"]?["price"], "$39.99")
@@ -52,40 +57,55 @@ final class ProtocolTests: EndToEndTestCase {
     }
 
     func testDevicePreloadIsSetBeforePageScriptsRun() throws {
-        let bundle = try inlineBundle("preload", body: "<script>window.seenAtStart = JSON.stringify(window.__SW_DEVICE_PRELOAD__);</script>")
-        let result = try present(bundle, ["Paywall.custom(window.seenAtStart + ' ' + navigator.language); Paywall.close()"],
-                                 ["--locale", "fr_FR"])
+        let bundle = try inlineBundle(
+            "preload", body: "<script>window.seenAtStart = JSON.stringify(window.__SW_DEVICE_PRELOAD__);</script>")
+        let result = try present(
+            bundle, ["Paywall.custom(window.seenAtStart + ' ' + navigator.language); Paywall.close()"],
+            ["--locale", "fr_FR"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(loggedEvents().first { $0.name == .custom }?.params["data"], #"{"deviceLocale":"fr_FR"} fr-FR"#)
     }
 
     func testNoTrialPrefixAfterTheUserHadATrial() throws {
-        XCTAssertEqual(try PaywallProcess.run(["store", "buy", "lumen.pro.monthly", "--store", catalog, "--data-dir", dataDir],
-                                              in: workDir).status, 0)
-        let transactions = try JSONValue(parsing: try PaywallProcess.run(
-            ["store", "transactions", "--json", "--store", catalog, "--data-dir", dataDir], in: workDir).stdout)
+        XCTAssertEqual(
+            try PaywallProcess.run(
+                ["store", "buy", "lumen.pro.monthly", "--store", catalog, "--data-dir", dataDir],
+                in: workDir
+            ).status, 0)
+        let transactions = try JSONValue(
+            parsing: try PaywallProcess.run(
+                ["store", "transactions", "--json", "--store", catalog, "--data-dir", dataDir], in: workDir
+            ).stdout)
         let id = try XCTUnwrap(transactions.arrayValue?.first?["transaction_id"]?.stringValue)
-        XCTAssertEqual(try PaywallProcess.run(["store", "expire", id, "--store", catalog, "--data-dir", dataDir], in: workDir).status, 0)
+        XCTAssertEqual(
+            try PaywallProcess.run(["store", "expire", id, "--store", catalog, "--data-dir", dataDir], in: workDir).status, 0)
         let prefix = try delivered().first { $0["event_name"] == "template_substitutions_prefix" }
         XCTAssertEqual(prefix?["prefix"], .null)
     }
 
     /// An HTML-only page: {{ }} in text and attributes, the prefix alternative, a typo reported once.
     func testHTMLTemplatingFillsPricesAndReportsUnknownVariables() throws {
-        let bundle = try inlineBundle("html-only", body: """
-            <p id="price">{{ primary.price }} per {{ primary.period }}</p>
-            <p id="trial" data-paywall-free-trial="Try {{ primary.trialPeriodText }}">Subscribe {{ primary.periodly }}</p>
-            <p id="typo">{{ primary.pricee }} and again {{ primary.pricee }}</p>
-            <img id="art" alt="{{ products.primary.localizedPeriod }} plan">
-            """)
+        let bundle = try inlineBundle(
+            "html-only",
+            body: """
+                <p id="price">{{ primary.price }} per {{ primary.period }}</p>
+                <p id="trial" data-paywall-free-trial="Try {{ primary.trialPeriodText }}">Subscribe {{ primary.periodly }}</p>
+                <p id="typo">{{ primary.pricee }} and again {{ primary.pricee }}</p>
+                <img id="art" alt="{{ products.primary.localizedPeriod }} plan">
+                """)
         let read = """
             Paywall.custom(JSON.stringify([price.textContent, trial.textContent, typo.textContent, art.alt])); Paywall.close()
             """
         let result = try present(bundle, [read])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        let texts = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
-        XCTAssertEqual(texts, ["$39.99 per year", "Try 1-week free trial", "{{ primary.pricee }} and again {{ primary.pricee }}",
-                               "1 year plan"])
+        let texts = try JSONValue(
+            parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
+        XCTAssertEqual(
+            texts,
+            [
+                "$39.99 per year", "Try 1-week free trial", "{{ primary.pricee }} and again {{ primary.pricee }}",
+                "1 year plan",
+            ])
         let unknown = loggedEvents().filter { $0.name == .templateVariableUnknown }
         XCTAssertEqual(unknown.map { $0.params["name"] }, ["primary.pricee"], "reported once")
     }
@@ -95,8 +115,10 @@ final class ProtocolTests: EndToEndTestCase {
         let template = Self.packageRoot.appendingPathComponent("templates/classic")
         let read = "Paywall.custom(document.querySelector('.paywall').innerText); Paywall.close()"
         let result = try PaywallProcess.run(
-            ["present", template.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath,
-             "--timeout", "30", "--eval", read], in: workDir)
+            [
+                "present", template.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath,
+                "--timeout", "30", "--eval", read,
+            ], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
         let text = try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue)
         for expected in ["$39.99", "$7.99", "$99.99", "1-week free trial", "Start free trial"] {
@@ -117,7 +139,8 @@ final class ProtocolTests: EndToEndTestCase {
         let bundle = try inlineBundle("messages", body: "<p>messages</p>")
         let notified = workDir.appendingPathComponent("notified.txt")
         let notifier = workDir.appendingPathComponent("notifier.sh")
-        try "#!/bin/sh\nprintf '%s|%s\\n' \"$1\" \"$2\" >> '\(notified.path)'\n".write(to: notifier, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s|%s\\n' \"$1\" \"$2\" >> '\(notified.path)'\n".write(
+            to: notifier, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: notifier.path)
         let script = """
             const answers = [];
@@ -133,10 +156,15 @@ final class ProtocolTests: EndToEndTestCase {
             """
         let result = try present(bundle, [script], environment: ["PAYWALL_NOTIFIER": notifier.path])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
-        let answers = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
+        let answers = try JSONValue(
+            parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
         let statuses = answers.arrayValue?.map { "\($0["event_name"]?.stringValue ?? "") \($0["status"]?.stringValue ?? "")" }
-        XCTAssertEqual(Set(statuses ?? []), ["permission_result granted", "permission_result unsupported",
-                                              "callback_result failure"])
+        XCTAssertEqual(
+            Set(statuses ?? []),
+            [
+                "permission_result granted", "permission_result unsupported",
+                "callback_result failure",
+            ])
         XCTAssertTrue(eventNames().contains(.notificationScheduled))
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, !FileManager.default.fileExists(atPath: notified.path) { usleep(50_000) }

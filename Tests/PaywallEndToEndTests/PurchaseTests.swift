@@ -12,14 +12,17 @@ final class PurchaseTests: EndToEndTestCase {
 
     private func present(_ bundle: String, _ scripts: [String], catalog: String? = nil) throws -> PaywallProcess.Outcome {
         try PaywallProcess.run(
-            ["present", bundle, "--store", catalog ?? self.catalog, "--data-dir", dataDir, "--products", slots,
-             "--events", eventsPath, "--timeout", "30"] + scripts.flatMap { ["--eval", $0] }, in: workDir,
+            [
+                "present", bundle, "--store", catalog ?? self.catalog, "--data-dir", dataDir, "--products", slots,
+                "--events", eventsPath, "--timeout", "30",
+            ] + scripts.flatMap { ["--eval", $0] }, in: workDir,
             environment: PaywallProcess.scribbledMemory)
     }
 
     private func store(_ arguments: [String], catalog: String? = nil) throws -> PaywallProcess.Outcome {
-        try PaywallProcess.run(["store"] + arguments + ["--store", catalog ?? self.catalog, "--data-dir", dataDir],
-                               in: workDir)
+        try PaywallProcess.run(
+            ["store"] + arguments + ["--store", catalog ?? self.catalog, "--data-dir", dataDir],
+            in: workDir)
     }
 
     private func status() throws -> JSONValue {
@@ -57,8 +60,11 @@ final class PurchaseTests: EndToEndTestCase {
 
     func testCancelledPurchaseLeavesNothingBehind() throws {
         XCTAssertEqual(try store(["set-outcome", "cancelled"]).status, 0)
-        let result = try present(template, [
-            "const seen = new Promise(done => Paywall.on('transaction_abandon', done)); document.getElementById('purchase').click(); await seen; Paywall.close()"])
+        let result = try present(
+            template,
+            [
+                "const seen = new Promise(done => Paywall.on('transaction_abandon', done)); document.getElementById('purchase').click(); await seen; Paywall.close()"
+            ])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         XCTAssertTrue(eventNames().contains(.transactionAbandon), "\(eventNames())")
         XCTAssertFalse(eventNames().contains(.transactionComplete))
@@ -67,17 +73,24 @@ final class PurchaseTests: EndToEndTestCase {
 
     func testFailedPurchaseIsReportedWithItsReason() throws {
         XCTAssertEqual(try store(["set-outcome", "failed:card_declined"]).status, 0)
-        let result = try present(template, [
-            "const seen = new Promise(done => Paywall.on('transaction_fail', done)); document.getElementById('purchase').click(); await seen; Paywall.close()"])
+        let result = try present(
+            template,
+            [
+                "const seen = new Promise(done => Paywall.on('transaction_fail', done)); document.getElementById('purchase').click(); await seen; Paywall.close()"
+            ])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         let failure = loggedEvents().first { $0.name == .transactionFail }
-        XCTAssertTrue(failure?.params["message"]?.stringValue?.contains("card_declined") ?? false, "\(String(describing: failure))")
+        XCTAssertTrue(
+            failure?.params["message"]?.stringValue?.contains("card_declined") ?? false, "\(String(describing: failure))")
         XCTAssertEqual(try status()["subscription_status"], "inactive")
     }
 
     func testRestoreWithNothingToRestoreFails() throws {
-        let result = try present(template, [
-            "const seen = new Promise(done => Paywall.on('restore_fail', done)); document.getElementById('restore').click(); await seen; Paywall.close()"])
+        let result = try present(
+            template,
+            [
+                "const seen = new Promise(done => Paywall.on('restore_fail', done)); document.getElementById('restore').click(); await seen; Paywall.close()"
+            ])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         let names = eventNames()
         XCTAssertTrue(names.contains(.restoreStart) && names.contains(.restoreFail), "\(names)")
@@ -92,8 +105,10 @@ final class PurchaseTests: EndToEndTestCase {
               if ((await fetch('bought.txt')).ok) { clearInterval(t); done(); } }, 50); })
             """
         let presenting = try PaywallProcess(
-            ["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
-             "--eval", waitForFlag, "--eval", "document.getElementById('restore').click()"], in: workDir,
+            [
+                "present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--events", eventsPath, "--timeout", "30",
+                "--eval", waitForFlag, "--eval", "document.getElementById('restore').click()",
+            ], in: workDir,
             environment: PaywallProcess.scribbledMemory)
         waitForEvents { $0.contains { $0.name == .pageReady } }
         let bought = try store(["buy", "lumen.pro.monthly"])
@@ -110,8 +125,10 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertEqual(try store(["buy", "lumen.pro.monthly", "--user", "alice"]).status, 0)
         let bundle = try inlineBundle("restore", body: "<button id='restore' data-paywall-restore>Restore</button>")
         let result = try PaywallProcess.run(
-            ["present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--user", "bob", "--events", eventsPath,
-             "--timeout", "30", "--eval", "document.getElementById('restore').click()"], in: workDir,
+            [
+                "present", bundle.path, "--store", catalog, "--data-dir", dataDir, "--user", "bob", "--events", eventsPath,
+                "--timeout", "30", "--eval", "document.getElementById('restore').click()",
+            ], in: workDir,
             environment: PaywallProcess.scribbledMemory)
         XCTAssertEqual(result.stdout, "{\"result\":\"restored\"}\n", result.stderr)
         XCTAssertTrue(eventNames().contains(.restoreComplete), "\(eventNames())")
@@ -123,9 +140,12 @@ final class PurchaseTests: EndToEndTestCase {
 
     /// A purchase that keeps the paywall open is what the user did, whatever closes it later.
     func testPurchaseThatKeepsThePaywallOpenIsReportedWhenItCloses() throws {
-        let result = try present(template, [
-            "const done = new Promise(d => Paywall.on('transaction_complete', d)); Paywall.purchase('secondary', {shouldDismiss: false}); await done",
-            "Paywall.close()"])
+        let result = try present(
+            template,
+            [
+                "const done = new Promise(d => Paywall.on('transaction_complete', d)); Paywall.purchase('secondary', {shouldDismiss: false}); await done",
+                "Paywall.close()",
+            ])
         XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.monthly\"}\n", result.stderr)
         XCTAssertEqual(result.status, 0)
         XCTAssertFalse(eventNames().contains(.paywallDecline), "\(eventNames())")
@@ -188,7 +208,8 @@ final class PurchaseTests: EndToEndTestCase {
         let noStore = try PaywallProcess.run(["store", "products", "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(noStore.status, 2)
         XCTAssertTrue(noStore.stderr.contains("--store CATALOG is required"), noStore.stderr)
-        let badCatalog = try PaywallProcess.run(["store", "products", "--store", "/no/such.json", "--data-dir", dataDir], in: workDir)
+        let badCatalog = try PaywallProcess.run(
+            ["store", "products", "--store", "/no/such.json", "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(badCatalog.status, 1)
         XCTAssertTrue(badCatalog.stderr.contains("/no/such.json"), badCatalog.stderr)
         let buyUnknown = try store(["buy", "nope"])
@@ -227,9 +248,10 @@ final class PurchaseTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
         XCTAssertTrue(result.stderr.contains("purchase lumen.pro.yearly fake_"), result.stderr)
         XCTAssertTrue(result.stderr.contains("disk is full"), result.stderr)
-        let failure = try XCTUnwrap(loggedEvents().first {
-            $0.name == .entitlementCacheWriteFail && $0.params["product_identifier"] != nil
-        }, "\(eventNames())")
+        let failure = try XCTUnwrap(
+            loggedEvents().first {
+                $0.name == .entitlementCacheWriteFail && $0.params["product_identifier"] != nil
+            }, "\(eventNames())")
         XCTAssertEqual(failure.params["product_identifier"], "lumen.pro.yearly")
         XCTAssertTrue(failure.params["transaction_id"]?.stringValue?.hasPrefix("fake_") ?? false, "\(failure.params)")
         XCTAssertTrue(failure.params["message"]?.stringValue?.contains("disk is full") ?? false, "\(failure.params)")

@@ -20,7 +20,8 @@ final class PythonExampleAppTests: EndToEndTestCase {
 
         // Buy: the sidecar asks the app, which opens its checkout.
         let checkout = try app.buy()
-        XCTAssertNil(log.line(containing: "checkout: ", after: "checkout: open", wait: false), "answered before Pay:\n\(log.text)")
+        XCTAssertNil(
+            log.line(containing: "checkout: ", after: "checkout: open", wait: false), "answered before Pay:\n\(log.text)")
 
         // A card, typed into the app's form, and Pay.
         app.typeCard("4242 4242 4242 4242", in: checkout)
@@ -51,7 +52,8 @@ final class PythonExampleAppTests: EndToEndTestCase {
 
         if let keep = ProcessInfo.processInfo.environment["PAYWALL_KEEP_SCREENSHOTS"] {
             for shot in [paywallOverApp, checkoutOverPaywall, afterPurchase] {
-                try? FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: keep).appendingPathComponent(shot.lastPathComponent))
+                try? FileManager.default.copyItem(
+                    at: shot, to: URL(fileURLWithPath: keep).appendingPathComponent(shot.lastPathComponent))
             }
         }
     }
@@ -101,11 +103,15 @@ private struct AppUnderTest {
 
     init(workDir: URL, file: StaticString = #filePath, line: UInt = #line) throws {
         data = workDir.appendingPathComponent("data")
-        run = try PaywallProcess([PythonExampleAppTests.app.path, "--paywall", PaywallProcess.executable.path,
-                                  "--data-dir", data.path, "--print-widgets"],
-                                 in: workDir, executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        run = try PaywallProcess(
+            [
+                PythonExampleAppTests.app.path, "--paywall", PaywallProcess.executable.path,
+                "--data-dir", data.path, "--print-widgets",
+            ],
+            in: workDir, executable: URL(fileURLWithPath: "/usr/bin/python3"))
         log = AppLog(run: run)
-        window = try XCTUnwrap(log.value(after: "window: x11:0x").flatMap { UInt($0, radix: 16) }, log.text, file: file, line: line)
+        window = try XCTUnwrap(
+            log.value(after: "window: x11:0x").flatMap { UInt($0, radix: 16) }, log.text, file: file, line: line)
         service = try XCTUnwrap(log.value(after: "service: pid ").flatMap { Int32($0) }, log.text, file: file, line: line)
         XCTAssertNotNil(log.line("status: Lumen Notes Free"), log.text, file: file, line: line)
         // Its buttons take clicks once the config's paywalls are cached (`cacheConfiguredPaywalls`).
@@ -121,8 +127,9 @@ private struct AppUnderTest {
         let paywall = try XCTUnwrap(RealInput.waitForWindow(pid: service, timeout: 30), file: file, line: line)
         XCTAssertNotNil(log.line(containing: "event: page_ready "), log.text, file: file, line: line)
         XCTAssertNil(log.line(containing: "event: paywall_fallback ", wait: false), log.text, file: file, line: line)
-        XCTAssertEqual(RealInput.transientFor(window: paywall), window, "the paywall's WM_TRANSIENT_FOR is the app's window",
-                       file: file, line: line)
+        XCTAssertEqual(
+            RealInput.transientFor(window: paywall), window, "the paywall's WM_TRANSIENT_FOR is the app's window",
+            file: file, line: line)
         return paywall
     }
 
@@ -134,11 +141,13 @@ private struct AppUnderTest {
         let opened = log.lines.filter { $0.hasPrefix("checkout: open ") }.count
         RealInput.click(window: paywall, x: size.width / 2, y: size.height - 92)
         // Opened, and its fields' places printed (Cancel's last).
-        XCTAssertTrue(log.waitUntil { lines in
-            lines.filter { $0 == "checkout: open lumen.pro.yearly" }.count == opened + 1
-                && lines.filter { $0.hasPrefix("widget checkout.cancel ") }.count == opened + 1
-        }, log.text, file: file, line: line)
-        return try XCTUnwrap(RealInput.waitForWindow(pid: run.process.processIdentifier, name: "^Checkout$"), file: file, line: line)
+        XCTAssertTrue(
+            log.waitUntil { lines in
+                lines.filter { $0 == "checkout: open lumen.pro.yearly" }.count == opened + 1
+                    && lines.filter { $0.hasPrefix("widget checkout.cancel ") }.count == opened + 1
+            }, log.text, file: file, line: line)
+        return try XCTUnwrap(
+            RealInput.waitForWindow(pid: run.process.processIdentifier, name: "^Checkout$"), file: file, line: line)
     }
 
     /// Types a card into the checkout form, with a valid expiry date and security code.

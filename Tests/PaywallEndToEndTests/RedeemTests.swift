@@ -21,18 +21,22 @@ final class RedeemTests: EndToEndTestCase {
     private func startServer() throws -> URL {
         let directory = workDir.appendingPathComponent("server")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let control = #"{"keys": {"\#(Self.key)": {"id": 1, "status": "active", "activation_limit": 2, "activation_usage": 0, "product_id": 10, "variant_id": 11}}}"#
+        let control =
+            #"{"keys": {"\#(Self.key)": {"id": 1, "status": "active", "activation_limit": 2, "activation_usage": 0, "product_id": 10, "variant_id": 11}}}"#
         try Data(control.utf8).write(to: directory.appendingPathComponent("control.json"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py").path,
-                             directory.appendingPathComponent("control.json").path, directory.appendingPathComponent("requests.jsonl").path,
-                             directory.appendingPathComponent("port").path]
+        process.arguments = [
+            Self.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py").path,
+            directory.appendingPathComponent("control.json").path, directory.appendingPathComponent("requests.jsonl").path,
+            directory.appendingPathComponent("port").path,
+        ]
         try process.run()
         server = process
         let portFile = directory.appendingPathComponent("port")
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) { usleep(20_000) }
-        let port = try XCTUnwrap((try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init), "the server did not start")
+        let port = try XCTUnwrap(
+            (try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init), "the server did not start")
         return URL(string: "http://127.0.0.1:\(port)")!
     }
 
@@ -59,7 +63,8 @@ final class RedeemTests: EndToEndTestCase {
         let keyFile = workDir.appendingPathComponent("key.txt")
         try Data("\n  \(Self.key)  \n".utf8).write(to: keyFile)
 
-        let redeemed = try PaywallProcess.run(["redeem", "--store", catalog, "--data-dir", data, "--user", "ada"], in: workDir, stdin: keyFile)
+        let redeemed = try PaywallProcess.run(
+            ["redeem", "--store", catalog, "--data-dir", data, "--user", "ada"], in: workDir, stdin: keyFile)
         XCTAssertEqual(redeemed.status, 0, redeemed.stderr)
         let report = try JSONValue(parsing: redeemed.stdout)
         XCTAssertEqual(report["user_id"], "ada")
@@ -80,22 +85,27 @@ final class RedeemTests: EndToEndTestCase {
         XCTAssertEqual(license["state"], "subscribed")
         XCTAssertEqual(license["activation_usage"], 1)
         let text = try PaywallProcess.run(["status", "--data-dir", data], in: workDir)
-        XCTAssertTrue(text.stdout.contains("license ****4d51\tpro.lifetime\tsubscribed\t1 of 2 activations\tno expiry"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains("license ****4d51\tpro.lifetime\tsubscribed\t1 of 2 activations\tno expiry"), text.stdout)
         for output in [redeemed.stdout, redeemed.stderr, status.stdout, text.stdout] {
             XCTAssertFalse(output.contains(Self.key), "the key appears unmasked: \(output)")
         }
 
         // A fresh process with the store too: the cached validation, at once, offline.
-        let entitlements = try PaywallProcess.run(["store", "entitlements", "--store", catalog, "--data-dir", data, "--user", "ada", "--json"],
-                                                  in: workDir)
+        let entitlements = try PaywallProcess.run(
+            ["store", "entitlements", "--store", catalog, "--data-dir", data, "--user", "ada", "--json"],
+            in: workDir)
         XCTAssertEqual(entitlements.status, 0, entitlements.stderr)
         XCTAssertEqual(try JSONValue(parsing: entitlements.stdout)["subscription_status"], "active")
     }
 
     func testRedeemFromALink() throws {
         let catalog = try writeCatalog(try startServer())
-        let result = try PaywallProcess.run(["redeem", "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
-                                             "lumennotes://paywall/redeem?license_key=\(Self.key)"], in: workDir)
+        let result = try PaywallProcess.run(
+            [
+                "redeem", "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
+                "lumennotes://paywall/redeem?license_key=\(Self.key)",
+            ], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try JSONValue(parsing: result.stdout)["subscription_status"], "active")
     }
@@ -107,14 +117,17 @@ final class RedeemTests: EndToEndTestCase {
         try Data("NO-SUCH-KEY-12345\n".utf8).write(to: keyFile)
         let unknown = try PaywallProcess.run(["redeem", "--store", catalog, "--data-dir", data], in: workDir, stdin: keyFile)
         XCTAssertEqual(unknown.status, 1)
-        XCTAssertTrue(unknown.stderr.contains("license key not activated") && unknown.stderr.contains("license_key not found."), unknown.stderr)
+        XCTAssertTrue(
+            unknown.stderr.contains("license key not activated") && unknown.stderr.contains("license_key not found."),
+            unknown.stderr)
         XCTAssertTrue(unknown.stderr.contains("****2345") && !unknown.stderr.contains("NO-SUCH-KEY-12345"), unknown.stderr)
 
         let empty = try PaywallProcess.run(["redeem", "--store", catalog, "--data-dir", data], in: workDir)
         XCTAssertEqual(empty.status, 1)
         XCTAssertTrue(empty.stderr.contains("no license key was given"), empty.stderr)
 
-        let notALink = try PaywallProcess.run(["redeem", "--store", catalog, "--data-dir", data, "SECRET-KEY-IN-ARGV"], in: workDir)
+        let notALink = try PaywallProcess.run(
+            ["redeem", "--store", catalog, "--data-dir", data, "SECRET-KEY-IN-ARGV"], in: workDir)
         XCTAssertEqual(notALink.status, 2)
         XCTAssertTrue(notALink.stderr.contains("not a redeem link"), notALink.stderr)
         XCTAssertFalse(notALink.stderr.contains("SECRET-KEY-IN-ARGV"))

@@ -41,8 +41,9 @@ final class ResilienceTests: EndToEndTestCase {
         let bundle = try inlineBundle("broken", body: "")
         try FileManager.default.removeItem(at: bundle.appendingPathComponent("index.html"))
         try "<p>outside</p>".write(to: workDir.appendingPathComponent("outside.html"), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(atPath: bundle.appendingPathComponent("index.html").path,
-                                                   withDestinationPath: workDir.appendingPathComponent("outside.html").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: bundle.appendingPathComponent("index.html").path,
+            withDestinationPath: workDir.appendingPathComponent("outside.html").path)
         let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
         let read = """
             await new Promise(done => { const t = setInterval(() => { if (document.querySelector('.product')) { clearInterval(t); done(); } }, 20); });
@@ -51,14 +52,18 @@ final class ResilienceTests: EndToEndTestCase {
             Paywall.close();
             """
         let result = try PaywallProcess.run(
-            ["present", bundle.path, "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
-             "--products", "primary=lumen.pro.yearly,secondary=lumen.pro.monthly", "--events", eventsPath,
-             "--timeout", "30", "--eval", read], in: workDir)
+            [
+                "present", bundle.path, "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
+                "--products", "primary=lumen.pro.yearly,secondary=lumen.pro.monthly", "--events", eventsPath,
+                "--timeout", "30", "--eval", read,
+            ], in: workDir)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         XCTAssertTrue(eventNames().contains(.webviewLoadFail), "\(eventNames())")
-        XCTAssertEqual(loggedEvents().first { $0.name == .paywallFallback }?.params["reason"]?.stringValue?
-            .contains("path leaves the bundle"), true)
-        let shown = try JSONValue(parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
+        XCTAssertEqual(
+            loggedEvents().first { $0.name == .paywallFallback }?.params["reason"]?.stringValue?
+                .contains("path leaves the bundle"), true)
+        let shown = try JSONValue(
+            parsing: try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue))
         XCTAssertEqual(shown, ["Upgrade", "primary Yearly$39.99 / year", "secondary Monthly$7.99 / month"])
 
         // In the user's language: the runtime's own texts, the products as the locale writes them.
@@ -69,9 +74,11 @@ final class ResilienceTests: EndToEndTestCase {
             Paywall.close();
             """
         let localized = try PaywallProcess.run(
-            ["present", bundle.path, "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
-             "--products", "primary=lumen.pro.lifetime", "--locale", "fr_FR", "--events", eventsPath,
-             "--timeout", "30", "--eval", french], in: workDir)
+            [
+                "present", bundle.path, "--store", catalog, "--data-dir", workDir.appendingPathComponent("data").path,
+                "--products", "primary=lumen.pro.lifetime", "--locale", "fr_FR", "--events", eventsPath,
+                "--timeout", "30", "--eval", french,
+            ], in: workDir)
         XCTAssertEqual(localized.stdout, "{\"result\":\"declined\"}\n", localized.stderr)
         let texts = try JSONValue(parsing: try XCTUnwrap(loggedEvents().last { $0.name == .custom }?.params["data"]?.stringValue))
         XCTAssertEqual(texts, ["Passer à la version supérieure", "Restaurer les achats", "Achat unique99,99\u{a0}$US"])
@@ -79,10 +86,13 @@ final class ResilienceTests: EndToEndTestCase {
 
     /// A page that never becomes ready: after the load timeout the user is offered Retry and Close.
     func testASlowPageOffersRetryAndClose() throws {
-        let bundle = try inlineBundle("stuck", body: "<script>const end = Date.now() + 2500; while (Date.now() < end) {}</script>")
+        let bundle = try inlineBundle(
+            "stuck", body: "<script>const end = Date.now() + 2500; while (Date.now() < end) {}</script>")
         let result = try PaywallProcess.run(
-            ["present", bundle.path, "--events", eventsPath, "--load-timeout", "0.5", "--timeout", "8",
-             "--eval", "Paywall.close()"], in: workDir)
+            [
+                "present", bundle.path, "--events", eventsPath, "--load-timeout", "0.5", "--timeout", "8",
+                "--eval", "Paywall.close()",
+            ], in: workDir)
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", "it still finished loading and closed")
         let names = eventNames()
         let timeout = try XCTUnwrap(names.firstIndex(of: .webviewLoadTimeout), "\(names)")
@@ -91,21 +101,24 @@ final class ResilienceTests: EndToEndTestCase {
 
     func testBenchReportsEveryMedian() throws {
         // A short soak (the documented run is 100 + 500 cycles): its figures are there, not judged.
-        let result = try PaywallProcess.run(["bench", "--json", "--soak-warmup", "5", "--soak-cycles", "20"], in: workDir, timeout: 300)
+        let result = try PaywallProcess.run(
+            ["bench", "--json", "--soak-warmup", "5", "--soak-cycles", "20"], in: workDir, timeout: 300)
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try JSONValue(parsing: result.stdout)
-        for key in ["cold_present_ms", "preloaded_present_ms", "bridge_rtt_ms", "raw_bridge_rtt_ms", "status_read_ms",
-                    "scheme_serve_ms", "file_serve_ms", "preload_rss_mb", "customer_center_cold_ms",
-                    "customer_center_preloaded_ms", "two_frames_floor_ms", "snapshot_matrix_20_ms", "snapshot_single_ms",
-                    "snapshot_separate_20_ms", "plain_window_first_frame_ms", "preloaded_first_frame_ms",
-                    "preloaded_blank_frames", "cold_first_frame_ms", "cold_white_frames",
-                    "customer_center_preloaded_first_frame_ms", "customer_center_preloaded_blank_frames",
-                    "customer_center_cold_slowest_ms", "swift_baseline_process_ms", "status_read_in_process_ms",
-                    "store_process_ms", "cache_process_ms", "validate_process_ms", "bundle_process_ms",
-                    "sidecar_preloaded_present_ms", "app_preloaded_present_ms",
-                    "cold_soak_rss_growth_mb", "cold_soak_ui_rss_growth_mb", "cold_soak_webkit_rss_growth_mb",
-                    "preloaded_soak_rss_growth_mb", "preloaded_soak_ui_rss_growth_mb", "preloaded_soak_webkit_rss_growth_mb",
-                    "cold_soak_web_process_recycles", "preloaded_soak_web_process_recycles"] {
+        for key in [
+            "cold_present_ms", "preloaded_present_ms", "bridge_rtt_ms", "raw_bridge_rtt_ms", "status_read_ms",
+            "scheme_serve_ms", "file_serve_ms", "preload_rss_mb", "customer_center_cold_ms",
+            "customer_center_preloaded_ms", "two_frames_floor_ms", "snapshot_matrix_20_ms", "snapshot_single_ms",
+            "snapshot_separate_20_ms", "plain_window_first_frame_ms", "preloaded_first_frame_ms",
+            "preloaded_blank_frames", "cold_first_frame_ms", "cold_white_frames",
+            "customer_center_preloaded_first_frame_ms", "customer_center_preloaded_blank_frames",
+            "customer_center_cold_slowest_ms", "swift_baseline_process_ms", "status_read_in_process_ms",
+            "store_process_ms", "cache_process_ms", "validate_process_ms", "bundle_process_ms",
+            "sidecar_preloaded_present_ms", "app_preloaded_present_ms",
+            "cold_soak_rss_growth_mb", "cold_soak_ui_rss_growth_mb", "cold_soak_webkit_rss_growth_mb",
+            "preloaded_soak_rss_growth_mb", "preloaded_soak_ui_rss_growth_mb", "preloaded_soak_webkit_rss_growth_mb",
+            "cold_soak_web_process_recycles", "preloaded_soak_web_process_recycles",
+        ] {
             guard case .number(let value)? = json[key] else { return XCTFail("missing \(key) in \(result.stdout)") }
             // Memory may shrink between two readings; times and counts may not be negative.
             XCTAssertTrue(value.isFinite && (value >= 0 || key.hasSuffix("_mb")), "\(key) = \(value)")

@@ -12,12 +12,14 @@ final class SeleniumTests: EndToEndTestCase {
     private func runScript(_ scenario: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let template = Self.packageRoot.appendingPathComponent("templates/classic").path
         // Started like the paywall itself: G_DEBUG=fatal-criticals reaches it through the driver.
-        let outcome = try PaywallProcess.run([
-            Self.script.path, "--paywall", PaywallProcess.executable.path, "--template", template,
-            "--work-dir", workDir.path, "--scenario", scenario,
-        ], in: workDir, executable: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 180, file: file, line: line)
-        XCTAssertEqual(outcome.status, 0, "webdriver_test.py --scenario \(scenario) failed:\n\(outcome.stdout)\n\(outcome.stderr)",
-                       file: file, line: line)
+        let outcome = try PaywallProcess.run(
+            [
+                Self.script.path, "--paywall", PaywallProcess.executable.path, "--template", template,
+                "--work-dir", workDir.path, "--scenario", scenario,
+            ], in: workDir, executable: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 180, file: file, line: line)
+        XCTAssertEqual(
+            outcome.status, 0, "webdriver_test.py --scenario \(scenario) failed:\n\(outcome.stdout)\n\(outcome.stderr)",
+            file: file, line: line)
         XCTAssertTrue(outcome.stdout.contains("webdriver_test \(scenario): ok"), outcome.stdout, file: file, line: line)
     }
 

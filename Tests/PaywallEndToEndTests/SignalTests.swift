@@ -45,11 +45,18 @@ final class SignalTests: EndToEndTestCase {
     func testASecondSignalDuringAPurchaseExitsAtOnceWithTheSignalsCode() throws {
         let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
         let data = workDir.appendingPathComponent("data").path
-        XCTAssertEqual(try PaywallProcess.run(["store", "set-outcome", "success", "--delay", "3600", "--store", catalog,
-                                               "--data-dir", data], in: workDir).status, 0)
+        XCTAssertEqual(
+            try PaywallProcess.run(
+                [
+                    "store", "set-outcome", "success", "--delay", "3600", "--store", catalog,
+                    "--data-dir", data,
+                ], in: workDir
+            ).status, 0)
         let bundle = try inlineBundle("buy", body: "<p>buy</p>")
-        let process = try start(["present", bundle.path, "--store", catalog, "--data-dir", data, "--products",
-                                 "primary=lumen.pro.monthly", "--timeout", "60", "--eval", "Paywall.purchase('primary')"])
+        let process = try start([
+            "present", bundle.path, "--store", catalog, "--data-dir", data, "--products",
+            "primary=lumen.pro.monthly", "--timeout", "60", "--eval", "Paywall.purchase('primary')",
+        ])
         waitForEvents { $0.contains { $0.name == .transactionStart } }
         kill(process.process.processIdentifier, SIGTERM)
         usleep(300_000)

@@ -21,9 +21,10 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
     private func report(_ dir: String) throws -> [String: [String: JSONValue]] {
         let text = try String(contentsOf: folder(dir).appendingPathComponent("report.json"), encoding: .utf8)
         let images = try XCTUnwrap(try JSONValue(parsing: text)["images"]?.arrayValue)
-        return Dictionary(uniqueKeysWithValues: images.compactMap { image in
-            image["name"]?.stringValue.map { ($0, image.objectValue ?? [:]) }
-        })
+        return Dictionary(
+            uniqueKeysWithValues: images.compactMap { image in
+                image["name"]?.stringValue.map { ($0, image.objectValue ?? [:]) }
+            })
     }
 
     private func number(_ value: JSONValue?) -> Double? {
@@ -32,8 +33,12 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
     }
 
     func testMatrixWritesEveryCombinationAndAContactSheet() throws {
-        let result = try snapshot(classic, ["--out-dir", folder("out").path, "--locales", "en,de", "--themes", "light,dark",
-                                            "--sizes", "400x720,320x568"])
+        let result = try snapshot(
+            classic,
+            [
+                "--out-dir", folder("out").path, "--locales", "en,de", "--themes", "light,dark",
+                "--sizes", "400x720,320x568",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let expected = ["en", "de"].flatMap { locale in
             ["light", "dark"].flatMap { theme in ["400x720", "320x568"].map { "\(locale)_\(theme)_\($0).png" } }
@@ -54,25 +59,33 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
     /// One web process serves every locale: each page still sees its own language everywhere a
     /// page reads it (a quarter of the page each, coloured by what it read).
     func testEachLocaleRendersInItsOwnLanguage() throws {
-        let bundle = try inlineBundle("languages", body: """
-            <style>body { margin: 0 } div { position: fixed; top: 0; width: 100px; height: 100px }</style>
-            <div id="a" style="left: 0"></div><div id="b" style="left: 100px"></div>
-            <div id="c" style="left: 200px"></div><div id="d" style="left: 300px"></div>
-            <script>
-            const color = tag => tag.startsWith("de") ? "rgb(255, 0, 0)" : tag.startsWith("fr") ? "rgb(0, 0, 255)"
-              : tag.startsWith("ar") ? "rgb(0, 255, 0)" : "rgb(0, 0, 0)";
-            a.style.background = color(navigator.language);
-            b.style.background = color(window.__SW_DEVICE_PRELOAD__.deviceLocale);
-            c.style.background = color(document.documentElement.lang);
-            d.style.background = color(new Intl.NumberFormat().resolvedOptions().locale);
-            </script>
-            """)
-        let result = try snapshot(bundle.path, ["--out-dir", folder("out").path, "--locales", "de,fr,ar", "--sizes", "400x200",
-                                                "--theme", "light"])
+        let bundle = try inlineBundle(
+            "languages",
+            body: """
+                <style>body { margin: 0 } div { position: fixed; top: 0; width: 100px; height: 100px }</style>
+                <div id="a" style="left: 0"></div><div id="b" style="left: 100px"></div>
+                <div id="c" style="left: 200px"></div><div id="d" style="left: 300px"></div>
+                <script>
+                const color = tag => tag.startsWith("de") ? "rgb(255, 0, 0)" : tag.startsWith("fr") ? "rgb(0, 0, 255)"
+                  : tag.startsWith("ar") ? "rgb(0, 255, 0)" : "rgb(0, 0, 0)";
+                a.style.background = color(navigator.language);
+                b.style.background = color(window.__SW_DEVICE_PRELOAD__.deviceLocale);
+                c.style.background = color(document.documentElement.lang);
+                d.style.background = color(new Intl.NumberFormat().resolvedOptions().locale);
+                </script>
+                """)
+        let result = try snapshot(
+            bundle.path,
+            [
+                "--out-dir", folder("out").path, "--locales", "de,fr,ar", "--sizes", "400x200",
+                "--theme", "light",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         for (locale, color) in [("de", [255, 0, 0]), ("fr", [0, 0, 255]), ("ar", [0, 255, 0])] {
             let image = try PNGImage(path: folder("out").appendingPathComponent("\(locale)_light_400x200.png").path)
-            for (x, what) in [(50, "navigator.language"), (150, "deviceLocale"), (250, "<html lang>"), (350, "Intl's default locale")] {
+            for (x, what) in [
+                (50, "navigator.language"), (150, "deviceLocale"), (250, "<html lang>"), (350, "Intl's default locale"),
+            ] {
                 image.assertColor(x, 50, color, "\(locale): \(what)")
             }
         }
@@ -94,7 +107,8 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
         // One pixel off by 2 (within the tolerance) and one off by 128 or more (1 of 288000 pixels: within the ratio).
         let path = folder("baseline").appendingPathComponent("en_light_400x720.png").path
         var image = try PNGFile.read(path)
-        image.pixels[(10 * 400 + 10) * 4] = image.pixels[(10 * 400 + 10) * 4] &+ (image.pixels[(10 * 400 + 10) * 4] < 128 ? 2 : 254)
+        image.pixels[(10 * 400 + 10) * 4] =
+            image.pixels[(10 * 400 + 10) * 4] &+ (image.pixels[(10 * 400 + 10) * 4] < 128 ? 2 : 254)
         image.pixels[(500 * 400 + 20) * 4 + 1] = image.pixels[(500 * 400 + 20) * 4 + 1] < 128 ? 255 : 0
         try PNGFile.write(image, to: path)
         let tweaked = try snapshot(classic, ["--out-dir", folder("run").path, "--compare", folder("baseline").path] + matrix)
@@ -105,8 +119,12 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
         XCTAssertGreaterThanOrEqual(number(entry["max_channel_delta"]) ?? 0, 128)
 
         // With no room for any differing pixel, the same run is a change.
-        let strict = try snapshot(classic, ["--out-dir", folder("run").path, "--compare", folder("baseline").path,
-                                            "--max-diff-ratio", "0"] + matrix)
+        let strict = try snapshot(
+            classic,
+            [
+                "--out-dir", folder("run").path, "--compare", folder("baseline").path,
+                "--max-diff-ratio", "0",
+            ] + matrix)
         XCTAssertEqual(strict.status, 5, strict.stderr)
         XCTAssertEqual(try report("run")["en_light_400x720"]?["status"], "changed")
     }
@@ -136,21 +154,36 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
 
     func testMissingImageExits5AndNewImageDoesNotFail() throws {
         let bundle = try inlineBundle("plain", body: "<p>hello</p>")
-        XCTAssertEqual(try snapshot(bundle.path, ["--out-dir", folder("baseline").path, "--locales", "en,de", "--sizes", "200x100",
-                                                  "--theme", "light"]).status, 0)
-        let grown = try snapshot(bundle.path, ["--out-dir", folder("grown").path, "--compare", folder("baseline").path,
-                                               "--locales", "en,de,fr", "--sizes", "200x100", "--theme", "light"])
+        XCTAssertEqual(
+            try snapshot(
+                bundle.path,
+                [
+                    "--out-dir", folder("baseline").path, "--locales", "en,de", "--sizes", "200x100",
+                    "--theme", "light",
+                ]
+            ).status, 0)
+        let grown = try snapshot(
+            bundle.path,
+            [
+                "--out-dir", folder("grown").path, "--compare", folder("baseline").path,
+                "--locales", "en,de,fr", "--sizes", "200x100", "--theme", "light",
+            ])
         XCTAssertEqual(grown.status, 0, "a new image does not fail: \(grown.stderr)")
         XCTAssertEqual(try report("grown")["fr_light_200x100"]?["status"], "new")
         XCTAssertEqual(try report("grown")["fr_light_200x100"]?["differing_pixels"], .null)
 
-        let shrunk = try snapshot(bundle.path, ["--out-dir", folder("shrunk").path, "--compare", folder("baseline").path,
-                                                "--locales", "en", "--sizes", "200x100", "--theme", "light"])
+        let shrunk = try snapshot(
+            bundle.path,
+            [
+                "--out-dir", folder("shrunk").path, "--compare", folder("baseline").path,
+                "--locales", "en", "--sizes", "200x100", "--theme", "light",
+            ])
         XCTAssertEqual(shrunk.status, 5, shrunk.stderr)
         XCTAssertEqual(try report("shrunk")["de_light_200x100"]?["status"], "missing")
         XCTAssertEqual(try report("shrunk")["en_light_200x100"]?["status"], "same")
-        XCTAssertTrue(try String(contentsOf: folder("shrunk").appendingPathComponent("index.html"), encoding: .utf8)
-            .contains("de_light_200x100"), "the contact sheet lists the missing image")
+        XCTAssertTrue(
+            try String(contentsOf: folder("shrunk").appendingPathComponent("index.html"), encoding: .utf8)
+                .contains("de_light_200x100"), "the contact sheet lists the missing image")
     }
 
     /// The single `--out FILE.png` form keeps working beside the matrix; the two do not mix.
@@ -169,8 +202,14 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
             (["--out-dir", "out", "--themes", "light,sepia"], "'sepia' is not light or dark"),
             (["--out-dir", "out", "--sizes", "400x720,huge"], "'huge' is not WIDTHxHEIGHT"),
             (["--out-dir", "out", "--tolerance", "3"], "--tolerance needs --compare"),
-            (["--out-dir", "out", "--compare", "baseline", "--tolerance", "300"], "--tolerance must be a whole number from 0 to 255"),
-            (["--out-dir", "out", "--compare", "baseline", "--max-diff-ratio", "2"], "--max-diff-ratio must be a number from 0 to 1"),
+            (
+                ["--out-dir", "out", "--compare", "baseline", "--tolerance", "300"],
+                "--tolerance must be a whole number from 0 to 255"
+            ),
+            (
+                ["--out-dir", "out", "--compare", "baseline", "--max-diff-ratio", "2"],
+                "--max-diff-ratio must be a number from 0 to 1"
+            ),
             (["--out-dir", "baseline", "--compare", "baseline"], "another folder than --out-dir"),
             ([], "--out FILE.png (one image) or --out-dir DIR (a matrix) is required"),
         ]

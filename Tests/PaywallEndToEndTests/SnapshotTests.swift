@@ -46,16 +46,18 @@ final class SnapshotTests: EndToEndTestCase {
     /// Animations are frozen for the capture, so equal pages give equal images: the ones that
     /// end at their end, endless ones at their start.
     func testAnimationsAreFrozenForTheCapture() throws {
-        let bundle = try inlineBundle("animated", body: """
-            <style>
-            body { margin: 0 }
-            @keyframes slide { from { left: 0 } to { left: 300px } }
-            @keyframes appear { from { background: rgb(255, 0, 0) } to { background: rgb(0, 0, 255) } }
-            #endless { position: fixed; top: 0; left: 0; width: 100px; height: 100px; background: rgb(0, 128, 0);
-                       animation: slide 0.4s linear infinite }
-            #finite { position: fixed; top: 200px; left: 0; width: 100px; height: 100px; animation: appear 60s linear forwards }
-            </style><div id="endless"></div><div id="finite"></div>
-            """)
+        let bundle = try inlineBundle(
+            "animated",
+            body: """
+                <style>
+                body { margin: 0 }
+                @keyframes slide { from { left: 0 } to { left: 300px } }
+                @keyframes appear { from { background: rgb(255, 0, 0) } to { background: rgb(0, 0, 255) } }
+                #endless { position: fixed; top: 0; left: 0; width: 100px; height: 100px; background: rgb(0, 128, 0);
+                           animation: slide 0.4s linear infinite }
+                #finite { position: fixed; top: 200px; left: 0; width: 100px; height: 100px; animation: appear 60s linear forwards }
+                </style><div id="endless"></div><div id="finite"></div>
+                """)
         let out = workDir.appendingPathComponent("animated.png").path
         let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -78,15 +80,19 @@ final class SnapshotTests: EndToEndTestCase {
     /// An HTML-only page: the snapshot shows its variables filled. A bar's width is
     /// `{{ primary.trialPeriodDays }}0px`: 70 px once filled, the whole row while still a template.
     func testHTMLOnlyTemplateRendersItsPricesInTheSnapshot() throws {
-        let bundle = try inlineBundle("html-only", body: """
-            <div id="bar" style="height: 40px; background: rgb(0, 128, 0); width: {{ primary.trialPeriodDays }}0px"></div>
-            <p style="font: 32px sans-serif">{{ primary.price }} / {{ primary.period }}</p>
-            """)
+        let bundle = try inlineBundle(
+            "html-only",
+            body: """
+                <div id="bar" style="height: 40px; background: rgb(0, 128, 0); width: {{ primary.trialPeriodDays }}0px"></div>
+                <p style="font: 32px sans-serif">{{ primary.price }} / {{ primary.period }}</p>
+                """)
         let out = workDir.appendingPathComponent("html-only.png").path
         let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
         let result = try PaywallProcess.run(
-            ["snapshot", bundle.path, "--out", out, "--store", catalog, "--products", "primary=lumen.pro.yearly",
-             "--data-dir", workDir.appendingPathComponent("data").path], in: workDir)
+            [
+                "snapshot", bundle.path, "--out", out, "--store", catalog, "--products", "primary=lumen.pro.yearly",
+                "--data-dir", workDir.appendingPathComponent("data").path,
+            ], in: workDir)
         XCTAssertEqual(result.status, 0, result.stderr)
         let image = try PNGImage(path: out)
         image.assertColor(35, 20, [0, 128, 0], "the bar")
@@ -115,8 +121,9 @@ final class SnapshotTests: EndToEndTestCase {
         let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out], in: workDir)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains(out), result.stderr)
-        XCTAssertTrue(result.stderr.contains("the folder \(workDir.appendingPathComponent("no/such/dir").path) does not exist"),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("the folder \(workDir.appendingPathComponent("no/such/dir").path) does not exist"),
+            result.stderr)
     }
 
     func testTooLargeASizeStatesTheLimit() throws {

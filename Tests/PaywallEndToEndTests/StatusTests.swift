@@ -53,8 +53,10 @@ final class StatusTests: EndToEndTestCase {
     func testCacheListOnAMissingCacheCreatesNothing() throws {
         let result = try PaywallProcess.run(
             ["cache", "list"], in: workDir,
-            environment: ["XDG_CACHE_HOME": workDir.appendingPathComponent("xdg-cache").path,
-                          "XDG_DATA_HOME": workDir.appendingPathComponent("xdg-data").path])
+            environment: [
+                "XDG_CACHE_HOME": workDir.appendingPathComponent("xdg-cache").path,
+                "XDG_DATA_HOME": workDir.appendingPathComponent("xdg-data").path,
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try workDirContents(), [])
     }
@@ -66,14 +68,22 @@ final class StatusTests: EndToEndTestCase {
         }
         let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
         let data = workDir.appendingPathComponent("readable").path
-        XCTAssertEqual(try PaywallProcess.run(["store", "seed", "lumen.pro.monthly", "subscribed", "--store", catalog,
-                                               "--data-dir", data], in: workDir).status, 0)
+        XCTAssertEqual(
+            try PaywallProcess.run(
+                [
+                    "store", "seed", "lumen.pro.monthly", "subscribed", "--store", catalog,
+                    "--data-dir", data,
+                ], in: workDir
+            ).status, 0)
         for file in try FileManager.default.contentsOfDirectory(atPath: data) {
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: data + "/" + file)
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: data)
         let result = try PaywallProcess.run(
-            ["--reuid=65534", "--regid=65534", "--clear-groups", PaywallProcess.executable.path, "status", "--data-dir", data, "--json"],
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", PaywallProcess.executable.path, "status", "--data-dir", data,
+                "--json",
+            ],
             in: workDir, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try JSONValue(parsing: result.stdout)["subscription_status"], "active")

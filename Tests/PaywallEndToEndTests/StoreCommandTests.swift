@@ -9,8 +9,9 @@ final class StoreCommandTests: EndToEndTestCase {
     private let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
 
     private func store(_ arguments: [String], catalog: String? = nil) throws -> PaywallProcess.Outcome {
-        try PaywallProcess.run(["store"] + arguments + ["--store", catalog ?? self.catalog, "--data-dir", dataDir],
-                               in: workDir)
+        try PaywallProcess.run(
+            ["store"] + arguments + ["--store", catalog ?? self.catalog, "--data-dir", dataDir],
+            in: workDir)
     }
 
     private func json(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {

@@ -16,7 +16,9 @@ final class StrictRunTests: EndToEndTestCase {
                 + extra + scripts.flatMap { ["--eval", $0] }, in: workDir, timeout: 90)
     }
 
-    private func scriptError(_ result: PaywallProcess.Outcome, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    private func scriptError(_ result: PaywallProcess.Outcome, file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         XCTAssertEqual(result.status, 4, "stdout: \(result.stdout) stderr: \(result.stderr)", file: file, line: line)
         let json = try JSONValue(parsing: result.stdout)
         XCTAssertEqual(json["result"], "script_error", result.stdout, file: file, line: line)
@@ -55,7 +57,8 @@ final class StrictRunTests: EndToEndTestCase {
 
     /// Without --strict a failing script is reported on stderr and the next one still runs.
     func testWithoutStrictAFailingOrHangingScriptIsReportedAndTheRunGoesOn() throws {
-        let result = try present(["--script-timeout", "1"], ["throw new Error('boom')", "await new Promise(() => {})", "Paywall.close()"])
+        let result = try present(
+            ["--script-timeout", "1"], ["throw new Error('boom')", "await new Promise(() => {})", "Paywall.close()"])
         XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("--eval #1 threw") && result.stderr.contains("boom"), result.stderr)
@@ -78,8 +81,10 @@ final class StrictRunTests: EndToEndTestCase {
     func testStrictCustomerCenterSnapshotWhoseScriptFailsWritesNothing() throws {
         let png = workDir.appendingPathComponent("cc.png")
         let result = try PaywallProcess.run(
-            ["customer-center", "--store", catalog, "--data-dir", dataDir, "--snapshot", png.path, "--strict",
-             "--eval", "await CustomerCenter.waitFor(m => m.screen === 'no such screen', 200)"], in: workDir, timeout: 90)
+            [
+                "customer-center", "--store", catalog, "--data-dir", dataDir, "--snapshot", png.path, "--strict",
+                "--eval", "await CustomerCenter.waitFor(m => m.screen === 'no such screen', 200)",
+            ], in: workDir, timeout: 90)
         let message = try scriptError(result)
         XCTAssertTrue(message.contains("no matching customer-center screen"), message)
         XCTAssertFalse(FileManager.default.fileExists(atPath: png.path), "no PNG of a screen the scripts did not reach")
@@ -87,8 +92,10 @@ final class StrictRunTests: EndToEndTestCase {
 
     func testStrictCustomerCenterWhoseScriptThrowsEndsWithScriptError() throws {
         let result = try PaywallProcess.run(
-            ["customer-center", "--store", catalog, "--data-dir", dataDir, "--strict", "--timeout", "60",
-             "--eval", "CustomerCenter.tap('#nothing-here')"], in: workDir, timeout: 90)
+            [
+                "customer-center", "--store", catalog, "--data-dir", dataDir, "--strict", "--timeout", "60",
+                "--eval", "CustomerCenter.tap('#nothing-here')",
+            ], in: workDir, timeout: 90)
         let message = try scriptError(result)
         XCTAssertTrue(message.contains("nothing on screen matches #nothing-here"), message)
     }

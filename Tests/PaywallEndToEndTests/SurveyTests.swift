@@ -14,18 +14,20 @@ final class SurveyTests: EndToEndTestCase {
         let config = workDir.appendingPathComponent("paywalls.json")
         let template = Self.packageRoot.appendingPathComponent("templates/classic").path
         try """
-            {"paywalls": [{"id": "upsell", "manifest_url": "\(template)",
-              "survey": {"id": "close_survey", "assignment_key": "close_v1", "title": "Why not today?",
-                         "message": "One tap helps us.", "trigger": "on_manual_close", "presentation_probability": \(probability),
-                         "include_other": true, "include_close": true,
-                         "options": [{"id": "too_expensive", "title": "Too expensive"}, {"id": "just_looking", "title": "Just looking"}]}}]}
-            """.write(to: config, atomically: true, encoding: .utf8)
+        {"paywalls": [{"id": "upsell", "manifest_url": "\(template)",
+          "survey": {"id": "close_survey", "assignment_key": "close_v1", "title": "Why not today?",
+                     "message": "One tap helps us.", "trigger": "on_manual_close", "presentation_probability": \(probability),
+                     "include_other": true, "include_close": true,
+                     "options": [{"id": "too_expensive", "title": "Too expensive"}, {"id": "just_looking", "title": "Just looking"}]}}]}
+        """.write(to: config, atomically: true, encoding: .utf8)
         return try PaywallProcess.run(["config", "load", config.path, "--data-dir", dataDir], in: workDir)
     }
 
     private func present(_ extra: [String]) -> [String] {
-        ["present", "upsell", "--data-dir", dataDir, "--store", catalog, "--events", eventsPath, "--timeout", "60",
-         "--eval", "Paywall.close()"] + extra
+        [
+            "present", "upsell", "--data-dir", dataDir, "--store", catalog, "--events", eventsPath, "--timeout", "60",
+            "--eval", "Paywall.close()",
+        ] + extra
     }
 
     private var surveyEvents: [PaywallEvent] {
@@ -65,8 +67,10 @@ final class SurveyTests: EndToEndTestCase {
     func testABadSurveyIsRefusedByConfigLoadWithItsPath() throws {
         let result = try loadConfig(probability: "1.5")
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains(
-            "paywalls.json: paywalls[0].survey.presentation_probability: must be a number from 0 to 1 (the share of users asked)"),
+        XCTAssertTrue(
+            result.stderr.contains(
+                "paywalls.json: paywalls[0].survey.presentation_probability: must be a number from 0 to 1 (the share of users asked)"
+            ),
             result.stderr)
     }
 }

@@ -12,13 +12,16 @@ final class VariablesCommandTests: EndToEndTestCase {
     private let noDisplay: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
 
     private func variables(_ extra: [String]) throws -> (PaywallProcess.Outcome, JSONValue?) {
-        let result = try PaywallProcess.run(["variables", template, "--data-dir", dataDir] + extra, in: workDir, environment: noDisplay)
+        let result = try PaywallProcess.run(
+            ["variables", template, "--data-dir", dataDir] + extra, in: workDir, environment: noDisplay)
         return (result, try? JSONValue(parsing: result.stdout))
     }
 
     func testPrintsTheVariablesForTheLocaleUserStoreAndThemeWithoutADisplay() throws {
-        let (result, json) = try variables(["--store", catalog, "--locale", "de_DE", "--theme", "dark", "--user", "alice",
-                                            "--products", "tertiary=lumen.credits.100,hero=lumen.pro.monthly"])
+        let (result, json) = try variables([
+            "--store", catalog, "--locale", "de_DE", "--theme", "dark", "--user", "alice",
+            "--products", "tertiary=lumen.credits.100,hero=lumen.pro.monthly",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout.filter { $0 == "\n" }.count, 1, "one line: \(result.stdout)")
         let variables = try XCTUnwrap(json, result.stdout)
@@ -48,10 +51,13 @@ final class VariablesCommandTests: EndToEndTestCase {
     func testPrintsWhatAPresentedPageReceives() throws {
         let options = ["--store", catalog, "--data-dir", dataDir, "--locale", "fr_FR", "--theme", "dark", "--user", "bob"]
         let present = try PaywallProcess.run(
-            ["present", template, "--events", eventsPath, "--timeout", "60", "--eval", """
+            [
+                "present", template, "--events", eventsPath, "--timeout", "60", "--eval",
+                """
                 await new Promise(done => Paywall.variables ? done() : Paywall.on('template_variables', done));
                 Paywall.custom(JSON.stringify(Paywall.variables)); Paywall.close()
-                """] + options, in: workDir, timeout: 90)
+                """,
+            ] + options, in: workDir, timeout: 90)
         XCTAssertEqual(present.status, 0, present.stderr)
         let sent = try XCTUnwrap(loggedEvents().first { $0.name == .custom }?.params["data"]?.stringValue)
         let printed = try PaywallProcess.run(["variables", template] + options, in: workDir, environment: noDisplay)
@@ -75,7 +81,8 @@ final class VariablesCommandTests: EndToEndTestCase {
         let (theme, _) = try variables(["--theme", "blue"])
         XCTAssertEqual(theme.status, 2)
         XCTAssertTrue(theme.stderr.contains("--theme must be light or dark"), theme.stderr)
-        let nowhere = try PaywallProcess.run(["variables", workDir.appendingPathComponent("nope").path], in: workDir, environment: noDisplay)
+        let nowhere = try PaywallProcess.run(
+            ["variables", workDir.appendingPathComponent("nope").path], in: workDir, environment: noDisplay)
         XCTAssertEqual(nowhere.status, 1, nowhere.stderr)
     }
 }

@@ -25,10 +25,12 @@ final class WaylandTests: EndToEndTestCase {
     }
 
     func testSnapshotHasTheRequestedSizeAndThePagesPixels() throws {
-        let bundle = try inlineBundle("colour", body: """
-            <style>html, body { margin: 0; height: 100%; background: rgb(10, 120, 200); }</style>
-            <div style="position:fixed; left:0; top:0; width:40px; height:40px; background:rgb(250, 200, 0)"></div>
-            """)
+        let bundle = try inlineBundle(
+            "colour",
+            body: """
+                <style>html, body { margin: 0; height: 100%; background: rgb(10, 120, 200); }</style>
+                <div style="position:fixed; left:0; top:0; width:40px; height:40px; background:rgb(250, 200, 0)"></div>
+                """)
         for (size, expected) in [(nil, [400, 720]), ("320x480", [320, 480])] {
             let out = workDir.appendingPathComponent("wayland-\(size ?? "default").png").path
             let result = try run(["snapshot", bundle.path, "--out", out] + (size.map { ["--size", $0] } ?? []))
@@ -42,8 +44,10 @@ final class WaylandTests: EndToEndTestCase {
 
     func testAPurchaseOnWayland() throws {
         let result = try run(
-            ["present", template, "--store", catalog, "--data-dir", dataDir, "--products", "primary=lumen.pro.yearly",
-             "--events", eventsPath, "--timeout", "30", "--eval", "document.getElementById('purchase').click()"],
+            [
+                "present", template, "--store", catalog, "--data-dir", dataDir, "--products", "primary=lumen.pro.yearly",
+                "--events", eventsPath, "--timeout", "30", "--eval", "document.getElementById('purchase').click()",
+            ],
             environment: PaywallProcess.scribbledMemory)
         XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
         XCTAssertEqual(result.status, 0)
@@ -53,8 +57,10 @@ final class WaylandTests: EndToEndTestCase {
     func testTheCustomerCenterOnWayland() throws {
         XCTAssertEqual(try run(["store", "buy", "lumen.pro.monthly", "--store", catalog, "--data-dir", dataDir]).status, 0)
         let out = workDir.appendingPathComponent("cc.png").path
-        let result = try run(["customer-center", "--store", catalog, "--data-dir", dataDir, "--snapshot", out,
-                              "--events", eventsPath])
+        let result = try run([
+            "customer-center", "--store", catalog, "--data-dir", dataDir, "--snapshot", out,
+            "--events", eventsPath,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let image = try PNGImage(path: out)
         XCTAssertEqual([image.width, image.height], [400, 720])

@@ -7,47 +7,64 @@ package enum Commands {
     package static let eventsOption = OptionSpec(
         name: "--events", valueName: "FILE", help: "Append every event to FILE, one JSON object per line.")
 
-    package static let storeOption = OptionSpec(name: "--store", valueName: "CATALOG",
-                                        help: "Product catalog (our JSON format or an Apple .storekit file) for the fake store.")
-    package static let dataDirOption = OptionSpec(name: "--data-dir", valueName: "DIR",
-                                          help: "Where the databases live (default $XDG_DATA_HOME/paywall).")
+    package static let storeOption = OptionSpec(
+        name: "--store", valueName: "CATALOG",
+        help: "Product catalog (our JSON format or an Apple .storekit file) for the fake store.")
+    package static let dataDirOption = OptionSpec(
+        name: "--data-dir", valueName: "DIR",
+        help: "Where the databases live (default $XDG_DATA_HOME/paywall).")
     package static let userOption = OptionSpec(name: "--user", valueName: "ID", help: "The app user id (default $anonymous).")
 
-    package static let productsOption = OptionSpec(name: "--products", valueName: "SLOT=ID,...",
-                                           help: "Products in the page's slots, laid over the manifest's (a slot given wins), e.g. primary=pro.yearly,secondary=pro.monthly.")
+    package static let productsOption = OptionSpec(
+        name: "--products", valueName: "SLOT=ID,...",
+        help:
+            "Products in the page's slots, laid over the manifest's (a slot given wins), e.g. primary=pro.yearly,secondary=pro.monthly."
+    )
 
-    package static let localeOption = OptionSpec(name: "--locale", valueName: "LOCALE",
-                                         help: "The user's locale for prices, dates and texts, e.g. de_DE (default: LC_ALL/LC_MESSAGES/LANG).")
-    package static let themeOption = OptionSpec(name: "--theme", valueName: "light|dark", help: "Light or dark appearance (default: the desktop's).")
+    package static let localeOption = OptionSpec(
+        name: "--locale", valueName: "LOCALE",
+        help: "The user's locale for prices, dates and texts, e.g. de_DE (default: LC_ALL/LC_MESSAGES/LANG).")
+    package static let themeOption = OptionSpec(
+        name: "--theme", valueName: "light|dark", help: "Light or dark appearance (default: the desktop's).")
     package static let evalOption = OptionSpec(
         name: "--eval", valueName: "JS", repeats: true,
-        help: "Run JS in the page once it is ready; repeatable. Each runs as an async function body (it may await) after the previous one settled.")
+        help:
+            "Run JS in the page once it is ready; repeatable. Each runs as an async function body (it may await) after the previous one settled."
+    )
     package static let timeoutOption = OptionSpec(
         name: "--timeout", valueName: "SECONDS", help: "Close after SECONDS: prints {\"result\":\"timeout\"}, exit 3.")
 
     package static let strictOption = OptionSpec(
         name: "--strict", valueName: nil,
-        help: "Fail loudly, exit 4: an --eval script that throws or does not settle ends the run with {\"result\":\"script_error\",\"message\":\"...\"}; a product the catalog lacks, at once with {\"result\":\"missing_product\",\"slot\":\"...\",\"product_id\":\"...\"}.")
+        help:
+            "Fail loudly, exit 4: an --eval script that throws or does not settle ends the run with {\"result\":\"script_error\",\"message\":\"...\"}; a product the catalog lacks, at once with {\"result\":\"missing_product\",\"slot\":\"...\",\"product_id\":\"...\"}."
+    )
     package static let scriptTimeoutOption = OptionSpec(
         name: "--script-timeout", valueName: "SECONDS",
         help: "How long each --eval script's promise may take to settle (default 30); one that does not counts as failed.")
     package static let dialogsOption = OptionSpec(
         name: "--dialogs", valueName: "show|auto",
-        help: "The runtime's own dialogs (purchase pending/failed, restore found nothing): show them (default) or answer them at once with OK (auto). Logged as \(EventName.dialogShown.rawValue).")
+        help:
+            "The runtime's own dialogs (purchase pending/failed, restore found nothing): show them (default) or answer them at once with OK (auto). Logged as \(EventName.dialogShown.rawValue)."
+    )
     package static let automationOption = OptionSpec(
         name: "--automation", valueName: nil,
         help: "Let WebKit's WebDriver (WebKitWebDriver, for Selenium) drive the window; the driver launches paywall with it.")
 
     package static let presentationStyleOption = OptionSpec(
         name: "--presentation", valueName: "sheet|embedded|pushed",
-        help: "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it).")
+        help:
+            "Its own window (default), a widget in a stand-in app window, or pushed onto that window's stack (the app's back button leaves it)."
+    )
 
     package static let conditionOption = OptionSpec(
         name: "--condition", valueName: "always|check_user_subscription",
-        help: "Who is shown it: users without an active subscription (check_user_subscription, the default) or everyone (always).")
+        help: "Who is shown it: users without an active subscription (check_user_subscription, the default) or everyone (always)."
+    )
     package static let entitlementOption = OptionSpec(
         name: "--entitlement", valueName: "ID", repeats: true,
-        help: "Show it unless the user has every such entitlement (repeatable; the entitlements condition: a Plus -> Pro upsell).")
+        help: "Show it unless the user has every such entitlement (repeatable; the entitlements condition: a Plus -> Pro upsell)."
+    )
 
     /// Options every presenting command takes.
     package static var presentationOptions: [OptionSpec] {
@@ -66,9 +83,13 @@ package enum Commands {
         name: "snapshot", summary: "Render a bundle once it is ready and write a PNG of the view.",
         positionals: ["BUNDLE"],
         options: [
-            OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (this or --out-dir is required)."),
+            OptionSpec(name: "--out", valueName: "FILE.png", help: "Where to write the PNG (this or --out-dir is required).")
         ] + SnapshotMatrixRequest.options + presentationOptions + [
-            OptionSpec(name: strictOption.name, valueName: nil, help: "A product the catalog lacks ends the run at once with {\"result\":\"missing_product\",\"slot\":\"...\",\"product_id\":\"...\"}, exit 4 (nothing written)."),
+            OptionSpec(
+                name: strictOption.name, valueName: nil,
+                help:
+                    "A product the catalog lacks ends the run at once with {\"result\":\"missing_product\",\"slot\":\"...\",\"product_id\":\"...\"}, exit 4 (nothing written)."
+            )
         ],
         discussion: """
             Ready means: the page's ping and its load event, then images and web fonts loaded, CSS
@@ -82,7 +103,9 @@ package enum Commands {
         positionals: ["BUNDLE"],
         options: presentationOptions + [
             evalOption, timeoutOption,
-            OptionSpec(name: "--load-timeout", valueName: "SECONDS", help: "Offer Retry and Close when the page is not ready by then (default 5)."),
+            OptionSpec(
+                name: "--load-timeout", valueName: "SECONDS",
+                help: "Offer Retry and Close when the page is not ready by then (default 5)."),
             presentationStyleOption, conditionOption, entitlementOption, strictOption, scriptTimeoutOption, dialogsOption,
             automationOption,
         ],
@@ -109,11 +132,15 @@ package enum Commands {
         positionals: [],
         options: [
             Commands.storeOption, Commands.dataDirOption, Commands.userOption,
-            OptionSpec(name: "--config", valueName: "FILE", help: "Customer center configuration (JSON; see the README). Default: the built-in one."),
+            OptionSpec(
+                name: "--config", valueName: "FILE",
+                help: "Customer center configuration (JSON; see the README). Default: the built-in one."),
             Commands.localeOption, Commands.themeOption, Commands.eventsOption, Commands.evalOption, Commands.timeoutOption,
-            OptionSpec(name: "--snapshot", valueName: "FILE.png",
-                       help: "Render off screen, run the --eval scripts, write a PNG of the screen they lead to, and exit."),
-            OptionSpec(name: "--app-version", valueName: "VERSION", help: "The app's version, for the update banner and support emails."),
+            OptionSpec(
+                name: "--snapshot", valueName: "FILE.png",
+                help: "Render off screen, run the --eval scripts, write a PNG of the screen they lead to, and exit."),
+            OptionSpec(
+                name: "--app-version", valueName: "VERSION", help: "The app's version, for the update banner and support emails."),
             Commands.presentationStyleOption,
             Commands.sizeOption,
             Commands.strictOption, Commands.scriptTimeoutOption, Commands.dialogsOption, Commands.automationOption,
@@ -132,14 +159,19 @@ package enum Commands {
             """)
 
     package static let bench = CommandSpec(
-        name: "bench", summary: "Measure presenting, the bridge, status reads, serving, memory and snapshot matrices; print medians.",
+        name: "bench",
+        summary: "Measure presenting, the bridge, status reads, serving, memory and snapshot matrices; print medians.",
         positionals: [],
-        options: [OptionSpec(name: "--runs", valueName: "N", help: "Runs per measurement (at least 20, the default)."),
-                  OptionSpec(name: "--soak-warmup", valueName: "N",
-                             help: "Present/dismiss cycles before the soak's memory is first read (default 100)."),
-                  OptionSpec(name: "--soak-cycles", valueName: "N",
-                             help: "Present/dismiss cycles the soak's memory growth is measured over (at least 1, default 500)."),
-                  OptionSpec(name: "--json", valueName: nil, help: "Print one JSON object of medians.")],
+        options: [
+            OptionSpec(name: "--runs", valueName: "N", help: "Runs per measurement (at least 20, the default)."),
+            OptionSpec(
+                name: "--soak-warmup", valueName: "N",
+                help: "Present/dismiss cycles before the soak's memory is first read (default 100)."),
+            OptionSpec(
+                name: "--soak-cycles", valueName: "N",
+                help: "Present/dismiss cycles the soak's memory growth is measured over (at least 1, default 500)."),
+            OptionSpec(name: "--json", valueName: nil, help: "Print one JSON object of medians."),
+        ],
         discussion: "Needs a display (run under xvfb-run -a on a server).")
 
     package static let serve = CommandSpec(
@@ -151,15 +183,19 @@ package enum Commands {
             stdin shuts it down (a purchase still running settles first) and it exits 0.
             """)
 
-    package static let all = [preview, snapshot, present, customerCenter, serve, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
-                              BundleCommands.pack,
-                              BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, bench, install]
+    package static let all = [
+        preview, snapshot, present, customerCenter, serve, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
+        BundleCommands.pack,
+        BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, bench, install,
+    ]
 
     /// The commands that open a window: run by the `paywall-window` executable, which links
     /// GTK and WebKit; `paywall` hands them over with `exec`, so every other command starts
     /// without loading either.
-    package static let windowCommands: Set<String> = [preview.name, snapshot.name, present.name, customerCenter.name, serve.name,
-                                                      bench.name]
+    package static let windowCommands: Set<String> = [
+        preview.name, snapshot.name, present.name, customerCenter.name, serve.name,
+        bench.name,
+    ]
 
     package static let mainHelp = """
         USAGE: paywall <command> [options]
@@ -196,8 +232,10 @@ package enum Commands {
     }
 
     /// The value of an option that names one of `T`'s cases (`words` lists them for the error).
-    private static func choice<T: RawRepresentable>(_ arguments: ParsedArguments, _ option: OptionSpec, words: String,
-                                                    default value: T, _ command: CommandSpec) throws(CLIError) -> T
+    private static func choice<T: RawRepresentable>(
+        _ arguments: ParsedArguments, _ option: OptionSpec, words: String,
+        default value: T, _ command: CommandSpec
+    ) throws(CLIError) -> T
     where T.RawValue == String {
         guard let text = arguments.value(option.name) else { return value }
         guard let chosen = T(rawValue: text) else { throw .usage("\(option.name) must be \(words); got '\(text)'", command) }
@@ -205,13 +243,16 @@ package enum Commands {
     }
 
     /// `--condition` and `--entitlement`: who is shown the paywall; nil when neither is given.
-    package static func condition(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> PresentationCondition? {
+    package static func condition(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> PresentationCondition?
+    {
         let entitlements = arguments.all(entitlementOption.name)
         guard let name = arguments.value(conditionOption.name) else {
             return entitlements.isEmpty ? nil : .entitlements(entitlements)
         }
         guard ["always", "check_user_subscription", "entitlements"].contains(name) else {
-            throw .usage("--condition must be always or check_user_subscription (or entitlements, with --entitlement ID); got '\(name)'", command)
+            throw .usage(
+                "--condition must be always or check_user_subscription (or entitlements, with --entitlement ID); got '\(name)'",
+                command)
         }
         guard entitlements.isEmpty || name == "entitlements" else {
             throw .usage("--entitlement goes with the entitlements condition, not --condition \(name)", command)
@@ -235,14 +276,18 @@ package enum Commands {
     }
 
     /// `--presentation`: how the page is shown (default: its own window).
-    package static func presentationStyle(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> PresentationStyle {
+    package static func presentationStyle(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError)
+        -> PresentationStyle
+    {
         try choice(arguments, presentationStyleOption, words: "sheet, embedded or pushed", default: .sheet, command)
     }
 
     package static func size(_ arguments: ParsedArguments, _ command: CommandSpec) throws(CLIError) -> ViewSize {
         guard let text = arguments.value("--size") else { return .standard }
         guard let size = ViewSize(parsing: text) else {
-            throw .usage("--size must be WIDTHxHEIGHT in pixels, each side from 1 to \(ViewSize.maxSide), e.g. 400x720; got '\(text)'", command)
+            throw .usage(
+                "--size must be WIDTHxHEIGHT in pixels, each side from 1 to \(ViewSize.maxSide), e.g. 400x720; got '\(text)'",
+                command)
         }
         return size
     }

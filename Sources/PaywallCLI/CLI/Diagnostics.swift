@@ -21,7 +21,8 @@ package enum Diagnostics {
         let missing = slots.missingProducts(in: catalog)
         for product in missing { Diagnostics.fail("\(product); the fallback paywall is shown instead") }
         if catalog == nil, !slots.entries.isEmpty {
-            Diagnostics.fail("warning: no catalog, so the page's products are not checked and have no prices; pass --store CATALOG")
+            Diagnostics.fail(
+                "warning: no catalog, so the page's products are not checked and have no prices; pass --store CATALOG")
         }
         return missing
     }

@@ -1,5 +1,5 @@
-import PaywallCore
 import Foundation
+import PaywallCore
 
 /// Commands with actions (`paywall store refund TXN`, `paywall cache add URL`): picks the
 /// action, parses its options, and runs async work to the end without GTK.
@@ -9,8 +9,9 @@ package enum Subcommands {
         let names = actions.map { String($0.name.dropFirst(name.count + 1)) }
         let width = (names.map(\.count).max() ?? 0) + 2
         let list = zip(names, actions).map { "  " + $0.padding(toLength: width, withPad: " ", startingAt: 0) + $1.summary }
-        return CommandSpec(name: name, summary: summary, positionals: ["ACTION"], options: [],
-                           discussion: preamble + "ACTIONS:\n" + list.joined(separator: "\n"))
+        return CommandSpec(
+            name: name, summary: summary, positionals: ["ACTION"], options: [],
+            discussion: preamble + "ACTIONS:\n" + list.joined(separator: "\n"))
     }
 
     /// The action's spec and arguments; nils when help was printed.
@@ -23,7 +24,9 @@ package enum Subcommands {
                 print(parent.help)
                 return (nil, nil)
             }
-            throw .usage("which \(parent.name) action? one of: \(actions.map { $0.name.dropFirst(prefix.count) }.joined(separator: ", "))", parent)
+            throw .usage(
+                "which \(parent.name) action? one of: \(actions.map { $0.name.dropFirst(prefix.count) }.joined(separator: ", "))",
+                parent)
         }
         guard let command = actions.first(where: { $0.name == prefix + action }) else {
             throw .usage("unknown \(parent.name) action '\(action)'", parent)

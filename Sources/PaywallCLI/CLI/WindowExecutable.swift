@@ -28,7 +28,9 @@ package enum WindowExecutable {
     /// failure, as an error saying what is missing.
     package static func exec(_ arguments: [String]) throws(CLIError) -> Never {
         guard let path = locate()?.path else {
-            throw .failure("the window commands need \(name) beside paywall or in ../libexec/paywall/; build it (swift build) or reinstall (paywall install)")
+            throw .failure(
+                "the window commands need \(name) beside paywall or in ../libexec/paywall/; build it (swift build) or reinstall (paywall install)"
+            )
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)

@@ -39,8 +39,9 @@ package enum BundleCommands {
         let problems = BundleInspector.validate(root)
         for problem in problems { print(CommandAdvice.describe(problem, bundle: root.path)) }
         if !FileManager.default.fileExists(atPath: root.appendingPathComponent(BundleManifest.fileName).path) {
-            print("note: \(root.path) has no \(BundleManifest.fileName): fine for preview and present; "
-                + "`paywall cache add` needs one, written by `paywall bundle pack \(root.path)`")
+            print(
+                "note: \(root.path) has no \(BundleManifest.fileName): fine for preview and present; "
+                    + "`paywall cache add` needs one, written by `paywall bundle pack \(root.path)`")
         }
         if problems.isEmpty { print("ok: \(root.path)") }
         return problems.isEmpty ? 0 : 1

@@ -3,7 +3,8 @@ import PaywallCore
 
 /// `paywall cache <action>`: the local, integrity-checked bundle cache.
 package enum CacheCommand {
-    package static let budgetOption = OptionSpec(name: "--budget", valueName: "MB", help: "Size budget in megabytes (default 100).")
+    package static let budgetOption = OptionSpec(
+        name: "--budget", valueName: "MB", help: "Size budget in megabytes (default 100).")
     /// What every command that downloads bundles takes: `cache add` and `config load`.
     package static let downloadOptions = [
         OptionSpec(name: "--max-file-mb", valueName: "MB", help: "Largest file a bundle may have (default 100)."),
@@ -11,15 +12,19 @@ package enum CacheCommand {
         OptionSpec(name: "--deadline", valueName: "SECONDS", help: "Longest a bundle's download may take (default 120)."),
     ]
 
-    private static func spec(_ action: String, _ summary: String, _ positionals: [String] = [],
-                             _ extra: [OptionSpec] = []) -> CommandSpec {
-        CommandSpec(name: "cache \(action)", summary: summary, positionals: positionals,
-                    options: [Commands.dataDirOption] + extra, discussion: "")
+    private static func spec(
+        _ action: String, _ summary: String, _ positionals: [String] = [],
+        _ extra: [OptionSpec] = []
+    ) -> CommandSpec {
+        CommandSpec(
+            name: "cache \(action)", summary: summary, positionals: positionals,
+            options: [Commands.dataDirOption] + extra, discussion: "")
     }
 
     package static let actions: [CommandSpec] = [
-        spec("add", "Install a bundle from a directory or the URL of its manifest.json.", ["URL|DIR"],
-             [OptionSpec(name: "--pin", valueName: nil, help: "Never evict it.")] + downloadOptions),
+        spec(
+            "add", "Install a bundle from a directory or the URL of its manifest.json.", ["URL|DIR"],
+            [OptionSpec(name: "--pin", valueName: nil, help: "Never evict it.")] + downloadOptions),
         spec("list", "List cached bundle versions.", [], [OptionSpec(name: "--json", valueName: nil, help: "Print JSON.")]),
         spec("verify", "Check every cached file against its hash; exit 1 naming each bad file."),
         spec("remove", "Remove every version of a bundle.", ["ID"]),
@@ -39,7 +44,8 @@ package enum CacheCommand {
         let readsOnly = ["cache list", "cache verify"].contains(command.name)
         let cache: BundleCache?
         do {
-            cache = readsOnly && !FileManager.default.fileExists(atPath: directory.path) ? nil : try BundleCache(directory: directory)
+            cache =
+                readsOnly && !FileManager.default.fileExists(atPath: directory.path) ? nil : try BundleCache(directory: directory)
         } catch {
             throw .failure("bundle cache: \(CommandAdvice.describe(error))")
         }
@@ -56,8 +62,10 @@ package enum CacheCommand {
 
     /// `cache` is nil only for a reading action on a cache that does not exist yet (nothing in it).
     @MainActor
-    private static func perform(_ action: Substring, _ arguments: ParsedArguments, cache: BundleCache?,
-                                command: CommandSpec) async throws -> Int32 {
+    private static func perform(
+        _ action: Substring, _ arguments: ParsedArguments, cache: BundleCache?,
+        command: CommandSpec
+    ) async throws -> Int32 {
         guard let cache else { return report(action, arguments, versions: [], problems: []) }
         switch action {
         case "add":
@@ -88,21 +96,29 @@ package enum CacheCommand {
     }
 
     /// What `cache list` and `cache verify` print about `versions` (`problems`: what verifying them found).
-    private static func report(_ action: Substring, _ arguments: ParsedArguments, versions: [InstalledBundle],
-                               problems: [BundleProblem]) -> Int32 {
+    private static func report(
+        _ action: Substring, _ arguments: ParsedArguments, versions: [InstalledBundle],
+        problems: [BundleProblem]
+    ) -> Int32 {
         switch action {
         case "list":
             if arguments.has("--json") {
-                print(JSONValue.array(versions.map { v in
-                    .object([
-                        "id": .string(v.id), "version": .string(v.version), "source": .string(v.source),
-                        "size": .number(Double(v.size)), "installed_at": StoreReport.date(v.installedAt),
-                        "last_used_at": StoreReport.date(v.lastUsedAt), "pinned": .bool(v.pinned), "refused": .bool(v.refused),
-                    ])
-                }).jsonText)
+                print(
+                    JSONValue.array(
+                        versions.map { v in
+                            .object([
+                                "id": .string(v.id), "version": .string(v.version), "source": .string(v.source),
+                                "size": .number(Double(v.size)), "installed_at": StoreReport.date(v.installedAt),
+                                "last_used_at": StoreReport.date(v.lastUsedAt), "pinned": .bool(v.pinned),
+                                "refused": .bool(v.refused),
+                            ])
+                        }
+                    ).jsonText)
             } else {
                 for v in versions {
-                    print("\(v.id)\t\(v.version)\t\(v.size) bytes\t\(v.refused ? "refused" : v.pinned ? "pinned" : "ok")\t\(v.source)")
+                    print(
+                        "\(v.id)\t\(v.version)\t\(v.size) bytes\t\(v.refused ? "refused" : v.pinned ? "pinned" : "ok")\t\(v.source)"
+                    )
                 }
             }
         case "verify":
@@ -125,8 +141,12 @@ package enum CacheCommand {
             }
             return value
         }
-        if let mb = try number("--max-file-mb", most: 1_000_000) { limits.maxFileBytes = Int(mb * Double(DownloadLimits.megabyte)) }
-        if let mb = try number("--max-bundle-mb", most: 1_000_000) { limits.maxBundleBytes = Int(mb * Double(DownloadLimits.megabyte)) }
+        if let mb = try number("--max-file-mb", most: 1_000_000) {
+            limits.maxFileBytes = Int(mb * Double(DownloadLimits.megabyte))
+        }
+        if let mb = try number("--max-bundle-mb", most: 1_000_000) {
+            limits.maxBundleBytes = Int(mb * Double(DownloadLimits.megabyte))
+        }
         if let seconds = try number("--deadline", most: 86_400) { limits.deadline = seconds }
         return limits
     }

@@ -6,8 +6,12 @@ import PaywallCore
 package enum ConfigCommand {
     package static let load = CommandSpec(
         name: "config load", summary: "Load a paywall config and cache every paywall's bundle.", positionals: ["FILE|URL"],
-        options: [Commands.dataDirOption,
-                  OptionSpec(name: "--timeout-ms", valueName: "MS", help: "How long the source may take before the cached copy is used (default 300).")]
+        options: [
+            Commands.dataDirOption,
+            OptionSpec(
+                name: "--timeout-ms", valueName: "MS",
+                help: "How long the source may take before the cached copy is used (default 300)."),
+        ]
             + CacheCommand.downloadOptions,
         discussion: "")
 
@@ -40,7 +44,8 @@ package enum ConfigCommand {
         let location = parsed.positionals[0]
         let loader = ConfigLoader(cachePath: data.configCache, timeout: timeout)
         return try Subcommands.runAsync {
-            let (config, origin) = try await loader.load(origin: location, fetch: ConfigLoader.fetcher(for: location, limits: limits))
+            let (config, origin) = try await loader.load(
+                origin: location, fetch: ConfigLoader.fetcher(for: location, limits: limits))
             if origin == .cache {
                 print("using the cached config: \(location) failed or did not answer within \(Int(timeout * 1000)) ms")
             }

@@ -33,7 +33,9 @@ package enum InstallCommand {
         } catch {
             throw .failure("cannot install under \(prefix.path): \(error.localizedDescription)")
         }
-        print("installed \(bin.appendingPathComponent("paywall").path), \(libexec.appendingPathComponent(WindowExecutable.name).path) and \(share.path)")
+        print(
+            "installed \(bin.appendingPathComponent("paywall").path), \(libexec.appendingPathComponent(WindowExecutable.name).path) and \(share.path)"
+        )
         return 0
     }
 
@@ -42,7 +44,8 @@ package enum InstallCommand {
     private static func replace(_ destination: URL, with source: URL) throws {
         let fm = FileManager.default
         if destination.resolvingSymlinksInPath().path == source.resolvingSymlinksInPath().path { return }
-        let staging = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).installing")
+        let staging = destination.deletingLastPathComponent().appendingPathComponent(
+            ".\(destination.lastPathComponent).installing")
         try? fm.removeItem(at: staging)
         try fm.copyItem(at: source, to: staging)
         if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }

@@ -9,8 +9,10 @@ package enum RedeemCommand {
     package static let spec = CommandSpec(
         name: "redeem", summary: "Activate a license key (from a redeem link, or stdin) and print the entitlements.",
         positionals: ["[URL]"],
-        options: [OptionSpec(name: "--store", valueName: "CATALOG", help: "A catalog with \"store\": \"lemon_squeezy\" (required)."),
-                  Commands.dataDirOption, Commands.userOption],
+        options: [
+            OptionSpec(name: "--store", valueName: "CATALOG", help: "A catalog with \"store\": \"lemon_squeezy\" (required)."),
+            Commands.dataDirOption, Commands.userOption,
+        ],
         discussion: """
             URL is a redeem link, SCHEME://paywall/redeem?license_key=KEY, as a .desktop file's
             MimeType=x-scheme-handler/SCHEME; hands it over. Without URL the key is read from stdin
@@ -25,8 +27,9 @@ package enum RedeemCommand {
         if let text = arguments.positionals.first {
             guard let url = URL(string: text), let link = RedeemLink(url) else {
                 // Not echoed: what was given may hold a key in another form.
-                throw .usage("the argument is not a redeem link; expected SCHEME://paywall/redeem?license_key=KEY, "
-                    + "or no argument and the key on stdin", spec)
+                throw .usage(
+                    "the argument is not a redeem link; expected SCHEME://paywall/redeem?license_key=KEY, "
+                        + "or no argument and the key on stdin", spec)
             }
             key = link.licenseKey
         } else {
@@ -34,8 +37,9 @@ package enum RedeemCommand {
         }
         let context = try StoreContext(arguments, events: EventDispatcher(), requireStore: true, command: spec)
         guard let licenses = context.runtime.licenseStore, let purchases = context.purchases else {
-            throw .failure("\(arguments.value("--store") ?? "the catalog") sells no license keys; add \"store\": \"lemon_squeezy\" "
-                + "and each product's checkout_url and lemon_squeezy ids to it")
+            throw .failure(
+                "\(arguments.value("--store") ?? "the catalog") sells no license keys; add \"store\": \"lemon_squeezy\" "
+                    + "and each product's checkout_url and lemon_squeezy ids to it")
         }
         return try Subcommands.runAsync { () throws(CLIError) -> Int32 in
             do throws(LicenseError) {
@@ -45,8 +49,10 @@ package enum RedeemCommand {
             }
             // The key is activated: a cache that cannot record it is a warning (see `StoreContext`).
             try? purchases.refresh()
-            StoreCommand.printJSON(StoreReport.entitlements(purchases.customerInfo, status: purchases.subscriptionStatus,
-                                                            userId: purchases.userId))
+            StoreCommand.printJSON(
+                StoreReport.entitlements(
+                    purchases.customerInfo, status: purchases.subscriptionStatus,
+                    userId: purchases.userId))
             return 0
         }
     }

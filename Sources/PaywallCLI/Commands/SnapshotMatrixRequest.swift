@@ -6,17 +6,30 @@ import PaywallCore
 /// the baseline folder's image of the same name.
 package struct SnapshotMatrixRequest {
     package static let options = [
-        OptionSpec(name: "--out-dir", valueName: "DIR",
-                   help: "Render every --locales x --themes x --sizes combination into DIR (created if missing) as <locale>_<theme>_<W>x<H>.png, with an index.html contact sheet."),
+        OptionSpec(
+            name: "--out-dir", valueName: "DIR",
+            help:
+                "Render every --locales x --themes x --sizes combination into DIR (created if missing) as <locale>_<theme>_<W>x<H>.png, with an index.html contact sheet."
+        ),
         OptionSpec(name: "--locales", valueName: "L,L", help: "The matrix's locales, e.g. en,de,ar (default: --locale's)."),
-        OptionSpec(name: "--themes", valueName: "light,dark", help: "The matrix's themes (default: --theme's, else the desktop's)."),
+        OptionSpec(
+            name: "--themes", valueName: "light,dark", help: "The matrix's themes (default: --theme's, else the desktop's)."),
         OptionSpec(name: "--sizes", valueName: "WxH,WxH", help: "The matrix's view sizes (default: --size's, else 400x720)."),
-        OptionSpec(name: "--compare", valueName: "BASELINE_DIR",
-                   help: "Compare each image with BASELINE_DIR's image of the same name; write <name>.diff.png for each changed one and report.json. Exit 5 when one changed or is missing."),
-        OptionSpec(name: "--tolerance", valueName: "N",
-                   help: "With --compare: the largest per-channel difference that counts as equal, 0 to 255 (default \(SnapshotComparison.defaultTolerance))."),
-        OptionSpec(name: "--max-diff-ratio", valueName: "R",
-                   help: "With --compare: the share of differing pixels an image may have and still count as the same, 0 to 1 (default \(SnapshotComparison.defaultMaxDiffRatio))."),
+        OptionSpec(
+            name: "--compare", valueName: "BASELINE_DIR",
+            help:
+                "Compare each image with BASELINE_DIR's image of the same name; write <name>.diff.png for each changed one and report.json. Exit 5 when one changed or is missing."
+        ),
+        OptionSpec(
+            name: "--tolerance", valueName: "N",
+            help:
+                "With --compare: the largest per-channel difference that counts as equal, 0 to 255 (default \(SnapshotComparison.defaultTolerance))."
+        ),
+        OptionSpec(
+            name: "--max-diff-ratio", valueName: "R",
+            help:
+                "With --compare: the share of differing pixels an image may have and still count as the same, 0 to 1 (default \(SnapshotComparison.defaultMaxDiffRatio))."
+        ),
     ]
 
     /// The exit code when `--compare` found an image changed or missing.
@@ -69,18 +82,22 @@ package struct SnapshotMatrixRequest {
             }
             comparison.maxDiffRatio = value
         }
-        if arguments.value("--compare") == nil, let given = ["--tolerance", "--max-diff-ratio"].first(where: { arguments.value($0) != nil }) {
+        if arguments.value("--compare") == nil,
+            let given = ["--tolerance", "--max-diff-ratio"].first(where: { arguments.value($0) != nil })
+        {
             throw .usage("\(given) needs --compare BASELINE_DIR", command)
         }
         self.comparison = comparison
-        _ = try Self.matrix(locales, themes ?? "light", sizes, command: command)  // every list is checked before the display opens
+        // Every list is checked before the display opens.
+        _ = try Self.matrix(locales, themes ?? "light", sizes, command: command)
         let outURL = URL(fileURLWithPath: outDir)
         self.outDir = outURL
         var baseline: URL?
         if let path = arguments.value("--compare") {
             let url = URL(fileURLWithPath: path)
             guard Self.realPath(url) != Self.realPath(outURL) else {
-                throw .usage("--compare must name another folder than --out-dir: the run would overwrite its own baseline", command)
+                throw .usage(
+                    "--compare must name another folder than --out-dir: the run would overwrite its own baseline", command)
             }
             guard FileSystem.isFolder(url.path) else {
                 throw .failure("--compare \(path): no such folder; record a baseline first by running without --compare")
@@ -100,7 +117,9 @@ package struct SnapshotMatrixRequest {
         try Self.matrix(locales, themes ?? defaultTheme, sizes, command: command)
     }
 
-    private static func matrix(_ locales: String, _ themes: String, _ sizes: String, command: CommandSpec) throws(CLIError) -> SnapshotMatrix {
+    private static func matrix(_ locales: String, _ themes: String, _ sizes: String, command: CommandSpec) throws(CLIError)
+        -> SnapshotMatrix
+    {
         do { return try SnapshotMatrix(locales: locales, themes: themes, sizes: sizes) } catch {
             throw .usage(error.description, command)
         }

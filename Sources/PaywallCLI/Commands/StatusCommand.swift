@@ -7,9 +7,13 @@ package enum StatusCommand {
     package static let spec = CommandSpec(
         name: "status", summary: "Show the cached subscription status and entitlements (cold start, offline).",
         positionals: [],
-        options: [Commands.dataDirOption, Commands.userOption,
-                  OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text.")],
-        discussion: "Reads only the entitlement cache and the license keys kept in the data directory (masked): what the app knows before any store or backend answers.")
+        options: [
+            Commands.dataDirOption, Commands.userOption,
+            OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text."),
+        ],
+        discussion:
+            "Reads only the entitlement cache and the license keys kept in the data directory (masked): what the app knows before any store or backend answers."
+    )
 
     /// Creates nothing: a data directory or cache that is not there yet (a first run) is an
     /// unknown status, and an explicit `--data-dir` that does not exist is an error (a typo).
@@ -25,8 +29,9 @@ package enum StatusCommand {
         let info: CustomerInfo
         do {
             if FileManager.default.fileExists(atPath: directory.entitlementCache) {
-                let context = try StoreContext(arguments, events: EventDispatcher(), requireStore: false, command: spec,
-                                               writes: false)
+                let context = try StoreContext(
+                    arguments, events: EventDispatcher(), requireStore: false, command: spec,
+                    writes: false)
                 (status, info) = try context.cache.coldStartStatus(user: userId)
             } else {
                 (status, info) = (.unknown, CustomerInfo(transactions: [], now: Date()))
@@ -50,7 +55,9 @@ package enum StatusCommand {
             for l in licenses {
                 let usage = "\(l.activationUsage) of \(l.activationLimit.map(String.init) ?? "unlimited") activations"
                 let expiry = StoreReport.date(l.expiresAt).stringValue.map { "expires \($0)" } ?? "no expiry"
-                print("license \(l.maskedKey)\t\(l.productId)\t\(l.state.rawValue)\(l.reason.map { " (\($0.rawValue))" } ?? "")\t\(usage)\t\(expiry)")
+                print(
+                    "license \(l.maskedKey)\t\(l.productId)\t\(l.state.rawValue)\(l.reason.map { " (\($0.rawValue))" } ?? "")\t\(usage)\t\(expiry)"
+                )
             }
         }
         return 0

@@ -6,10 +6,13 @@ package enum StoreCommand {
     private static let common = [Commands.storeOption, Commands.dataDirOption]
     private static let json = OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text.")
 
-    private static func spec(_ action: String, _ summary: String, _ positionals: [String] = [],
-                             _ extra: [OptionSpec] = [], discussion: String = "") -> CommandSpec {
-        CommandSpec(name: "store \(action)", summary: summary, positionals: positionals, options: common + extra,
-                    discussion: discussion)
+    private static func spec(
+        _ action: String, _ summary: String, _ positionals: [String] = [],
+        _ extra: [OptionSpec] = [], discussion: String = ""
+    ) -> CommandSpec {
+        CommandSpec(
+            name: "store \(action)", summary: summary, positionals: positionals, options: common + extra,
+            discussion: discussion)
     }
 
     package static let actions: [CommandSpec] = [
@@ -17,15 +20,18 @@ package enum StoreCommand {
         spec("transactions", "List every transaction of every user, pending ones included.", [], [json]),
         spec("entitlements", "Show the subscription status and entitlements.", [], [json, Commands.userOption]),
         spec("buy", "Buy a product without a paywall, as the next outcome says.", ["PRODUCT_ID"], [Commands.userOption]),
-        spec("seed", "Put the user in a purchase state through the real lifecycle; prints the entitlements as JSON.",
-             ["PRODUCT_ID", "STATE"], [Commands.userOption], discussion: """
-             STATE: \(SeedState.allCases.map(\.rawValue).joined(separator: ", ")). The steps are the ones `buy`, \
-             `cancel`, `refund`, `billing-issue` and `advance` take, on the store's clock; the user must have no \
-             purchase of the product (or its subscription group) yet. A state the product or catalog cannot reach \
-             is a usage error (exit 2) that says why and which states would work.
-             """),
-        spec("set-outcome", "Set what the next purchase does: success, cancelled, pending or failed:<reason>.",
-             ["OUTCOME"], [OptionSpec(name: "--delay", valueName: "SECONDS", help: "Wait this long before answering.")]),
+        spec(
+            "seed", "Put the user in a purchase state through the real lifecycle; prints the entitlements as JSON.",
+            ["PRODUCT_ID", "STATE"], [Commands.userOption],
+            discussion: """
+                STATE: \(SeedState.allCases.map(\.rawValue).joined(separator: ", ")). The steps are the ones `buy`, \
+                `cancel`, `refund`, `billing-issue` and `advance` take, on the store's clock; the user must have no \
+                purchase of the product (or its subscription group) yet. A state the product or catalog cannot reach \
+                is a usage error (exit 2) that says why and which states would work.
+                """),
+        spec(
+            "set-outcome", "Set what the next purchase does: success, cancelled, pending or failed:<reason>.",
+            ["OUTCOME"], [OptionSpec(name: "--delay", valueName: "SECONDS", help: "Wait this long before answering.")]),
         spec("approve", "Approve a pending (Ask to Buy) purchase.", ["TXN"]),
         spec("decline", "Decline a pending purchase.", ["TXN"]),
         spec("refund", "Refund a purchase; its access ends now.", ["TXN"]),
@@ -50,9 +56,10 @@ package enum StoreCommand {
         guard let store = context.store else {
             // A license-key catalog: its products and entitlements can be read; the rest steers the fake store.
             guard ["products", "entitlements"].contains(action) else {
-                throw .failure("\(parsed.value("--store") ?? "the catalog") sells through license keys (\"store\": \"lemon_squeezy\"): "
-                    + "`paywall store \(action)` steers the fake store only; redeem a key with `paywall redeem`, "
-                    + "or read `paywall store entitlements` and `paywall status`")
+                throw .failure(
+                    "\(parsed.value("--store") ?? "the catalog") sells through license keys (\"store\": \"lemon_squeezy\"): "
+                        + "`paywall store \(action)` steers the fake store only; redeem a key with `paywall redeem`, "
+                        + "or read `paywall store entitlements` and `paywall status`")
             }
             return try Subcommands.runAsync {
                 try await perform(action, parsed, store: nil, purchases: purchases, command: command)
@@ -74,8 +81,10 @@ package enum StoreCommand {
     /// catalog, whose store only `products` and `entitlements` read.
     @MainActor
     @discardableResult
-    private static func perform(_ action: String, _ arguments: ParsedArguments, store fakeStore: FakeStore?, purchases: Purchases,
-                                command: CommandSpec) async throws -> Product? {
+    private static func perform(
+        _ action: String, _ arguments: ParsedArguments, store fakeStore: FakeStore?, purchases: Purchases,
+        command: CommandSpec
+    ) async throws -> Product? {
         let argument = arguments.positionals.first ?? ""
         if action == "products" || action == "entitlements" { return read(action, arguments, purchases: purchases) }
         guard let store = fakeStore else { return nil }
@@ -84,13 +93,23 @@ package enum StoreCommand {
             let now = try store.now()
             let records = try store.allRecords()
             if arguments.has("--json") {
-                printJSON(.array(records.map { StoreReport.transaction($0.transaction, approval: $0.approval, userId: $0.userId, now: now) }))
+                printJSON(
+                    .array(
+                        records.map {
+                            StoreReport.transaction($0.transaction, approval: $0.approval, userId: $0.userId, now: now)
+                        }))
                 return nil
             }
             for (t, approval, user) in records {
-                let state = approval != "approved" ? "-" : t.isSubscription ? CustomerInfo.state(of: t, now: now).rawValue
-                    : (t.isRevoked ? "revoked" : "owned")
-                print("\(t.id)\t\(t.productId)\t\(user)\t\(approval)\t\(state)\texpires \(StoreReport.date(t.expirationDate).stringValue ?? "never")")
+                let state =
+                    approval != "approved"
+                    ? "-"
+                    : t.isSubscription
+                        ? CustomerInfo.state(of: t, now: now).rawValue
+                        : (t.isRevoked ? "revoked" : "owned")
+                print(
+                    "\(t.id)\t\(t.productId)\t\(user)\t\(approval)\t\(state)\texpires \(StoreReport.date(t.expirationDate).stringValue ?? "never")"
+                )
             }
         case "seed":
             guard let product = store.catalog.product(id: argument) else { throw unknownProduct(argument) }
@@ -119,7 +138,8 @@ package enum StoreCommand {
             print("next purchase: \(outcome)\(delay > 0 ? " after \(delay) s" : "")")
         case "advance":
             guard let amount = ClockAdvance(parsing: argument) else {
-                throw CLIError.usage("DURATION must be a number and a unit (s, m, h, d, w, M, y), e.g. 36h or 1M; got '\(argument)'", command)
+                throw CLIError.usage(
+                    "DURATION must be a number and a unit (s, m, h, d, w, M, y), e.g. 36h or 1M; got '\(argument)'", command)
             }
             try store.advance(amount)
             print("store clock: \(StoreReport.date(try store.now()).stringValue ?? "")")
@@ -130,7 +150,9 @@ package enum StoreCommand {
             let new = try store.allRecords().map(\.transaction.id).filter { !before.contains($0) }
             switch result {
             case .purchased:
-                print("purchased \(argument)\(new.isEmpty ? " (already owned, nothing charged)" : ": " + new.joined(separator: ", "))")
+                print(
+                    "purchased \(argument)\(new.isEmpty ? " (already owned, nothing charged)" : ": " + new.joined(separator: ", "))"
+                )
                 return product
             case .pending: print("pending \(argument): \(new.joined(separator: ", ")) waits for approval")
             case .cancelled: print("cancelled \(argument)")
@@ -156,7 +178,10 @@ package enum StoreCommand {
         switch action {
         case "products":
             let products = purchases.catalog.products
-            if arguments.has("--json") { printJSON(.array(products.map(StoreReport.product))); return nil }
+            if arguments.has("--json") {
+                printJSON(.array(products.map(StoreReport.product)))
+                return nil
+            }
             for p in products {
                 print("\(p.id)\t\(p.kind.rawValue)\t\(p.price) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)")
             }
@@ -168,7 +193,9 @@ package enum StoreCommand {
             }
             print("subscription status: \(purchases.subscriptionStatus.name)")
             for e in info.entitlements {
-                print("\(e.id)\t\(e.isActive ? "active" : "inactive")\t\(e.state?.rawValue ?? "-")\texpires \(StoreReport.date(e.expiresAt).stringValue ?? "never")")
+                print(
+                    "\(e.id)\t\(e.isActive ? "active" : "inactive")\t\(e.state?.rawValue ?? "-")\texpires \(StoreReport.date(e.expiresAt).stringValue ?? "never")"
+                )
             }
         default: break
         }

@@ -16,8 +16,10 @@ package struct StoreContext {
     /// Configures what the arguments name; `requireStore` makes `--store` mandatory. A command
     /// that only reads (`writes: false`) opens the cache read-only in a read-only data
     /// directory and makes no runtime state.
-    package init(_ arguments: ParsedArguments, events: EventDispatcher, requireStore: Bool, command: CommandSpec,
-         writes: Bool = true) throws(CLIError) {
+    package init(
+        _ arguments: ParsedArguments, events: EventDispatcher, requireStore: Bool, command: CommandSpec,
+        writes: Bool = true
+    ) throws(CLIError) {
         let catalog = arguments.value("--store")
         if catalog == nil, requireStore { throw .usage("--store CATALOG is required", command) }
         // The CLI says on stderr what the runtime reports; the runtime itself stays quiet.
@@ -28,8 +30,9 @@ package struct StoreContext {
         do {
             runtime = try PaywallRuntime(configuration, events: events)
         } catch {
-            throw .failure(error.part.map { "\($0): \(CommandAdvice.describe(error.underlying))" }
-                ?? CommandAdvice.describe(error.underlying))
+            throw .failure(
+                error.part.map { "\($0): \(CommandAdvice.describe(error.underlying))" }
+                    ?? CommandAdvice.describe(error.underlying))
         }
         // A database that was moved aside is worth telling the user about.
         for recovery in runtime.recoveries { Diagnostics.fail("warning: \(recovery)") }

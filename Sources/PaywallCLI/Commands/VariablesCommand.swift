@@ -10,7 +10,8 @@ package enum VariablesCommand {
         positionals: ["BUNDLE"],
         options: [
             Commands.storeOption, Commands.productsOption, Commands.localeOption,
-            OptionSpec(name: "--theme", valueName: "light|dark", help: "The appearance, for device.interfaceStyle (default light)."),
+            OptionSpec(
+                name: "--theme", valueName: "light|dark", help: "The appearance, for device.interfaceStyle (default light)."),
             Commands.userOption, Commands.dataDirOption,
         ],
         discussion: """
@@ -53,7 +54,9 @@ package enum VariablesCommand {
         context.attach(stores.runtime)
         do {
             // As `preview` and `snapshot` do: without --store, the bundle's preview catalog.
-            if stores.purchases == nil, let preview = manifest.previewStore { context.catalog = try CatalogLoader.load(path: preview) }
+            if stores.purchases == nil, let preview = manifest.previewStore {
+                context.catalog = try CatalogLoader.load(path: preview)
+            }
         } catch {
             throw .failure(CommandAdvice.describe(error))
         }

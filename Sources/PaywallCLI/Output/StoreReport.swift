@@ -29,7 +29,9 @@ package enum StoreReport {
     /// What `paywall status --json` prints (and the sidecar's `getCustomerInfo` answers): the
     /// entitlements as `store entitlements --json` has them, plus `licenses` (keys masked) only
     /// when there are some, so that without licenses both print the same object.
-    package static func status(_ info: CustomerInfo, status: SubscriptionStatus, userId: String, licenses: [LicenseStatus]) -> JSONValue {
+    package static func status(_ info: CustomerInfo, status: SubscriptionStatus, userId: String, licenses: [LicenseStatus])
+        -> JSONValue
+    {
         var report = entitlements(info, status: status, userId: userId).objectValue ?? [:]
         if !licenses.isEmpty { report["licenses"] = .array(licenses.map(license)) }
         return .object(report)

@@ -23,10 +23,11 @@ package enum RPCMessage: Equatable {
         }
         // An id that can be answered with, even when the rest of the request is wrong.
         let rawId = object["id"]
-        let id: JSONValue? = switch rawId {
-        case .string, .number: rawId
-        default: nil
-        }
+        let id: JSONValue? =
+            switch rawId {
+            case .string, .number: rawId
+            default: nil
+            }
         func invalid(_ reason: String) -> Result<RPCMessage, DecodeFailure> {
             .failure(DecodeFailure(id: id ?? .null, error: .invalidRequest(reason)))
         }
@@ -42,13 +43,16 @@ package enum RPCMessage: Equatable {
             guard let result = object["result"] else { return invalid("a response needs \"result\" or \"error\"") }
             return .success(.response(id: id, outcome: .success(result)))
         }
-        guard let method = methodValue.stringValue, !method.isEmpty else { return invalid("\"method\" must be a non-empty string") }
+        guard let method = methodValue.stringValue, !method.isEmpty else {
+            return invalid("\"method\" must be a non-empty string")
+        }
         let params: RPCParams
         switch object["params"] {
         case nil, .null?: params = RPCParams([:])
         case .object(let members)?: params = RPCParams(members)
         default:
-            return .failure(DecodeFailure(id: id ?? .null, error: .invalidParams(field: "params", "must be an object of named parameters")))
+            return .failure(
+                DecodeFailure(id: id ?? .null, error: .invalidParams(field: "params", "must be an object of named parameters")))
         }
         guard let id else { return .success(.notification(method: method, params: params)) }
         return .success(.request(id: id, method: method, params: params))

@@ -45,7 +45,9 @@ package struct RPCParams: Equatable {
 
     package func object(_ name: String) throws(RPCError) -> [String: JSONValue]? {
         guard let value = given(name) else { return nil }
-        guard let object = value.objectValue else { throw .invalidParams(field: name, "must be an object; got \(value.jsonText)") }
+        guard let object = value.objectValue else {
+            throw .invalidParams(field: name, "must be an object; got \(value.jsonText)")
+        }
         return object
     }
 

@@ -55,7 +55,8 @@ package final class RemotePurchaseController: PurchaseController, PurchaseCancel
 
     package func purchase(_ product: Product) async -> PurchaseResult {
         let paywall = startedFrom.removeValue(forKey: product.id)
-        let answer = await ask("purchase", ["product": StoreReport.product(product), "paywall_id": paywall.map(JSONValue.string) ?? .null])
+        let answer = await ask(
+            "purchase", ["product": StoreReport.product(product), "paywall_id": paywall.map(JSONValue.string) ?? .null])
         switch read(answer, "purchase", words: ["purchased", "cancelled", "pending", "failed"]) {
         case .cancelled, .word("cancelled"): return .cancelled
         case .failed(let error): return .failed(error)
@@ -66,7 +67,8 @@ package final class RemotePurchaseController: PurchaseController, PurchaseCancel
 
     package func restorePurchases() async -> RestorationResult {
         switch read(await ask("restorePurchases", [:]), "restorePurchases", words: ["restored", "failed"]) {
-        case .cancelled: return .failed(AppAnswerError(description: "the paywall closed before the app answered restorePurchases"))
+        case .cancelled:
+            return .failed(AppAnswerError(description: "the paywall closed before the app answered restorePurchases"))
         case .failed(let error): return .failed(error)
         case .word: return .restored
         }
@@ -84,15 +86,19 @@ package final class RemotePurchaseController: PurchaseController, PurchaseCancel
         switch answer {
         case .cancelled: return .cancelled
         case .timedOut:
-            return .failed(AppAnswerError(description:
-                "the app did not answer \(method) within \(JSONValue.number(timeout).jsonText) s (purchase_timeout_s)"))
+            return .failed(
+                AppAnswerError(
+                    description:
+                        "the app did not answer \(method) within \(JSONValue.number(timeout).jsonText) s (purchase_timeout_s)"))
         case .answered(.failure(let error)):
             return .failed(AppAnswerError(description: "the app answered \(method) with an error: \(error.message)"))
         case .answered(.success(let value)):
             guard let word = value["result"]?.stringValue, words.contains(word) else {
                 let expected = words.map { "\"\($0)\"" }.joined(separator: "|")
-                return .failed(AppAnswerError(description: "the app answered \(method) with \(value.jsonText); "
-                    + "expected {\"result\": \(expected), \"message\": ...}"))
+                return .failed(
+                    AppAnswerError(
+                        description: "the app answered \(method) with \(value.jsonText); "
+                            + "expected {\"result\": \(expected), \"message\": ...}"))
             }
             guard word == "failed" else { return .word(word) }
             guard let message = value["message"]?.stringValue else {

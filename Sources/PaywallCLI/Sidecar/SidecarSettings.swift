@@ -19,14 +19,16 @@ package struct SidecarSettings {
         let catalog = try params.string("catalog")
         let controller = try params.choice("controller", ["app", "fake_store"])
         if controller != nil, catalog == nil {
-            throw .invalidParams(field: "catalog", "is required with controller: the products on sale (a catalog JSON or .storekit file)")
+            throw .invalidParams(
+                field: "catalog", "is required with controller: the products on sale (a catalog JSON or .storekit file)")
         }
         if let catalog, !FileManager.default.fileExists(atPath: catalog) {
             throw .invalidParams(field: "catalog", "no file at \(catalog); pass the path of your product catalog")
         }
         let appController = controller == "app"
         self.appController = appController
-        let store: PaywallRuntime.Store = catalog.map { appController ? .controller(catalog: $0) : .fakeStore(catalog: $0) } ?? .none
+        let store: PaywallRuntime.Store =
+            catalog.map { appController ? .controller(catalog: $0) : .fakeStore(catalog: $0) } ?? .none
         let locale = try params.string("locale")
         if let locale, !LocaleResolution.isWellFormed(locale) {
             throw .invalidParams(field: "locale", "must be a locale identifier such as de, pt_BR or zh_Hant; got \"\(locale)\"")
@@ -43,7 +45,8 @@ package struct SidecarSettings {
     private static func config(_ params: RPCParams) throws(RPCError) -> PaywallRuntime.ConfigSource? {
         if let object = try? params.object("config") {
             do {
-                return .value(try PaywallConfig(data: Data(JSONValue.object(object).jsonText.utf8), origin: "initialize params.config"))
+                return .value(
+                    try PaywallConfig(data: Data(JSONValue.object(object).jsonText.utf8), origin: "initialize params.config"))
             } catch {
                 throw .invalidParams(field: "config", "\(error)")
             }

@@ -7,15 +7,21 @@ package enum ContactSheet {
     package static func html(title: String, matrix: SnapshotMatrix, report: SnapshotReport?) -> String {
         var body = ["<h1>\(escape(title))</h1>"]
         let count = matrix.shots.count
-        var intro = "\(count) image\(count == 1 ? "" : "s"): \(matrix.locales.count) locale(s) × \(matrix.themes.count) theme(s) × \(matrix.sizes.count) size(s)."
-        if let report { intro += " Compared with the baseline: \(report.summary) (details in <a href=\"report.json\">report.json</a>)." }
+        var intro =
+            "\(count) image\(count == 1 ? "" : "s"): \(matrix.locales.count) locale(s) × \(matrix.themes.count) theme(s) × \(matrix.sizes.count) size(s)."
+        if let report {
+            intro += " Compared with the baseline: \(report.summary) (details in <a href=\"report.json\">report.json</a>)."
+        }
         body.append("<p>\(intro)</p>")
         for locale in matrix.locales {
             body.append("<section><h2>\(escape(locale))</h2>")
             for theme in matrix.themes {
                 body.append("<h3>\(escape(theme))</h3><div class=\"row\">")
                 for size in matrix.sizes {
-                    body.append(figure(SnapshotMatrix.Shot(locale: locale, theme: theme, size: size), entry: report?.entry(named: "\(locale)_\(theme)_\(size)")))
+                    body.append(
+                        figure(
+                            SnapshotMatrix.Shot(locale: locale, theme: theme, size: size),
+                            entry: report?.entry(named: "\(locale)_\(theme)_\(size)")))
                 }
                 body.append("</div>")
             }
@@ -58,7 +64,8 @@ package enum ContactSheet {
             let diff = escape(entry.diffFileName)
             images += "<a href=\"\(diff)\"><img src=\"\(diff)\" alt=\"where \(escape(shot.name)) changed\"></a>"
         }
-        return "<figure class=\"\(entry.status.rawValue)\"><div class=\"pair\">\(images)</div><figcaption>\(caption)</figcaption></figure>"
+        return
+            "<figure class=\"\(entry.status.rawValue)\"><div class=\"pair\">\(images)</div><figcaption>\(caption)</figcaption></figure>"
     }
 
     private static func escape(_ text: String) -> String {

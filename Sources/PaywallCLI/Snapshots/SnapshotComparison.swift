@@ -17,18 +17,26 @@ package struct SnapshotComparison: Sendable {
 
     /// The entry for one rendered image (`new` without a baseline), and for a changed one the
     /// image that shows where.
-    package func compare(name: String, baseline: RGBAImage?, current: RGBAImage) -> (entry: SnapshotReport.Entry, highlight: RGBAImage?) {
+    package func compare(name: String, baseline: RGBAImage?, current: RGBAImage) -> (
+        entry: SnapshotReport.Entry, highlight: RGBAImage?
+    ) {
         guard let baseline else { return (.init(name: name, status: .new, difference: nil), nil) }
         let difference = PixelDifference(baseline: baseline, current: current, tolerance: tolerance)
-        guard !difference.isWithin(maxRatio: maxDiffRatio) else { return (.init(name: name, status: .same, difference: difference), nil) }
-        return (.init(name: name, status: .changed, difference: difference),
-                PixelDifference.highlight(baseline: baseline, current: current, tolerance: tolerance))
+        guard !difference.isWithin(maxRatio: maxDiffRatio) else {
+            return (.init(name: name, status: .same, difference: difference), nil)
+        }
+        return (
+            .init(name: name, status: .changed, difference: difference),
+            PixelDifference.highlight(baseline: baseline, current: current, tolerance: tolerance)
+        )
     }
 
     /// The baseline's images this run did not render, by name. A baseline's images are its
     /// `.png` files, except the `.diff.png` files of its own comparisons.
     package static func missing(rendered: [String], baselineFiles: [String]) -> [SnapshotReport.Entry] {
-        let names = baselineFiles.filter { $0.hasSuffix(".png") && !$0.hasSuffix(SnapshotReport.diffSuffix) }.map { String($0.dropLast(4)) }
+        let names = baselineFiles.filter { $0.hasSuffix(".png") && !$0.hasSuffix(SnapshotReport.diffSuffix) }.map {
+            String($0.dropLast(4))
+        }
         return Set(names).subtracting(rendered).sorted().map { .init(name: $0, status: .missing, difference: nil) }
     }
 }

@@ -24,9 +24,13 @@ package struct SnapshotMatrix: Equatable, Sendable {
         self.locales = try Self.list(locales, option: "--locales", expected: "a locale identifier such as de, pt_BR or zh_Hant") {
             LocaleResolution.isWellFormed($0) ? $0 : nil
         }
-        self.themes = try Self.list(themes, option: "--themes", expected: "light or dark") { Self.themeNames.contains($0) ? $0 : nil }
-        self.sizes = try Self.list(sizes, option: "--sizes",
-                                   expected: "WIDTHxHEIGHT in pixels, each side from 1 to \(ViewSize.maxSide), e.g. 400x720") {
+        self.themes = try Self.list(themes, option: "--themes", expected: "light or dark") {
+            Self.themeNames.contains($0) ? $0 : nil
+        }
+        self.sizes = try Self.list(
+            sizes, option: "--sizes",
+            expected: "WIDTHxHEIGHT in pixels, each side from 1 to \(ViewSize.maxSide), e.g. 400x720"
+        ) {
             ViewSize(parsing: $0)
         }
     }

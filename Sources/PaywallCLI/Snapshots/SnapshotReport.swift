@@ -42,8 +42,10 @@ package struct SnapshotReport: Equatable, Sendable {
             if entry.status == .changed { object["diff"] = .string(entry.diffFileName) }
             return .object(object)
         }
-        return ["images": .array(images), "tolerance": .number(Double(comparison.tolerance)),
-                "max_diff_ratio": .number(comparison.maxDiffRatio)]
+        return [
+            "images": .array(images), "tolerance": .number(Double(comparison.tolerance)),
+            "max_diff_ratio": .number(comparison.maxDiffRatio),
+        ]
     }
 
     /// `2 changed, 1 missing, 17 same, 0 new`.

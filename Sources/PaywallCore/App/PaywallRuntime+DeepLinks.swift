@@ -46,8 +46,11 @@ extension PaywallRuntime {
         guard let link = RedeemLink(url) else { return .notHandled }
         events.emit(.deepLinkRedeem, ["link": .string(RedeemLink.masked(url)), "queued": .bool(queued)])
         guard let licenseStore else {
-            return .failed(LicenseError(.noLicense, "a redeem link came, but this app's catalog sells no license keys "
-                + "(its \"store\" is not \"lemon_squeezy\")"))
+            return .failed(
+                LicenseError(
+                    .noLicense,
+                    "a redeem link came, but this app's catalog sells no license keys "
+                        + "(its \"store\" is not \"lemon_squeezy\")"))
         }
         do {
             return .redeemed(try await licenseStore.redeem(key: link.licenseKey))

@@ -30,9 +30,11 @@ public final class PaywallRuntime {
         /// and makes no runtime state (for commands that only read).
         public var readOnly: Bool
 
-        public init(dataDirectory: String? = nil, store: Store = .none, config: ConfigSource? = nil, configTimeout: Double = 0.3,
-                    locale: String? = nil, appVersion: String = "", userId: String? = nil, logLevel: LogLevel = .warning,
-                    readOnly: Bool = false) {
+        public init(
+            dataDirectory: String? = nil, store: Store = .none, config: ConfigSource? = nil, configTimeout: Double = 0.3,
+            locale: String? = nil, appVersion: String = "", userId: String? = nil, logLevel: LogLevel = .warning,
+            readOnly: Bool = false
+        ) {
             self.dataDirectory = dataDirectory
             self.store = store
             self.config = config
@@ -120,8 +122,10 @@ public final class PaywallRuntime {
     /// catalog with `"store": "lemon_squeezy"` sells through the license-key store instead,
     /// whichever store is named, using `licenseServices` (clock, browser, machine name); a
     /// redeem link kept from before configuration is then redeemed.
-    public init(_ configuration: Configuration, events: EventDispatcher = EventDispatcher(),
-                controller: PurchaseController? = nil, licenseServices: LicenseServices = LicenseServices()) throws(ConfigureError) {
+    public init(
+        _ configuration: Configuration, events: EventDispatcher = EventDispatcher(),
+        controller: PurchaseController? = nil, licenseServices: LicenseServices = LicenseServices()
+    ) throws(ConfigureError) {
         self.configuration = configuration
         self.events = events
         anonymousUserId = Purchases.anonymousUser
@@ -137,7 +141,8 @@ public final class PaywallRuntime {
         dataDirectory = directory
         let cache: EntitlementCache
         do {
-            cache = try EntitlementCache(path: directory.entitlementCache, readOnly: configuration.readOnly && !directory.isWritable)
+            cache = try EntitlementCache(
+                path: directory.entitlementCache, readOnly: configuration.readOnly && !directory.isWritable)
         } catch {
             throw ConfigureError(part: "entitlement cache", underlying: error)
         }
@@ -161,8 +166,9 @@ public final class PaywallRuntime {
             if let licensing = catalog.licensing {
                 if controller != nil { throw ConfigureError(part: nil, underlying: ControllerBesideLicenses(catalog: path)) }
                 do {
-                    licenses = try LicenseKeyStore.make(catalog: catalog, settings: licensing, databasePath: directory.licenses,
-                                                        events: events, services: licenseServices)
+                    licenses = try LicenseKeyStore.make(
+                        catalog: catalog, settings: licensing, databasePath: directory.licenses,
+                        events: events, services: licenseServices)
                 } catch {
                     throw ConfigureError(part: "license store", underlying: error)
                 }
@@ -182,8 +188,9 @@ public final class PaywallRuntime {
             let purchases: Purchases
             do {
                 let store: (PurchaseController & TransactionSource)? = source ?? licenses
-                purchases = try Purchases(controller: store ?? controller!, catalog: catalog, cache: cache,
-                                          transactionSource: store, events: events, userId: userId)
+                purchases = try Purchases(
+                    controller: store ?? controller!, catalog: catalog, cache: cache,
+                    transactionSource: store, events: events, userId: userId)
             } catch {
                 throw ConfigureError(part: "entitlement cache", underlying: error)
             }
@@ -197,9 +204,11 @@ public final class PaywallRuntime {
         }
         for recovery in recovered.compactMap({ $0 }) {
             recoveries.append(recovery.description)
-            events.emit(.databaseRecovered, [
-                "path": .string(recovery.path), "moved_to": .string(recovery.movedTo), "reason": .string(recovery.reason),
-            ])
+            events.emit(
+                .databaseRecovered,
+                [
+                    "path": .string(recovery.path), "moved_to": .string(recovery.movedTo), "reason": .string(recovery.reason),
+                ])
         }
         events.observe { [weak self] event in
             guard let self, event.name == .customerInfoDidChange || event.name == .subscriptionStatusDidChange else { return }
@@ -360,8 +369,9 @@ public final class PaywallRuntime {
         }
         guard let (placement, paywall, condition) = config.placement(name) else {
             let known = config.placements.keys.sorted()
-            return .notFound(reason: "no placement \"\(name)\" in the config"
-                + (known.isEmpty ? "" : " (placements: \(known.joined(separator: ", ")))"))
+            return .notFound(
+                reason: "no placement \"\(name)\" in the config"
+                    + (known.isEmpty ? "" : " (placements: \(known.joined(separator: ", ")))"))
         }
         return .show(paywall: paywall, gated: placement.gated, condition: condition)
     }
@@ -375,7 +385,8 @@ public final class PaywallRuntime {
             switch event.name {
             case _ where level >= .debug: line = event.jsonLine
             case .databaseRecovered, .entitlementCacheWriteFail:
-                line = "warning: \(event.name.rawValue): \(event.params["message"]?.stringValue ?? event.params["reason"]?.stringValue ?? "")"
+                line =
+                    "warning: \(event.name.rawValue): \(event.params["message"]?.stringValue ?? event.params["reason"]?.stringValue ?? "")"
             default: line = nil
             }
             if let line { FileHandle.standardError.write(Data("paywall: \(line)\n".utf8)) }

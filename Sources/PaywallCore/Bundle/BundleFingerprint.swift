@@ -18,7 +18,10 @@ package struct BundleFingerprint: Equatable, Sendable {
         guard let walker = fm.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey])
         else { return }
         for case let url as URL in walker {
-            guard let values = try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]),
+            guard
+                let values = try? url.resolvingSymlinksInPath().resourceValues(forKeys: [
+                    .fileSizeKey, .contentModificationDateKey, .isRegularFileKey,
+                ]),
                 values.isRegularFile == true
             else { continue }
             entries[url.path] = Entry(size: values.fileSize ?? 0, modified: values.contentModificationDate ?? .distantPast)

@@ -88,8 +88,10 @@ package enum BundleInspector {
         if !manifestRead {
             // No manifest (allowed), or one already reported: no file list to check against.
         } else if manifest.files.isEmpty {
-            problems.append(BundleProblem(file: BundleManifest.fileName,
-                                          message: "no file list with hashes", fixedByPacking: true))
+            problems.append(
+                BundleProblem(
+                    file: BundleManifest.fileName,
+                    message: "no file list with hashes", fixedByPacking: true))
         } else {
             for (file, entry) in manifest.files.sorted(by: { $0.key < $1.key }) {
                 guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path) else {
@@ -98,7 +100,8 @@ package enum BundleInspector {
                 }
                 switch entry.mismatch(data) {
                 case .size(let actual):
-                    problems.append(BundleProblem(file: file, message: "size is \(actual) bytes, manifest.json says \(entry.size)"))
+                    problems.append(
+                        BundleProblem(file: file, message: "size is \(actual) bytes, manifest.json says \(entry.size)"))
                 case .content:
                     problems.append(BundleProblem(file: file, message: "content does not match its sha256 in manifest.json"))
                 case nil:
@@ -125,15 +128,21 @@ package enum BundleInspector {
     static func previewStoreProblems(_ manifest: BundleManifest, root: URL) -> [BundleProblem] {
         guard let path = manifest.previewStorePath else { return [] }
         guard let file = BundleManifest.file(path, in: root) else {
-            return [BundleProblem(file: BundleManifest.fileName, message: "\"preview_store\" names \(path), which is not a file in the bundle")]
+            return [
+                BundleProblem(
+                    file: BundleManifest.fileName, message: "\"preview_store\" names \(path), which is not a file in the bundle")
+            ]
         }
         let catalog: Catalog
         do { catalog = try CatalogLoader.load(path: file) } catch {
             return [BundleProblem(file: path, message: "the preview_store does not load: \(error.description)")]
         }
         return manifest.slots.missingProducts(in: catalog).map { missing in
-            BundleProblem(file: BundleManifest.fileName, message: "products.\(missing.slot): \(missing.productId) is not in the preview_store \(path) "
-                + "(it sells \(catalog.products.map(\.id).joined(separator: ", "))); fix the id or add the product to \(path)")
+            BundleProblem(
+                file: BundleManifest.fileName,
+                message: "products.\(missing.slot): \(missing.productId) is not in the preview_store \(path) "
+                    + "(it sells \(catalog.products.map(\.id).joined(separator: ", "))); fix the id or add the product to \(path)"
+            )
         }
     }
 
@@ -142,10 +151,15 @@ package enum BundleInspector {
     private static let patterns: [String: [NSRegularExpression]] = {
         func re(_ p: String) -> NSRegularExpression { try! NSRegularExpression(pattern: p, options: [.caseInsensitive]) }
         let css = [re(#"url\(\s*['"]?([^'")]+)['"]?\s*\)"#), re(#"@import\s+['"]([^'"]+)['"]"#)]
-        let js = [re(#"(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]"#), re(#"import\s*\(\s*['"]([^'"]+)['"]\s*\)"#),
-                  re(#"^\s*import\s+['"]([^'"]+)['"]"#)]
-        return ["html": [re(#"\s(?:src|href|poster)\s*=\s*["']([^"']+)["']"#)] + css, "htm": [re(#"\s(?:src|href|poster)\s*=\s*["']([^"']+)["']"#)] + css,
-                "css": css, "js": js, "mjs": js]
+        let js = [
+            re(#"(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]"#), re(#"import\s*\(\s*['"]([^'"]+)['"]\s*\)"#),
+            re(#"^\s*import\s+['"]([^'"]+)['"]"#),
+        ]
+        return [
+            "html": [re(#"\s(?:src|href|poster)\s*=\s*["']([^"']+)["']"#)] + css,
+            "htm": [re(#"\s(?:src|href|poster)\s*=\s*["']([^"']+)["']"#)] + css,
+            "css": css, "js": js, "mjs": js,
+        ]
     }()
 
     /// Local references a file makes (relative or absolute paths, not URLs with a scheme).

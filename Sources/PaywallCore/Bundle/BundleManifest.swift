@@ -57,9 +57,11 @@ package struct BundleManifest: Equatable, Sendable {
         package let description: String
     }
 
-    package init(id: String? = nil, version: String? = nil, entry: String = "index.html", files: [String: FileEntry] = [:],
-                slots: ProductSlots = ProductSlots(), previewStorePath: String? = nil, previewStore: String? = nil,
-                allowedOrigins: [String] = [], minRuntimeVersion: String? = nil) {
+    package init(
+        id: String? = nil, version: String? = nil, entry: String = "index.html", files: [String: FileEntry] = [:],
+        slots: ProductSlots = ProductSlots(), previewStorePath: String? = nil, previewStore: String? = nil,
+        allowedOrigins: [String] = [], minRuntimeVersion: String? = nil
+    ) {
         self.id = id
         self.version = version
         self.entry = entry
@@ -107,29 +109,34 @@ package struct BundleManifest: Equatable, Sendable {
         func name(_ key: String) throws(ParseError) -> String? {
             guard let text = try string(key) else { return nil }
             guard text.utf8.count <= Self.maxNameBytes else {
-                throw fail("\"\(key)\" is \(text.utf8.count) bytes long; it may be at most \(Self.maxNameBytes) (the cache names a folder after it)")
+                throw fail(
+                    "\"\(key)\" is \(text.utf8.count) bytes long; it may be at most \(Self.maxNameBytes) (the cache names a folder after it)"
+                )
             }
             guard Self.isPlainName(text) else {
-                throw fail("\"\(key)\" may contain only ASCII letters, digits, \".\", \"-\", \"_\" and \"+\", "
-                    + "and must not start with \".\"; got \(JSONWriter.text(.string(text)))")
+                throw fail(
+                    "\"\(key)\" may contain only ASCII letters, digits, \".\", \"-\", \"_\" and \"+\", "
+                        + "and must not start with \".\"; got \(JSONWriter.text(.string(text)))")
             }
             return text
         }
         func relativePath(_ key: String, _ text: String) throws(ParseError) -> String {
             guard Self.isBundlePath(text) else {
-                throw fail("\(key) must be a relative path inside the bundle like \"store.json\" or \"css/app.css\" "
-                    + "(no \"..\" or \".\" segments, no leading \"/\", no backslashes or control characters); "
-                    + "got \(JSONWriter.text(.string(text)))")
+                throw fail(
+                    "\(key) must be a relative path inside the bundle like \"store.json\" or \"css/app.css\" "
+                        + "(no \"..\" or \".\" segments, no leading \"/\", no backslashes or control characters); "
+                        + "got \(JSONWriter.text(.string(text)))")
             }
             return text
         }
         self.init()
         id = try name("id")
         version = try name("version")
-        entry = try string("entry").map { (text) throws(ParseError) in
-            if let problem = Self.entryProblem(text) { throw fail(problem) }
-            return text
-        } ?? "index.html"
+        entry =
+            try string("entry").map { (text) throws(ParseError) in
+                if let problem = Self.entryProblem(text) { throw fail(problem) }
+                return text
+            } ?? "index.html"
         minRuntimeVersion = try string("min_runtime_version")
         if let files = object["files"] {
             guard let map = files.objectValue else { throw fail("\"files\" must be an object of path -> {sha256, size}") }
@@ -164,10 +171,13 @@ package struct BundleManifest: Equatable, Sendable {
             }
         }
         slots = ProductSlots(inPageOrder: products)
-        if let path = try string("preview_store").map({ (text) throws(ParseError) in try relativePath("\"preview_store\"", text) }) {
+        if let path = try string("preview_store").map({ (text) throws(ParseError) in try relativePath("\"preview_store\"", text) }
+        ) {
             previewStorePath = path
             if checkPreviewStore {
-                guard let file = Self.file(path, in: root) else { throw fail("\"preview_store\" must name a catalog file inside the bundle") }
+                guard let file = Self.file(path, in: root) else {
+                    throw fail("\"preview_store\" must name a catalog file inside the bundle")
+                }
                 previewStore = file
             }
         }
@@ -187,8 +197,9 @@ package struct BundleManifest: Equatable, Sendable {
         guard let needed = minRuntimeVersion, let minimum = Version(needed), let runtime = Version(runtimeVersion),
             runtime < minimum
         else { return }
-        throw ParseError(description:
-            "bundle \(id ?? "") needs paywall runtime \(needed) or newer; this is \(runtimeVersion). Upgrade paywall.")
+        throw ParseError(
+            description:
+                "bundle \(id ?? "") needs paywall runtime \(needed) or newer; this is \(runtimeVersion). Upgrade paywall.")
     }
 
     /// An id or version: it names a cache directory and is printed on one line by `paywall cache list`.
@@ -198,14 +209,17 @@ package struct BundleManifest: Equatable, Sendable {
 
     static func isPlainName(_ text: String) -> Bool {
         !text.isEmpty && !text.hasPrefix(".") && text.utf8.count <= maxNameBytes
-            && text.unicodeScalars.allSatisfy { $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "._+-".unicodeScalars.contains($0)) }
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "._+-".unicodeScalars.contains($0))
+            }
     }
 
     /// Why `entry` cannot be an entry page, or nil. It is served as paywall://host/ENTRY: it must
     /// be a path inside the bundle that needs no escaping.
     static func entryProblem(_ entry: String) -> String? {
         guard isBundlePath(entry), entry.addingPercentEncoding(withAllowedCharacters: plainURLPath) == entry else {
-            return "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \(JSONWriter.text(.string(entry)))"
+            return
+                "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \(JSONWriter.text(.string(entry)))"
         }
         return nil
     }

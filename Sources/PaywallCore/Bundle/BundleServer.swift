@@ -52,7 +52,9 @@ package struct BundleServer: Sendable {
     package func respond(to uri: String) -> Response {
         // Bounded before parsing: the path limit plus room for the scheme, host and a query.
         guard uri.utf8.count <= Self.maxURIBytes else {
-            return Self.error(414, "request URI longer than \(Self.maxURIBytes) bytes (paths are limited to \(BundlePathResolver.maxPathBytes))")
+            return Self.error(
+                414, "request URI longer than \(Self.maxURIBytes) bytes (paths are limited to \(BundlePathResolver.maxPathBytes))"
+            )
         }
         guard let components = URLComponents(string: uri), components.scheme == Self.scheme,
             let host = components.host, let mount = mounts[host]
@@ -78,8 +80,10 @@ package struct BundleServer: Sendable {
             }
             let type = MIMEType.forPath(file.path)
             // Every response carries the policy: an SVG or HTML file opened as a document is scriptable too.
-            let headers = ["Content-Type": type, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
-                           "Content-Security-Policy": mount.policy.headerValue]
+            let headers = [
+                "Content-Type": type, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
+                "Content-Security-Policy": mount.policy.headerValue,
+            ]
             return Response(status: 200, headers: headers, body: body)
         }
     }

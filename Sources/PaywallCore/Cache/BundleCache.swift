@@ -89,12 +89,16 @@ public final class BundleCache {
         let lock = try FileLock(path: lockPath, mode: .shared)
         defer { withExtendedLifetime(lock) {} }
         let deadline = Date().addingTimeInterval(limits.deadline)
-        let latest = try index.query("SELECT * FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
-                                     [.text(source.description)]).first
+        let latest = try index.query(
+            "SELECT * FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
+            [.text(source.description)]
+        ).first
         // Only a good copy makes "not modified" useful: without one the manifest is asked for whole.
         var known: InstalledBundle?
         if let candidate = latest.flatMap(installed), !candidate.refused, await verify(candidate).isEmpty { known = candidate }
-        let validators = known == nil ? nil
+        let validators =
+            known == nil
+            ? nil
             : latest.map { BundleSource.Validators(etag: $0["etag"]?.string, lastModified: $0["last_modified"]?.string) }
         guard let (data, newValidators) = try await source.manifest(known: validators, limits: limits, deadline: deadline) else {
             // 304: what we have is current; to a request that named no copy, the server is wrong.
@@ -103,14 +107,17 @@ public final class BundleCache {
         }
         let manifest: BundleManifest
         do {
-            manifest = try BundleManifest(data: data, root: directory, path: "\(source.description) manifest.json", checkPreviewStore: false)
+            manifest = try BundleManifest(
+                data: data, root: directory, path: "\(source.description) manifest.json", checkPreviewStore: false)
         } catch {
             throw CacheError.invalidManifest(error.description)
         }
         guard let id = manifest.id, let version = manifest.version, !manifest.files.isEmpty else {
             throw CacheError.unpacked(source.description)
         }
-        guard BundleManifest.isPlainName(id), BundleManifest.isPlainName(version), manifest.files.keys.allSatisfy(BundleManifest.isBundlePath) else {
+        guard BundleManifest.isPlainName(id), BundleManifest.isPlainName(version),
+            manifest.files.keys.allSatisfy(BundleManifest.isBundlePath)
+        else {
             throw CacheError.invalidManifest("\(source.description): id, version or a file path is not a plain relative name")
         }
         do { try manifest.checkRuntimeVersion() } catch { throw CacheError.invalidManifest(error.description) }
@@ -132,7 +139,8 @@ public final class BundleCache {
         // Every file is fetched and checked before anything becomes visible.
         let staging = directory.appendingPathComponent("tmp/\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
-        try await fileWork.copy(manifest.files.map { (from: objectURL($0.value.sha256), to: staging.appendingPathComponent($0.key)) })
+        try await fileWork.copy(
+            manifest.files.map { (from: objectURL($0.value.sha256), to: staging.appendingPathComponent($0.key)) })
         let manifestCopy = staging.appendingPathComponent(BundleManifest.fileName)
         try FileError.wrap("write", manifestCopy.path) { try data.write(to: manifestCopy) }
         try Self.createFolder(final.deletingLastPathComponent())
@@ -146,7 +154,8 @@ public final class BundleCache {
     /// Refuses, before any download, a manifest giving a file or the bundle more than `limits` allow.
     private func checkSizes(_ manifest: BundleManifest, source: BundleSource) throws {
         let words = DownloadLimits.words
-        if let (path, entry) = manifest.files.sorted(by: { $0.key < $1.key }).first(where: { $0.value.size > limits.maxFileBytes }) {
+        if let (path, entry) = manifest.files.sorted(by: { $0.key < $1.key }).first(where: { $0.value.size > limits.maxFileBytes }
+        ) {
             throw CacheError.tooLarge(
                 "\(source.description): \(path) is \(words(entry.size)) by its manifest, larger than the \(words(limits.maxFileBytes)) limit per file (DownloadLimits.maxFileBytes)",
                 limit: .maxFileBytes)
@@ -169,14 +178,17 @@ public final class BundleCache {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, file) in pending.enumerated() {
                 if index >= Self.parallelDownloads { try await group.next() }
-                let path = file.0, entry = file.1
+                let path = file.0
+                let entry = file.1
                 group.addTask { try await self.storeObject(path: path, entry: entry, from: source, deadline: deadline) }
             }
             try await group.waitForAll()
         }
     }
 
-    private func storeObject(path: String, entry: BundleManifest.FileEntry, from source: BundleSource, deadline: Date) async throws {
+    private func storeObject(path: String, entry: BundleManifest.FileEntry, from source: BundleSource, deadline: Date)
+        async throws
+    {
         let object = objectURL(entry.sha256)
         if let stored = await fileWork.digest(of: object, limit: entry.size), stored == (entry.size, entry.sha256) { return }
         let partial = directory.appendingPathComponent("tmp/\(UUID().uuidString).part")
@@ -187,7 +199,9 @@ public final class BundleCache {
         guard sink.count == entry.size else {
             throw CacheError.fileMismatch(file: path, reason: "\(sink.count) bytes, the manifest says \(entry.size)")
         }
-        guard sha256 == entry.sha256 else { throw CacheError.fileMismatch(file: path, reason: "content does not match its sha256") }
+        guard sha256 == entry.sha256 else {
+            throw CacheError.fileMismatch(file: path, reason: "content does not match its sha256")
+        }
         try Self.createFolder(object.deletingLastPathComponent())
         _ = try? FileManager.default.removeItem(at: object)
         try FileError.wrap("move to", object.path) { try FileManager.default.moveItem(at: partial, to: object) }
@@ -199,7 +213,8 @@ public final class BundleCache {
         }
     }
 
-    private func record(id: String, version: String, source: BundleSource, validators: BundleSource.Validators, size: Int) throws {
+    private func record(id: String, version: String, source: BundleSource, validators: BundleSource.Validators, size: Int) throws
+    {
         let now = Date()
         try index.query(
             """
@@ -208,8 +223,10 @@ public final class BundleCache {
             ON CONFLICT(bundle_id, version) DO UPDATE SET source = excluded.source, etag = excluded.etag,
                 last_modified = excluded.last_modified, refused = 0
             """,
-            [.text(id), .text(version), .text(source.description), .optional(validators.etag),
-             .optional(validators.lastModified), .integer(Int64(size)), .date(now), .date(now)])
+            [
+                .text(id), .text(version), .text(source.description), .optional(validators.etag),
+                .optional(validators.lastModified), .integer(Int64(size)), .date(now), .date(now),
+            ])
     }
 
     // MARK: Reading
@@ -221,8 +238,10 @@ public final class BundleCache {
 
     /// The id of the bundle last installed from `source` (a config entry names its bundle by source).
     public func bundleId(installedFrom source: BundleSource) throws -> String? {
-        try index.query("SELECT bundle_id FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
-                        [.text(source.description)]).first?["bundle_id"]?.string
+        try index.query(
+            "SELECT bundle_id FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
+            [.text(source.description)]
+        ).first?["bundle_id"]?.string
     }
 
     /// The newest version of `id` whose files all match their hashes. A version that fails is
@@ -230,10 +249,14 @@ public final class BundleCache {
     package func goodVersion(id: String, onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws
         -> InstalledBundle
     {
-        let versions = try index.query("SELECT * FROM versions WHERE bundle_id = ? AND refused = 0 ORDER BY installed_at DESC",
-                                       [.text(id)]).compactMap(installed)
+        let versions = try index.query(
+            "SELECT * FROM versions WHERE bundle_id = ? AND refused = 0 ORDER BY installed_at DESC",
+            [.text(id)]
+        ).compactMap(installed)
         guard !versions.isEmpty else {
-            if try index.query("SELECT 1 FROM versions WHERE bundle_id = ?", [.text(id)]).isEmpty { throw CacheError.notCached(id) }
+            if try index.query("SELECT 1 FROM versions WHERE bundle_id = ?", [.text(id)]).isEmpty {
+                throw CacheError.notCached(id)
+            }
             throw CacheError.noGoodVersion(id)
         }
         for version in versions {
@@ -245,11 +268,13 @@ public final class BundleCache {
             }
             let problems = await verify(version)
             if problems.isEmpty {
-                try index.query("UPDATE versions SET last_used_at = ? WHERE bundle_id = ? AND version = ?",
-                                [.date(Date()), .text(id), .text(version.version)])
+                try index.query(
+                    "UPDATE versions SET last_used_at = ? WHERE bundle_id = ? AND version = ?",
+                    [.date(Date()), .text(id), .text(version.version)])
                 return version
             }
-            try index.query("UPDATE versions SET refused = 1 WHERE bundle_id = ? AND version = ?", [.text(id), .text(version.version)])
+            try index.query(
+                "UPDATE versions SET refused = 1 WHERE bundle_id = ? AND version = ?", [.text(id), .text(version.version)])
             onRefused(version, problems)
         }
         throw CacheError.noGoodVersion(id)

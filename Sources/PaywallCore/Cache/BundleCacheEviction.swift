@@ -52,7 +52,10 @@ extension BundleCache {
             // Keep the newest version that still verifies.
             var newestGood: InstalledBundle?
             for version in versions where !version.refused {
-                if await verify(version).isEmpty { newestGood = version; break }
+                if await verify(version).isEmpty {
+                    newestGood = version
+                    break
+                }
             }
             guard let newestGood else { continue }
             for version in versions where version.version != newestGood.version {
@@ -113,7 +116,8 @@ extension BundleCache {
         }
         let objects = directory.appendingPathComponent("objects")
         for prefix in (try? fm.contentsOfDirectory(atPath: objects.path)) ?? [] {
-            for name in (try? fm.contentsOfDirectory(atPath: objects.appendingPathComponent(prefix).path)) ?? [] where !used.contains(name) {
+            for name in (try? fm.contentsOfDirectory(atPath: objects.appendingPathComponent(prefix).path)) ?? []
+            where !used.contains(name) {
                 try? fm.removeItem(at: objects.appendingPathComponent("\(prefix)/\(name)"))
             }
         }

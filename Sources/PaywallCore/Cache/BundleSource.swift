@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Where a bundle comes from: a local directory or the URL of its `manifest.json` (files are
@@ -71,14 +72,19 @@ public enum BundleSource: Equatable, Sendable {
             var headers: [String: String] = [:]
             if let etag = known?.etag { headers["If-None-Match"] = etag }
             if let modified = known?.lastModified { headers["If-Modified-Since"] = modified }
-            let response = try await HTTPTransfer.get(url, headers: headers, into: sink, idleTimeout: limits.idleTimeout,
-                                                      deadline: deadline, budget: limits.deadline)
+            let response = try await HTTPTransfer.get(
+                url, headers: headers, into: sink, idleTimeout: limits.idleTimeout,
+                deadline: deadline, budget: limits.deadline)
             if response.statusCode == 304 { return nil }
             guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
             let modified = response.value(forHTTPHeaderField: "Last-Modified")
-            return (sink.data, Validators(etag: response.value(forHTTPHeaderField: "ETag"),
-                                          lastModified: Self.isStrong(lastModified: modified, date: response.value(forHTTPHeaderField: "Date"))
-                                            ? modified : nil))
+            return (
+                sink.data,
+                Validators(
+                    etag: response.value(forHTTPHeaderField: "ETag"),
+                    lastModified: Self.isStrong(lastModified: modified, date: response.value(forHTTPHeaderField: "Date"))
+                        ? modified : nil)
+            )
         }
     }
 
@@ -94,8 +100,9 @@ public enum BundleSource: Equatable, Sendable {
             guard let url = URL(string: encoded, relativeTo: manifest)?.absoluteURL else {
                 throw FetchError.unreadable(path, "not a relative URL")
             }
-            let response = try await HTTPTransfer.get(url, into: sink, idleTimeout: limits.idleTimeout, deadline: deadline,
-                                                      budget: limits.deadline)
+            let response = try await HTTPTransfer.get(
+                url, into: sink, idleTimeout: limits.idleTimeout, deadline: deadline,
+                budget: limits.deadline)
             guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
         }
     }
@@ -105,8 +112,9 @@ public enum BundleSource: Equatable, Sendable {
     /// `limits.deadline` stops it.
     static func download(_ url: URL, timeout: Double, limits: DownloadLimits = DownloadLimits()) async throws -> Data {
         let sink = DownloadSink(limit: limits.maxDocumentBytes, kind: .document)
-        let response = try await HTTPTransfer.get(url, into: sink, idleTimeout: timeout,
-                                                  deadline: Date().addingTimeInterval(limits.deadline), budget: limits.deadline)
+        let response = try await HTTPTransfer.get(
+            url, into: sink, idleTimeout: timeout,
+            deadline: Date().addingTimeInterval(limits.deadline), budget: limits.deadline)
         guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
         return sink.data
     }

@@ -28,15 +28,18 @@ public struct CachedPaywall {
     ///   never installed, `.noGoodVersion` when every cached version failed verification,
     ///   `PaywallBundle.LoadError` when the good version cannot be opened, or a database or
     ///   lock error.
-    public static func find(id: String, config: PaywallConfig?, in cache: BundleCache,
-                            onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws -> CachedPaywall? {
+    public static func find(
+        id: String, config: PaywallConfig?, in cache: BundleCache,
+        onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }
+    ) async throws -> CachedPaywall? {
         let entry = config?.entry(id: id)
         guard try entry != nil || cache.list().contains(where: { $0.id == id }) else { return nil }
         let bundleId = try entry.flatMap { try cache.bundleId(installedFrom: BundleSource($0.source)) } ?? id
         // Taken before the version is chosen, so no prune can delete it in between.
         let inUse = try cache.holdInUse(bundleId)
         let version = try await cache.goodVersion(id: bundleId, onRefused: onRefused)
-        return CachedPaywall(version: version, bundle: try PaywallBundle(path: version.directory.path),
-                             slots: entry?.slots ?? ProductSlots(), survey: entry?.survey, inUse: inUse)
+        return CachedPaywall(
+            version: version, bundle: try PaywallBundle(path: version.directory.path),
+            slots: entry?.slots ?? ProductSlots(), survey: entry?.survey, inUse: inUse)
     }
 }

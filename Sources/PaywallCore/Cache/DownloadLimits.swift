@@ -21,8 +21,10 @@ public struct DownloadLimits: Equatable, Sendable {
         case maxFileBytes, maxBundleBytes, deadline
     }
 
-    public init(maxFileBytes: Int = 100 * megabyte, maxBundleBytes: Int = 200 * megabyte,
-                maxDocumentBytes: Int = 10 * megabyte, deadline: Double = 120, idleTimeout: Double = 30) {
+    public init(
+        maxFileBytes: Int = 100 * megabyte, maxBundleBytes: Int = 200 * megabyte,
+        maxDocumentBytes: Int = 10 * megabyte, deadline: Double = 120, idleTimeout: Double = 30
+    ) {
         self.maxFileBytes = maxFileBytes
         self.maxBundleBytes = maxBundleBytes
         self.maxDocumentBytes = maxDocumentBytes

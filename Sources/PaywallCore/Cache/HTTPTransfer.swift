@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One HTTP GET whose body streams into a `DownloadSink` as it arrives (`URLSession.data(for:)`
@@ -30,19 +31,25 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
     /// GETs `url` into `sink`; `deadline` ends it whatever is still arriving, and `budget` is
     /// how long the deadline allowed in all, for the message.
-    static func get(_ url: URL, headers: [String: String] = [:], into sink: DownloadSink, idleTimeout: Double,
-                    deadline: Date, budget: Double) async throws -> HTTPURLResponse {
-        try await send(url, headers: headers, into: sink, idleTimeout: idleTimeout, deadline: deadline,
-                       deadlineReason: "timed out after \(Seconds.text(budget)), the limit for downloading a whole bundle (DownloadLimits.deadline)")
+    static func get(
+        _ url: URL, headers: [String: String] = [:], into sink: DownloadSink, idleTimeout: Double,
+        deadline: Date, budget: Double
+    ) async throws -> HTTPURLResponse {
+        try await send(
+            url, headers: headers, into: sink, idleTimeout: idleTimeout, deadline: deadline,
+            deadlineReason:
+                "timed out after \(Seconds.text(budget)), the limit for downloading a whole bundle (DownloadLimits.deadline)")
     }
 
     /// Sends one request (`method`, `body`) and streams the answer's body into `sink` when its
     /// status is in `bodyStatuses`; `deadlineReason` says why the deadline stopped it. Without
     /// `followsRedirects` a redirect is returned as it is (a request carrying a secret must not
     /// be sent on to wherever a server points).
-    static func send(_ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
-                     bodyStatuses: Set<Int> = [200], followsRedirects: Bool = true, into sink: DownloadSink,
-                     idleTimeout: Double, deadline: Date, deadlineReason: String) async throws -> HTTPURLResponse {
+    static func send(
+        _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
+        bodyStatuses: Set<Int> = [200], followsRedirects: Bool = true, into sink: DownloadSink,
+        idleTimeout: Double, deadline: Date, deadlineReason: String
+    ) async throws -> HTTPURLResponse {
         // Whole seconds from 1 to a day: URLSession on Linux truncates the interval to whole
         // seconds, and 0 would fail every request at once.
         let idleTimeout = idleTimeout.isNaN ? 30 : min(max(1, idleTimeout.rounded(.up)), 86_400)
@@ -52,8 +59,9 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = idleTimeout
-        let transfer = HTTPTransfer(url: url, sink: sink, idleTimeout: idleTimeout, bodyStatuses: bodyStatuses,
-                                    followsRedirects: followsRedirects)
+        let transfer = HTTPTransfer(
+            url: url, sink: sink, idleTimeout: idleTimeout, bodyStatuses: bodyStatuses,
+            followsRedirects: followsRedirects)
         // The session holds its delegate until it is invalidated, after the task ends.
         let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -80,8 +88,10 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         task.cancel()
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         guard let http = response as? HTTPURLResponse else {
             stop(.transport(url, "the answer is not HTTP"), dataTask)
             completionHandler(.cancel)
@@ -96,8 +106,10 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(followsRedirects ? request : nil)
     }
 
@@ -141,7 +153,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         case .badServerResponse: return "the answer is not valid HTTP"
         case .unsupportedURL, .badURL: return "the URL is not supported"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             return "the secure (TLS) connection failed; check the server's certificate"
         default: return "network error \(error.code.rawValue)"
         }

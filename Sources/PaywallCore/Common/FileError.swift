@@ -24,7 +24,9 @@ package struct FileError: Error, CustomStringConvertible, Equatable {
 
     /// Runs `body`, turning whatever it throws into a `FileError` about `path`.
     package static func wrap<T>(_ action: String, _ path: String, _ body: () throws -> T) throws(FileError) -> T {
-        do { return try body() } catch let error as FileError { throw error } catch { throw FileError(error, action: action, path: path) }
+        do { return try body() } catch let error as FileError { throw error } catch {
+            throw FileError(error, action: action, path: path)
+        }
     }
 
     /// The system's words for `code` (an errno), lowercased: "no space left on device".
@@ -46,7 +48,8 @@ package struct FileError: Error, CustomStringConvertible, Equatable {
     package static func describe(_ error: Error) -> String {
         if let error = error as? FileError { return error.description }
         let ns = error as NSError
-        guard posixCode(error) != nil, let path = ns.userInfo[NSFilePathErrorKey] as? String ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
+        guard posixCode(error) != nil,
+            let path = ns.userInfo[NSFilePathErrorKey] as? String ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
         else { return "\(error)" }
         return "\(path): \(reason(error))"
     }

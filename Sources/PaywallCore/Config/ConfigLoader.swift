@@ -87,7 +87,9 @@ public final class ConfigLoader {
                 return (config, .source)
             }
             refresh = Task { @MainActor [cachePath] in
-                guard let data = try? await fetching.value, (try? PaywallConfig(data: data, origin: origin)) != nil else { return }
+                guard let data = try? await fetching.value, (try? PaywallConfig(data: data, origin: origin)) != nil else {
+                    return
+                }
                 try? data.write(to: URL(fileURLWithPath: cachePath), options: .atomic)
             }
             return (cached, .cache)

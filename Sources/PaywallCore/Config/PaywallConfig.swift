@@ -29,8 +29,10 @@ public struct PaywallConfig: Equatable, Sendable {
         /// Asked when the paywall closes (`survey`, see `PaywallSurvey(json:path:)`).
         public var survey: PaywallSurvey?
 
-        public init(id: String, source: String, slots: ProductSlots = ProductSlots(), preload: Bool = false,
-                    condition: PresentationCondition? = nil, survey: PaywallSurvey? = nil) {
+        public init(
+            id: String, source: String, slots: ProductSlots = ProductSlots(), preload: Bool = false,
+            condition: PresentationCondition? = nil, survey: PaywallSurvey? = nil
+        ) {
             self.id = id
             self.source = source
             self.slots = slots
@@ -99,11 +101,17 @@ public struct PaywallConfig: Equatable, Sendable {
             }
             let condition = try Self.condition(in: item, at: "paywalls[\(index)] (\"\(id)\")", fail: fail)
             var survey: PaywallSurvey?
-            do { survey = try item["survey"].map { json throws(ParseError) in try PaywallSurvey(json: json, path: "paywalls[\(index)].survey") } } catch {
+            do {
+                survey = try item["survey"].map { json throws(ParseError) in
+                    try PaywallSurvey(json: json, path: "paywalls[\(index)].survey")
+                }
+            } catch {
                 throw fail(error.description)
             }
-            entries.append(Entry(id: id, source: source, slots: slots, preload: item["preload"]?.boolValue ?? false,
-                                 condition: condition, survey: survey))
+            entries.append(
+                Entry(
+                    id: id, source: source, slots: slots, preload: item["preload"]?.boolValue ?? false,
+                    condition: condition, survey: survey))
         }
         var placements: [String: Placement] = [:]
         if let value = root["placements"] {
@@ -115,11 +123,13 @@ public struct PaywallConfig: Equatable, Sendable {
                     throw fail("\(at) needs a \"paywall\": the id of one of \"paywalls\"")
                 }
                 guard entries.contains(where: { $0.id == paywall }) else {
-                    throw fail("\(at): no paywall \"\(paywall)\" in \"paywalls\" (ids: \(entries.map(\.id).joined(separator: ", ")))")
+                    throw fail(
+                        "\(at): no paywall \"\(paywall)\" in \"paywalls\" (ids: \(entries.map(\.id).joined(separator: ", ")))")
                 }
                 if let gated = item["gated"], gated.boolValue == nil { throw fail("\(at): \"gated\" must be true or false") }
-                placements[name] = Placement(paywall: paywall, gated: item["gated"]?.boolValue ?? false,
-                                             condition: try Self.condition(in: item, at: at, fail: fail))
+                placements[name] = Placement(
+                    paywall: paywall, gated: item["gated"]?.boolValue ?? false,
+                    condition: try Self.condition(in: item, at: at, fail: fail))
             }
         }
         self.init(paywalls: entries, placements: placements)

@@ -9,11 +9,13 @@ enum RelativeSources {
     /// unchanged when nothing is relative or it is not a config (parsing then says why).
     static func resolve(_ data: Data, against origin: String) -> Data {
         guard case .object(var root)? = try? JSONParser.parseFile(Array(data)),
-              case .array(var entries)? = root["paywalls"] else { return data }
+            case .array(var entries)? = root["paywalls"]
+        else { return data }
         var changed = false
         for index in entries.indices {
             guard case .object(var entry) = entries[index], let source = entry["manifest_url"]?.stringValue,
-                  let absolute = resolve(source, against: origin), absolute != source else { continue }
+                let absolute = resolve(source, against: origin), absolute != source
+            else { continue }
             entry["manifest_url"] = .string(absolute)
             entries[index] = .object(entry)
             changed = true

@@ -57,7 +57,9 @@ extension CustomerCenterSession {
         case .home:
             if [CustomerCenterScreen.deactivateLicensePathId, CustomerCenterScreen.manageLicensePathId].contains(id) {
                 guard let license = screen.licenses.first(where: { $0.productId == productId }) else {
-                    return reportInvalid("no license for \(productId ?? "(none)") to \(id == CustomerCenterScreen.manageLicensePathId ? "manage" : "deactivate")")
+                    return reportInvalid(
+                        "no license for \(productId ?? "(none)") to \(id == CustomerCenterScreen.manageLicensePathId ? "manage" : "deactivate")"
+                    )
                 }
                 return tapLicense(id, license)
             }
@@ -68,7 +70,8 @@ extension CustomerCenterSession {
                 return push(.detail(purchaseKey: row.key))
             }
             let home = screen.homeName == "no_purchases" ? configuration.noPurchasesScreen : configuration.managementScreen
-            guard let path = CustomerCenterRules.screenPaths(home, support: configuration.support).first(where: { $0.id == id }) else {
+            guard let path = CustomerCenterRules.screenPaths(home, support: configuration.support).first(where: { $0.id == id })
+            else {
                 return reportInvalid("no path \"\(id)\" on the \(screen.homeName) screen")
             }
             selected(path, purchase: nil, resolution: .action)
@@ -76,12 +79,15 @@ extension CustomerCenterSession {
             guard let row = screen.row(key: key),
                 let (path, resolution) = CustomerCenterRules.detailPaths(
                     configuration.managementScreen, for: row, capabilities: screen.capabilities, catalog: screen.catalog,
-                    webManagementURL: configuration.support.webManagementURL, now: screen.now).first(where: { $0.path.id == id })
+                    webManagementURL: configuration.support.webManagementURL, now: screen.now
+                ).first(where: { $0.path.id == id })
             else { return reportInvalid("no path \"\(id)\" on the detail screen of \(key)") }
             selected(path, purchase: row, resolution: resolution)
         case .plans(let key, let pathId, let ids):
             guard id == pathId, let productId, let row = screen.row(key: key),
-                let plan = CustomerCenterRules.planChoices(for: row, productIds: ids, catalog: screen.catalog).first(where: { $0.id == productId })
+                let plan = CustomerCenterRules.planChoices(for: row, productIds: ids, catalog: screen.catalog).first(where: {
+                    $0.id == productId
+                })
             else { return reportInvalid("no plan \(productId ?? "(none)") to change to") }
             changePlan(of: row, to: plan)
         case .survey:
@@ -92,8 +98,10 @@ extension CustomerCenterSession {
     /// The user chose `path`: report it, ask its survey, or run it.
     private func selected(_ path: Path, purchase: CustomerCenterPurchase?, resolution: CustomerCenterRules.Resolution) {
         let action = CustomerCenterAction(path.type)
-        var params: [String: JSONValue] = ["action": .string(action.name), "path_id": .string(path.id),
-                                           "product_id": purchase?.productId.map(JSONValue.string) ?? .null]
+        var params: [String: JSONValue] = [
+            "action": .string(action.name), "path_id": .string(path.id),
+            "product_id": purchase?.productId.map(JSONValue.string) ?? .null,
+        ]
         if case .url(let url) = action { params["url"] = .string(url.absoluteString) }
         if case .webManagement(let url) = resolution { params["url"] = .string(url.absoluteString) }
         if case .custom(let identifier) = action { params["custom_identifier"] = .string(identifier) }
@@ -115,10 +123,12 @@ extension CustomerCenterSession {
         }
         let action = CustomerCenterAction(pending.path.type)
         let productId = pending.purchaseKey.flatMap { screen().row(key: $0)?.productId }
-        events.emit(.customerCenterSurveyResponse, [
-            "survey_id": .string(survey.id), "option_id": .string(optionId), "action": .string(action.name),
-            "path_id": .string(pending.path.id), "product_id": productId.map(JSONValue.string) ?? .null,
-        ])
+        events.emit(
+            .customerCenterSurveyResponse,
+            [
+                "survey_id": .string(survey.id), "option_id": .string(optionId), "action": .string(action.name),
+                "path_id": .string(pending.path.id), "product_id": productId.map(JSONValue.string) ?? .null,
+            ])
         delegate?.customerCenter(didCompleteSurvey: survey.id, optionId: optionId, for: action)
         route.removeLast()
         run(pending, resolution: .action)
@@ -159,13 +169,15 @@ extension CustomerCenterSession {
     private func confirm(_ pending: Pending, key: String, date: Date?) {
         let row = pending.purchaseKey.flatMap { screen().row(key: $0) }
         let arguments = ["product": row?.title ?? strings.text("cc.untitled"), "date": date.map(formatted) ?? ""]
-        show(CustomerCenterDialog(
-            title: strings.text("\(key).title", arguments), message: strings.text("\(key).message", arguments), copyableText: nil,
-            buttons: [
-                .init(action: "dismiss", label: strings.text("\(key).dismiss")),
-                .init(action: "confirm", label: strings.text("\(key).button"), isPrimary: true, isDestructive: true),
-            ],
-            confirming: pending))
+        show(
+            CustomerCenterDialog(
+                title: strings.text("\(key).title", arguments), message: strings.text("\(key).message", arguments),
+                copyableText: nil,
+                buttons: [
+                    .init(action: "dismiss", label: strings.text("\(key).dismiss")),
+                    .init(action: "confirm", label: strings.text("\(key).button"), isPrimary: true, isDestructive: true),
+                ],
+                confirming: pending))
     }
 
     private func confirmed(_ pending: Pending) {
@@ -178,7 +190,8 @@ extension CustomerCenterSession {
         switch pending.path.type {
         case .manageSubscription:
             perform({ await manager.cancelSubscription(transactionId: t.id) }) { cancelled in
-                cancelled ? self.notice("cc.cancel.done", ["date": t.expirationDate.map(self.formatted) ?? ""])
+                cancelled
+                    ? self.notice("cc.cancel.done", ["date": t.expirationDate.map(self.formatted) ?? ""])
                     : self.notice("cc.cancel.failed")
             }
         case .refund:
@@ -211,20 +224,27 @@ extension CustomerCenterSession {
     /// "Manage subscription" opens the merchant's customer portal; "Deactivate this device" asks first.
     private func tapLicense(_ id: String, _ license: LicenseStatus) {
         if id == CustomerCenterScreen.manageLicensePathId {
-            guard let portal = licenseStore?.customerPortalURL else { return reportInvalid("no customer_portal_url to manage the license at") }
+            guard let portal = licenseStore?.customerPortalURL else {
+                return reportInvalid("no customer_portal_url to manage the license at")
+            }
             page?.openExternally(portal)
             return
         }
         let arguments = ["product": licenseTitle(license.productId)]
-        let path = Path(id: CustomerCenterScreen.deactivateLicensePathId, type: .custom(identifier: CustomerCenterScreen.deactivateLicensePathId))
-        show(CustomerCenterDialog(
-            title: strings.text("cc.license.deactivate.confirm.title", arguments),
-            message: strings.text("cc.license.deactivate.confirm.message", arguments), copyableText: nil,
-            buttons: [
-                .init(action: "dismiss", label: strings.text("license.cancel")),
-                .init(action: "confirm", label: strings.text("cc.license.deactivate.confirm.button"), isPrimary: true, isDestructive: true),
-            ],
-            confirming: Pending(path: path, purchaseKey: license.productId)))
+        let path = Path(
+            id: CustomerCenterScreen.deactivateLicensePathId,
+            type: .custom(identifier: CustomerCenterScreen.deactivateLicensePathId))
+        show(
+            CustomerCenterDialog(
+                title: strings.text("cc.license.deactivate.confirm.title", arguments),
+                message: strings.text("cc.license.deactivate.confirm.message", arguments), copyableText: nil,
+                buttons: [
+                    .init(action: "dismiss", label: strings.text("license.cancel")),
+                    .init(
+                        action: "confirm", label: strings.text("cc.license.deactivate.confirm.button"), isPrimary: true,
+                        isDestructive: true),
+                ],
+                confirming: Pending(path: path, purchaseKey: license.productId)))
     }
 
     /// Frees this machine's activation through the license store; the license then leaves the
@@ -241,8 +261,9 @@ extension CustomerCenterSession {
             }
         }) { error in
             guard let error else { return self.notice("cc.license.deactivate.done", ["product": title]) }
-            return .notice(self.strings.text("cc.license.deactivate.failed.title"), LicenseKeyForm.problem(error, strings: self.strings),
-                           strings: self.strings)
+            return .notice(
+                self.strings.text("cc.license.deactivate.failed.title"), LicenseKeyForm.problem(error, strings: self.strings),
+                strings: self.strings)
         }
     }
 
@@ -260,14 +281,19 @@ extension CustomerCenterSession {
                 let current = self.screen().rows.first { $0.productId == plan.id && $0.isActive }
                 let immediate = current != nil
                 if case .plans? = self.route.last { self.route.removeLast() }
-                if let current, case .detail? = self.route.last { self.route[self.route.count - 1] = .detail(purchaseKey: current.key) }
+                if let current, case .detail? = self.route.last {
+                    self.route[self.route.count - 1] = .detail(purchaseKey: current.key)
+                }
                 let date = row.latest?.expirationDate.map(self.formatted) ?? ""
-                return .notice(self.strings.text("cc.plans.done.title"),
-                               self.strings.text(immediate ? "cc.plans.done.now" : "cc.plans.done.later",
-                                                 ["plan": plan.displayName, "date": date]), strings: self.strings)
+                return .notice(
+                    self.strings.text("cc.plans.done.title"),
+                    self.strings.text(
+                        immediate ? "cc.plans.done.now" : "cc.plans.done.later",
+                        ["plan": plan.displayName, "date": date]), strings: self.strings)
             case .cancelled, .unknownProduct: return nil
             case .pending: return self.notice("purchase.pending")
-            case .failed(let error): return self.notice("cc.plans.failed", ["reason": StoreErrorText.reason(for: error, strings: self.strings)])
+            case .failed(let error):
+                return self.notice("cc.plans.failed", ["reason": StoreErrorText.reason(for: error, strings: self.strings)])
             }
         }
     }
@@ -294,28 +320,35 @@ extension CustomerCenterSession {
 
     private func contactSupport() {
         guard let address = configuration.support.email else { return }
-        let mail = SupportEmail(address: address, diagnostics: .init(
-            userId: purchases?.userId ?? environment.userId, appVersion: environment.appVersion,
-            os: "\(environment.device.osName) \(environment.device.osVersion)".trimmingCharacters(in: .whitespaces),
-            deviceModel: environment.device.deviceModel,
-            activeEntitlements: Array(purchases?.subscriptionStatus.activeEntitlements ?? []),
-            isSandbox: capabilities.isSandbox,
-            licenses: (try? (purchases?.controller as? LicenseKeyStore)?.licenses()) ?? []), strings: strings)
+        let mail = SupportEmail(
+            address: address,
+            diagnostics: .init(
+                userId: purchases?.userId ?? environment.userId, appVersion: environment.appVersion,
+                os: "\(environment.device.osName) \(environment.device.osVersion)".trimmingCharacters(in: .whitespaces),
+                deviceModel: environment.device.deviceModel,
+                activeEntitlements: Array(purchases?.subscriptionStatus.activeEntitlements ?? []),
+                isSandbox: capabilities.isSandbox,
+                licenses: (try? (purchases?.controller as? LicenseKeyStore)?.licenses()) ?? []), strings: strings)
         if page?.openMail(mail.url) == true { return }
         // No mail app: the address stays reachable, shown and copyable.
-        show(CustomerCenterDialog(
-            title: strings.text("cc.support.title"), message: strings.text("cc.support.no_mail_app", ["email": address]),
-            copyableText: address,
-            buttons: [.init(action: "copy", label: strings.text("cc.copy")),
-                      .init(action: "ok", label: strings.text("dialog.ok"), isPrimary: true)],
-            confirming: nil))
+        show(
+            CustomerCenterDialog(
+                title: strings.text("cc.support.title"), message: strings.text("cc.support.no_mail_app", ["email": address]),
+                copyableText: address,
+                buttons: [
+                    .init(action: "copy", label: strings.text("cc.copy")),
+                    .init(action: "ok", label: strings.text("dialog.ok"), isPrimary: true),
+                ],
+                confirming: nil))
     }
 
     /// Runs a controller call under the progress overlay, reads the purchases again unless the
     /// call did (`refreshes` false: a purchase or restore through `Purchases`), then shows the
     /// dialog `report` makes of the call's outcome.
-    private func perform<Outcome>(_ call: @escaping @MainActor () async -> Outcome, refreshes: Bool = true,
-                                  report: @escaping @MainActor (Outcome) -> CustomerCenterDialog?) {
+    private func perform<Outcome>(
+        _ call: @escaping @MainActor () async -> Outcome, refreshes: Bool = true,
+        report: @escaping @MainActor (Outcome) -> CustomerCenterDialog?
+    ) {
         setBusy(true)
         Task { @MainActor in
             let outcome = await call()

@@ -21,24 +21,33 @@ extension CustomerCenterConfiguration {
 
     private init(reader r: Reader, root: JSONValue) throws(ParseError) {
         let top = try r.object(root, at: "")
-        try r.onlyKeys(top, at: "", ["management", "no_purchases", "support", "appearance", "shows_account_details",
-                                     "warns_about_duplicate_subscriptions"])
+        try r.onlyKeys(
+            top, at: "",
+            [
+                "management", "no_purchases", "support", "appearance", "shows_account_details",
+                "warns_about_duplicate_subscriptions",
+            ])
         self.init()
         if let screen = top["management"] { managementScreen = try r.screen(screen, at: "management", default: managementScreen) }
-        if let screen = top["no_purchases"] { noPurchasesScreen = try r.screen(screen, at: "no_purchases", default: noPurchasesScreen) }
+        if let screen = top["no_purchases"] {
+            noPurchasesScreen = try r.screen(screen, at: "no_purchases", default: noPurchasesScreen)
+        }
         if let value = top["support"] { support = try r.support(value, at: "support") }
         if let value = top["appearance"] {
             let object = try r.object(value, at: "appearance")
             try r.onlyKeys(object, at: "appearance", ["accent"])
             if let accent = object["accent"] {
                 let pair = try r.object(accent, at: "appearance.accent")
-                appearance.accent = ColorPair(light: try r.color(pair["light"], at: "appearance.accent.light"),
-                                              dark: try r.color(pair["dark"], at: "appearance.accent.dark"))
+                appearance.accent = ColorPair(
+                    light: try r.color(pair["light"], at: "appearance.accent.light"),
+                    dark: try r.color(pair["dark"], at: "appearance.accent.dark"))
             }
         }
         showsAccountDetails = try r.bool(top["shows_account_details"], at: "shows_account_details") ?? true
-        warnsAboutDuplicateSubscriptions = try r.bool(top["warns_about_duplicate_subscriptions"],
-                                                      at: "warns_about_duplicate_subscriptions") ?? true
+        warnsAboutDuplicateSubscriptions =
+            try r.bool(
+                top["warns_about_duplicate_subscriptions"],
+                at: "warns_about_duplicate_subscriptions") ?? true
     }
 
     /// Typed access with errors that name the field's path.
@@ -84,10 +93,13 @@ extension CustomerCenterConfiguration {
         func email(_ value: JSONValue?, at path: String) throws(ParseError) -> String? {
             guard let text = try string(value, at: path) else { return nil }
             let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-            let forbidden = CharacterSet.whitespacesAndNewlines.union(.controlCharacters).union(CharacterSet(charactersIn: "<>,;:\"()[]\\"))
+            let forbidden = CharacterSet.whitespacesAndNewlines.union(.controlCharacters).union(
+                CharacterSet(charactersIn: "<>,;:\"()[]\\"))
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
                 text.unicodeScalars.allSatisfy({ !forbidden.contains($0) })
-            else { throw fail(path, "must be an email address like \"support@example.com\"; got \(JSONWriter.text(.string(text)))") }
+            else {
+                throw fail(path, "must be an email address like \"support@example.com\"; got \(JSONWriter.text(.string(text)))")
+            }
             return text
         }
 
@@ -124,7 +136,9 @@ extension CustomerCenterConfiguration {
             var paths: [Path] = []
             for (index, item) in list.enumerated() {
                 let p = try self.path(item, at: "\(path).paths[\(index)]")
-                if paths.contains(where: { $0.id == p.id }) { throw fail("\(path).paths[\(index)]", "path id \"\(p.id)\" appears twice") }
+                if paths.contains(where: { $0.id == p.id }) {
+                    throw fail("\(path).paths[\(index)]", "path id \"\(p.id)\" appears twice")
+                }
                 paths.append(p)
             }
             return Screen(title: title, subtitle: subtitle, paths: paths)
@@ -132,7 +146,8 @@ extension CustomerCenterConfiguration {
 
         func path(_ value: JSONValue, at path: String) throws(ParseError) -> Path {
             let o = try object(value, at: path)
-            try onlyKeys(o, at: path, ["id", "type", "title", "survey", "window", "product_ids", "url", "open_method", "identifier"])
+            try onlyKeys(
+                o, at: path, ["id", "type", "title", "survey", "window", "product_ids", "url", "open_method", "identifier"])
             let id = try required(o["id"], at: "\(path).id")
             let typeName = KeyNormalizer.snakeCase(try required(o["type"], at: "\(path).type"))
             let title = try string(o["title"], at: "\(path).title")
@@ -144,7 +159,9 @@ extension CustomerCenterConfiguration {
             case "refund":
                 var window: TimeInterval?
                 if let raw = o["window"], raw != .null {
-                    guard case .number(let seconds) = raw, seconds > 0 else { throw fail("\(path).window", "must be a positive number of seconds") }
+                    guard case .number(let seconds) = raw, seconds > 0 else {
+                        throw fail("\(path).window", "must be a positive number of seconds")
+                    }
                     window = seconds
                 }
                 type = .refund(window: window)
@@ -158,7 +175,9 @@ extension CustomerCenterConfiguration {
                 }
                 type = .changePlan(productIds: ids)
             case "url":
-                guard let url = try self.url(o["url"], at: "\(path).url") else { throw fail("\(path).url", "is required for a url path") }
+                guard let url = try self.url(o["url"], at: "\(path).url") else {
+                    throw fail("\(path).url", "is required for a url path")
+                }
                 guard let title else { throw fail("\(path).title", "is required for a url path (it has no default title)") }
                 let method = KeyNormalizer.snakeCase(try string(o["open_method"], at: "\(path).open_method") ?? "external")
                 guard let open = OpenMethod(rawValue: method) else {
@@ -171,30 +190,43 @@ extension CustomerCenterConfiguration {
                 guard title != nil else { throw fail("\(path).title", "is required for a custom path (it has no default title)") }
                 type = .custom(identifier: identifier)
             default:
-                throw fail("\(path).type", "unknown path type \"\(typeName)\"; use restore, manage_subscription, refund, change_plan, contact_support, url or custom")
+                throw fail(
+                    "\(path).type",
+                    "unknown path type \"\(typeName)\"; use restore, manage_subscription, refund, change_plan, contact_support, url or custom"
+                )
             }
-            let survey = try o["survey"].flatMap { v throws(ParseError) in v == .null ? nil : try self.survey(v, at: "\(path).survey") }
+            let survey = try o["survey"].flatMap { v throws(ParseError) in
+                v == .null ? nil : try self.survey(v, at: "\(path).survey")
+            }
             return Path(id: id, type: type, title: title, survey: survey)
         }
 
         func survey(_ value: JSONValue, at path: String) throws(ParseError) -> Survey {
             let o = try object(value, at: path)
             try onlyKeys(o, at: path, ["id", "title", "options"])
-            guard let list = o["options"]?.arrayValue, !list.isEmpty else { throw fail("\(path).options", "must be a non-empty array") }
+            guard let list = o["options"]?.arrayValue, !list.isEmpty else {
+                throw fail("\(path).options", "must be a non-empty array")
+            }
             var options: [Survey.Option] = []
             for (index, item) in list.enumerated() {
                 let at = "\(path).options[\(index)]"
                 let option = try object(item, at: at)
                 try onlyKeys(option, at: at, ["id", "title"])
-                options.append(.init(id: try required(option["id"], at: "\(at).id"), title: try string(option["title"], at: "\(at).title")))
+                options.append(
+                    .init(id: try required(option["id"], at: "\(at).id"), title: try string(option["title"], at: "\(at).title")))
             }
-            return Survey(id: try required(o["id"], at: "\(path).id"), title: try string(o["title"], at: "\(path).title"), options: options)
+            return Survey(
+                id: try required(o["id"], at: "\(path).id"), title: try string(o["title"], at: "\(path).title"), options: options)
         }
 
         func support(_ value: JSONValue, at path: String) throws(ParseError) -> Support {
             let o = try object(value, at: path)
-            try onlyKeys(o, at: path, ["email", "latest_app_version", "should_warn_to_update", "checks_for_updates",
-                                       "update_feed_url", "web_management_url"])
+            try onlyKeys(
+                o, at: path,
+                [
+                    "email", "latest_app_version", "should_warn_to_update", "checks_for_updates",
+                    "update_feed_url", "web_management_url",
+                ])
             return Support(
                 email: try email(o["email"], at: "\(path).email"),
                 latestAppVersion: try string(o["latest_app_version"], at: "\(path).latest_app_version"),

@@ -40,7 +40,9 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
             if unknown[missing.slot] == nil { paths.append(missing.slot) }
             unknown[missing.slot, default: []].append(missing.productId)
         }
-        return paths.map { "customer center path \($0): product_ids \(unknown[$0]!.joined(separator: ", ")) are not in the catalog" }
+        return paths.map {
+            "customer center path \($0): product_ids \(unknown[$0]!.joined(separator: ", ")) are not in the catalog"
+        }
     }
 
     /// Each change-plan product id the catalog does not sell; the slot is the path
@@ -56,9 +58,11 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
     }
 
     /// The built-in cancellation survey; its option titles come from the string tables.
-    public static let cancellationSurvey = Survey(id: "cancel_survey", options: [
-        .init(id: "too_expensive"), .init(id: "dont_use"), .init(id: "bought_by_mistake"),
-    ])
+    public static let cancellationSurvey = Survey(
+        id: "cancel_survey",
+        options: [
+            .init(id: "too_expensive"), .init(id: "dont_use"), .init(id: "bought_by_mistake"),
+        ])
 
     public static let defaultManagementScreen = Screen(paths: [
         Path(id: "restore", type: .restore),
@@ -170,8 +174,10 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
         /// Where web purchases (Stripe, Paddle, Superwall) are managed.
         public var webManagementURL: URL?
 
-        public init(email: String? = nil, latestAppVersion: String? = nil, shouldWarnToUpdate: Bool = true,
-                    checksForUpdates: Bool = true, updateFeedURL: URL? = nil, webManagementURL: URL? = nil) {
+        public init(
+            email: String? = nil, latestAppVersion: String? = nil, shouldWarnToUpdate: Bool = true,
+            checksForUpdates: Bool = true, updateFeedURL: URL? = nil, webManagementURL: URL? = nil
+        ) {
             self.email = email
             self.latestAppVersion = latestAppVersion
             self.shouldWarnToUpdate = shouldWarnToUpdate

@@ -38,7 +38,9 @@ package struct CustomerCenterPurchase: Equatable, Sendable {
 
     /// The rows for `info` and the active entitlements of `status`, subscriptions first
     /// (active before inactive, newest first), then one-time purchases, newest first.
-    package static func rows(info: CustomerInfo, status: SubscriptionStatus, catalog: Catalog?, now: Date) -> [CustomerCenterPurchase] {
+    package static func rows(info: CustomerInfo, status: SubscriptionStatus, catalog: Catalog?, now: Date)
+        -> [CustomerCenterPurchase]
+    {
         var chains: [String: (first: StoreTransaction, latest: StoreTransaction)] = [:]
         for t in info.transactions {  // oldest first
             if let chain = chains[t.originalId] {
@@ -51,7 +53,8 @@ package struct CustomerCenterPurchase: Equatable, Sendable {
         // the same product bought through another store is a row of its own.
         var byProduct: [String: CustomerCenterPurchase] = [:]
         for (first, latest) in chains.values {
-            let state = latest.isSubscription ? CustomerInfo.state(of: latest, now: now) : (latest.isRevoked ? .revoked : .subscribed)
+            let state =
+                latest.isSubscription ? CustomerInfo.state(of: latest, now: now) : (latest.isRevoked ? .revoked : .subscribed)
             let product = catalog?.product(id: latest.productId)
             let row = CustomerCenterPurchase(
                 kind: latest.isSubscription ? .subscription : .oneTime, productId: latest.productId, entitlementId: nil,
@@ -69,9 +72,10 @@ package struct CustomerCenterPurchase: Equatable, Sendable {
         // An entitlement active with no purchase granting it now (the app's backend grants it) gets a row.
         let covered = Set(byProduct.values.filter(\.isActive).flatMap { $0.latest?.entitlementIds ?? [] })
         let granted = status.activeEntitlements.subtracting(covered).sorted().map { id in
-            CustomerCenterPurchase(kind: .entitlement, productId: nil, entitlementId: id, title: id, latest: nil,
-                                   originalPurchaseDate: nil, state: .subscribed, isActive: true, product: nil,
-                                   key: "entitlement:\(id)")
+            CustomerCenterPurchase(
+                kind: .entitlement, productId: nil, entitlementId: id, title: id, latest: nil,
+                originalPurchaseDate: nil, state: .subscribed, isActive: true, product: nil,
+                key: "entitlement:\(id)")
         }
         let sorted = byProduct.values.sorted { a, b in
             if (a.kind == .oneTime) != (b.kind == .oneTime) { return b.kind == .oneTime }

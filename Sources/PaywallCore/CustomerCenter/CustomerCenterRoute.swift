@@ -38,7 +38,8 @@ package struct CustomerCenterDialog: Equatable, Sendable {
 
     /// A dialog with one OK button.
     static func notice(_ title: String, _ message: String, strings: StringTable) -> CustomerCenterDialog {
-        CustomerCenterDialog(title: title, message: message, copyableText: nil,
-                             buttons: [Button(action: "ok", label: strings.text("dialog.ok"), isPrimary: true)], confirming: nil)
+        CustomerCenterDialog(
+            title: title, message: message, copyableText: nil,
+            buttons: [Button(action: "ok", label: strings.text("dialog.ok"), isPrimary: true)], confirming: nil)
     }
 }

@@ -10,8 +10,10 @@ package struct StoreCapabilities: Equatable, Sendable {
     /// Purchases are test purchases (the fake store): no real money, no update lookups.
     package var isSandbox: Bool
 
-    package init(stores: Set<StoreKind> = [], canManageSubscriptions: Bool = false, canRequestRefunds: Bool = false,
-                canChangePlans: Bool = false, isSandbox: Bool = false) {
+    package init(
+        stores: Set<StoreKind> = [], canManageSubscriptions: Bool = false, canRequestRefunds: Bool = false,
+        canChangePlans: Bool = false, isSandbox: Bool = false
+    ) {
         self.stores = stores
         self.canManageSubscriptions = canManageSubscriptions
         self.canRequestRefunds = canRequestRefunds
@@ -26,9 +28,10 @@ package struct StoreCapabilities: Equatable, Sendable {
             self.init()
             return
         }
-        self.init(stores: manager.managedStores, canManageSubscriptions: manager.canManageSubscriptions,
-                  canRequestRefunds: manager.canRequestRefunds, canChangePlans: manager.canChangePlans,
-                  isSandbox: manager.isSandbox)
+        self.init(
+            stores: manager.managedStores, canManageSubscriptions: manager.canManageSubscriptions,
+            canRequestRefunds: manager.canRequestRefunds, canChangePlans: manager.canChangePlans,
+            isSandbox: manager.isSandbox)
     }
 }
 
@@ -46,19 +49,25 @@ package enum CustomerCenterRules {
     }
 
     /// The detail-screen paths that apply to `purchase`, in the configuration's order.
-    package static func detailPaths(_ screen: CustomerCenterConfiguration.Screen, for purchase: CustomerCenterPurchase,
-                                   capabilities: StoreCapabilities, catalog: Catalog?, webManagementURL: URL?,
-                                   now: Date) -> [(path: CustomerCenterConfiguration.Path, resolution: Resolution)] {
+    package static func detailPaths(
+        _ screen: CustomerCenterConfiguration.Screen, for purchase: CustomerCenterPurchase,
+        capabilities: StoreCapabilities, catalog: Catalog?, webManagementURL: URL?,
+        now: Date
+    ) -> [(path: CustomerCenterConfiguration.Path, resolution: Resolution)] {
         screen.paths.compactMap { path in
-            resolve(path.type, for: purchase, capabilities: capabilities, catalog: catalog,
-                    webManagementURL: webManagementURL, now: now).map { (path, $0) }
+            resolve(
+                path.type, for: purchase, capabilities: capabilities, catalog: catalog,
+                webManagementURL: webManagementURL, now: now
+            ).map { (path, $0) }
         }
     }
 
     /// Whether `type` appears for `purchase`, and what it does; nil when it does not apply.
-    package static func resolve(_ type: CustomerCenterConfiguration.PathType, for purchase: CustomerCenterPurchase,
-                               capabilities: StoreCapabilities, catalog: Catalog?, webManagementURL: URL?,
-                               now: Date) -> Resolution? {
+    package static func resolve(
+        _ type: CustomerCenterConfiguration.PathType, for purchase: CustomerCenterPurchase,
+        capabilities: StoreCapabilities, catalog: Catalog?, webManagementURL: URL?,
+        now: Date
+    ) -> Resolution? {
         guard let t = purchase.latest, purchase.kind == .subscription else { return nil }
         let controllerActs = capabilities.stores.contains(t.store) && !t.isFamilyShared
         switch type {
@@ -84,8 +93,10 @@ package enum CustomerCenterRules {
 
     /// The other plans of the subscription's group the user may switch to (`productIds`
     /// narrows them), best first.
-    package static func planChoices(for purchase: CustomerCenterPurchase, productIds: [String]?,
-                                   catalog: Catalog?) -> [Product] {
+    package static func planChoices(
+        for purchase: CustomerCenterPurchase, productIds: [String]?,
+        catalog: Catalog?
+    ) -> [Product] {
         guard let t = purchase.latest, let group = t.subscriptionGroupId, let catalog else { return [] }
         return catalog.products
             .filter { $0.subscriptionGroup == group && $0.kind == .autoRenewable && $0.id != t.productId }
@@ -109,8 +120,10 @@ package enum CustomerCenterRules {
 
     /// The paths of the management or no-purchases screen itself: those that act on one purchase
     /// live on its detail screen, and Contact support needs a support email.
-    package static func screenPaths(_ screen: CustomerCenterConfiguration.Screen,
-                                   support: CustomerCenterConfiguration.Support) -> [CustomerCenterConfiguration.Path] {
+    package static func screenPaths(
+        _ screen: CustomerCenterConfiguration.Screen,
+        support: CustomerCenterConfiguration.Support
+    ) -> [CustomerCenterConfiguration.Path] {
         screen.paths.filter { path in
             if path.type.actsOnPurchase { return false }
             if path.type == .contactSupport { return !(support.email ?? "").isEmpty }

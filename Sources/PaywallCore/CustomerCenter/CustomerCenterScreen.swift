@@ -73,7 +73,9 @@ package struct CustomerCenterScreen {
             banners.append(["kind": "duplicate", "text": .string(strings.text("cc.banner.duplicate"))])
         }
         if configuration.support.shouldWarnToUpdate, UpdateCheck.isOutdated(installed: appVersion, latest: latestVersion) {
-            banners.append(["kind": "update", "text": .string(strings.text("cc.banner.update", ["version": latestVersion ?? ""]))])
+            banners.append([
+                "kind": "update", "text": .string(strings.text("cc.banner.update", ["version": latestVersion ?? ""])),
+            ])
         }
         return [
             "screen": "management", "title": .string(screen.title ?? strings.text("cc.management.title")),
@@ -97,11 +99,17 @@ package struct CustomerCenterScreen {
     private func detail(_ key: String) -> [String: JSONValue] {
         guard let purchase = row(key: key) else {
             // Gone since it was opened (refunded away, another user): say so rather than show stale data.
-            return ["screen": "detail", "title": .string(strings.text("cc.management.title")), "banners": [], "sections": [],
-                    "message": .string(strings.text("cc.detail.nothing"))]
+            return [
+                "screen": "detail", "title": .string(strings.text("cc.management.title")), "banners": [], "sections": [],
+                "message": .string(strings.text("cc.detail.nothing")),
+            ]
         }
-        var info: [JSONValue] = [["kind": "info", "title": .string(strings.text("cc.detail.status")),
-                                  "detail": .string(statusText(purchase))]]
+        var info: [JSONValue] = [
+            [
+                "kind": "info", "title": .string(strings.text("cc.detail.status")),
+                "detail": .string(statusText(purchase)),
+            ]
+        ]
         if let price = priceText(purchase) {
             info.append(["kind": "info", "title": .string(strings.text("cc.detail.price")), "detail": .string(price)])
         }
@@ -118,30 +126,43 @@ package struct CustomerCenterScreen {
             webManagementURL: configuration.support.webManagementURL, now: now)
         var sections = [section(nil, info)]
         if paths.isEmpty {
-            m["message"] = .string(strings.text(CustomerCenterRules.nothingToManageKey(for: purchase, capabilities: capabilities)))
+            m["message"] = .string(
+                strings.text(CustomerCenterRules.nothingToManageKey(for: purchase, capabilities: capabilities)))
         } else {
-            sections.append(section(nil, paths.map { path, resolution in
-                var row = pathRow(path, purchase: purchase)
-                if resolution == .receiptLink, case .object(var o) = row {
-                    o["subtitle"] = .string(strings.text("cc.manage.receipt"))
-                    row = .object(o)
-                }
-                return row
-            }))
+            sections.append(
+                section(
+                    nil,
+                    paths.map { path, resolution in
+                        var row = pathRow(path, purchase: purchase)
+                        if resolution == .receiptLink, case .object(var o) = row {
+                            o["subtitle"] = .string(strings.text("cc.manage.receipt"))
+                            row = .object(o)
+                        }
+                        return row
+                    }))
         }
         m["sections"] = .array(sections)
         return m
     }
 
-    private func survey(_ survey: CustomerCenterConfiguration.Survey, pending: CustomerCenterRoute.PendingAction) -> [String: JSONValue] {
-        let title = survey.title ?? strings.text(survey.id == CustomerCenterConfiguration.cancellationSurvey.id
-                                                    ? "cc.survey.cancel.title" : "cc.survey.title")
+    private func survey(_ survey: CustomerCenterConfiguration.Survey, pending: CustomerCenterRoute.PendingAction) -> [String:
+        JSONValue]
+    {
+        let title =
+            survey.title
+            ?? strings.text(
+                survey.id == CustomerCenterConfiguration.cancellationSurvey.id
+                    ? "cc.survey.cancel.title" : "cc.survey.title")
         let options: [JSONValue] = survey.options.map { option in
-            ["kind": "option", "title": .string(optionTitle(option)), "option_id": .string(option.id),
-             "path_id": .string(pending.path.id)]
+            [
+                "kind": "option", "title": .string(optionTitle(option)), "option_id": .string(option.id),
+                "path_id": .string(pending.path.id),
+            ]
         }
-        return ["screen": "survey", "title": .string(title), "survey_id": .string(survey.id), "banners": [],
-                "sections": [section(nil, options)]]
+        return [
+            "screen": "survey", "title": .string(title), "survey_id": .string(survey.id), "banners": [],
+            "sections": [section(nil, options)],
+        ]
     }
 
     /// A survey option's title: the configured one, the built-in translation, else its id.
@@ -157,16 +178,22 @@ package struct CustomerCenterScreen {
         let choices = CustomerCenterRules.planChoices(for: purchase, productIds: productIds, catalog: catalog)
         var rows: [JSONValue] = []
         if let current = purchase.product {
-            rows.append(["kind": "plan", "title": .string(current.displayName), "subtitle": .string(planPrice(current) ?? ""),
-                         "detail": .string(strings.text("cc.plans.current")), "disabled": true,
-                         "product_id": .string(current.id), "path_id": .string(pathId)])
+            rows.append([
+                "kind": "plan", "title": .string(current.displayName), "subtitle": .string(planPrice(current) ?? ""),
+                "detail": .string(strings.text("cc.plans.current")), "disabled": true,
+                "product_id": .string(current.id), "path_id": .string(pathId),
+            ])
         }
         for product in choices {
-            rows.append(["kind": "plan", "title": .string(product.displayName), "subtitle": .string(planPrice(product) ?? ""),
-                         "product_id": .string(product.id), "path_id": .string(pathId)])
+            rows.append([
+                "kind": "plan", "title": .string(product.displayName), "subtitle": .string(planPrice(product) ?? ""),
+                "product_id": .string(product.id), "path_id": .string(pathId),
+            ])
         }
-        return ["screen": "plans", "title": .string(strings.text("cc.plans.title")), "banners": [],
-                "subtitle": .string(strings.text("cc.plans.subtitle")), "sections": [section(nil, rows)]]
+        return [
+            "screen": "plans", "title": .string(strings.text("cc.plans.title")), "banners": [],
+            "subtitle": .string(strings.text("cc.plans.subtitle")), "sections": [section(nil, rows)],
+        ]
     }
 
     // MARK: Rows
@@ -176,10 +203,16 @@ package struct CustomerCenterScreen {
     }
 
     private func account() -> JSONValue {
-        var rows: [JSONValue] = [["kind": "info", "title": .string(strings.text("cc.account.user_id")),
-                                  "detail": .string(userId), "selectable": true]]
+        var rows: [JSONValue] = [
+            [
+                "kind": "info", "title": .string(strings.text("cc.account.user_id")),
+                "detail": .string(userId), "selectable": true,
+            ]
+        ]
         if let installedAt {
-            rows.append(["kind": "info", "title": .string(strings.text("cc.account.first_seen")), "detail": .string(date(installedAt))])
+            rows.append([
+                "kind": "info", "title": .string(strings.text("cc.account.first_seen")), "detail": .string(date(installedAt)),
+            ])
         }
         return section(strings.text("cc.section.account"), rows)
     }
@@ -210,20 +243,27 @@ package struct CustomerCenterScreen {
     private func licenseRows(_ license: LicenseStatus) -> [JSONValue] {
         let product = catalog?.product(id: license.productId)
         let usage = String(license.activationUsage)
-        let activations = license.activationLimit.map { strings.text("cc.license.activations", ["usage": usage, "limit": String($0)]) }
+        let activations =
+            license.activationLimit.map { strings.text("cc.license.activations", ["usage": usage, "limit": String($0)]) }
             ?? strings.text("cc.license.activations_unlimited", ["usage": usage])
-        var rows: [JSONValue] = [[
-            "kind": "license", "title": .string(product?.displayName ?? license.productName ?? strings.text("cc.untitled")),
-            "subtitle": .string(licenseStatusText(license)), "active": .bool(license.isActive),
-            "lines": [.string(strings.text("cc.license.key", ["key": license.maskedKey])), .string(activations)],
-            "badge": .string(strings.text("cc.badge.web")), "product_id": .string(license.productId),
-            "license_key": .string(license.maskedKey), "reason": license.reason.map { .string($0.rawValue) } ?? .null,
-        ]]
-        rows.append(["kind": "path", "title": .string(strings.text("cc.license.deactivate")), "destructive": true,
-                     "path_id": .string(Self.deactivateLicensePathId), "product_id": .string(license.productId)])
+        var rows: [JSONValue] = [
+            [
+                "kind": "license", "title": .string(product?.displayName ?? license.productName ?? strings.text("cc.untitled")),
+                "subtitle": .string(licenseStatusText(license)), "active": .bool(license.isActive),
+                "lines": [.string(strings.text("cc.license.key", ["key": license.maskedKey])), .string(activations)],
+                "badge": .string(strings.text("cc.badge.web")), "product_id": .string(license.productId),
+                "license_key": .string(license.maskedKey), "reason": license.reason.map { .string($0.rawValue) } ?? .null,
+            ]
+        ]
+        rows.append([
+            "kind": "path", "title": .string(strings.text("cc.license.deactivate")), "destructive": true,
+            "path_id": .string(Self.deactivateLicensePathId), "product_id": .string(license.productId),
+        ])
         if let portal = customerPortalURL {
-            rows.append(["kind": "path", "title": .string(strings.text("cc.license.manage")), "path_id": .string(Self.manageLicensePathId),
-                         "product_id": .string(license.productId), "url": .string(portal.absoluteString)])
+            rows.append([
+                "kind": "path", "title": .string(strings.text("cc.license.manage")), "path_id": .string(Self.manageLicensePathId),
+                "product_id": .string(license.productId), "url": .string(portal.absoluteString),
+            ])
         }
         return rows
     }
@@ -232,9 +272,11 @@ package struct CustomerCenterScreen {
     func licenseStatusText(_ license: LicenseStatus) -> String {
         switch license.reason {
         case nil:
-            return license.expiresAt.map { strings.text("cc.status.expires", ["date": date($0)]) } ?? strings.text("cc.license.lifetime")
+            return license.expiresAt.map { strings.text("cc.status.expires", ["date": date($0)]) }
+                ?? strings.text("cc.license.lifetime")
         case .expired:
-            return license.expiresAt.map { strings.text("cc.status.expired", ["date": date($0)]) } ?? strings.text("cc.license.reason.expired")
+            return license.expiresAt.map { strings.text("cc.status.expired", ["date": date($0)]) }
+                ?? strings.text("cc.license.reason.expired")
         case .notValidated:
             return strings.text("cc.license.reason.not_validated", ["date": date(license.validatedAt)])
         case .disabled, .inactive, .notFound:
@@ -290,8 +332,11 @@ package struct CustomerCenterScreen {
         case .expired, .revoked, nil:
             return strings.text("cc.status.expired", ["date": until])
         case .subscribed:
-            if t.offerType == .trial { return strings.text(t.willRenew ? "cc.status.trial" : "cc.status.trial_ending", ["date": until]) }
-            return strings.text(t.willRenew && t.kind == .autoRenewable ? "cc.status.renews" : "cc.status.expires", ["date": until])
+            if t.offerType == .trial {
+                return strings.text(t.willRenew ? "cc.status.trial" : "cc.status.trial_ending", ["date": until])
+            }
+            return strings.text(
+                t.willRenew && t.kind == .autoRenewable ? "cc.status.renews" : "cc.status.expires", ["date": until])
         }
     }
 
@@ -301,7 +346,8 @@ package struct CustomerCenterScreen {
     }
 
     private func planPrice(_ product: Product) -> String? {
-        let attributes = ProductAttributes(product: product, locale: locale, strings: strings, isSubscribed: false, now: now).values
+        let attributes = ProductAttributes(product: product, locale: locale, strings: strings, isSubscribed: false, now: now)
+            .values
         guard let price = attributes["price"]?.stringValue else { return nil }
         guard product.period != nil, let period = attributes["period"]?.stringValue else { return price }
         return strings.text("cc.price.period", ["price": price, "period": period])
@@ -311,10 +357,13 @@ package struct CustomerCenterScreen {
         [
             "title": .string(dialog.title), "message": .string(dialog.message),
             "copy": dialog.copyableText.map(JSONValue.string) ?? .null,
-            "buttons": .array(dialog.buttons.map { b in
-                ["action": .string(b.action), "label": .string(b.label), "primary": .bool(b.isPrimary),
-                 "destructive": .bool(b.isDestructive)]
-            }),
+            "buttons": .array(
+                dialog.buttons.map { b in
+                    [
+                        "action": .string(b.action), "label": .string(b.label), "primary": .bool(b.isPrimary),
+                        "destructive": .bool(b.isDestructive),
+                    ]
+                }),
         ]
     }
 }

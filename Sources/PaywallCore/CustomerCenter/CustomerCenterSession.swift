@@ -60,8 +60,10 @@ public final class CustomerCenterSession {
         package var isDark: Bool
         package var device: DeviceInfo
 
-        package init(appVersion: String = "", userId: String = Purchases.anonymousUser, installedAt: Date? = nil,
-                    isDark: Bool = false, device: DeviceInfo) {
+        package init(
+            appVersion: String = "", userId: String = Purchases.anonymousUser, installedAt: Date? = nil,
+            isDark: Bool = false, device: DeviceInfo
+        ) {
             self.appVersion = appVersion
             self.userId = userId
             self.installedAt = installedAt
@@ -70,8 +72,10 @@ public final class CustomerCenterSession {
         }
     }
 
-    package init(configuration: CustomerCenterConfiguration, presentation: PresentationStyle, purchases: Purchases?,
-                strings: StringTable, locale: Locale, events: EventDispatcher, environment: Environment) {
+    package init(
+        configuration: CustomerCenterConfiguration, presentation: PresentationStyle, purchases: Purchases?,
+        strings: StringTable, locale: Locale, events: EventDispatcher, environment: Environment
+    ) {
         self.configuration = configuration
         self.presentation = presentation
         self.purchases = purchases
@@ -81,8 +85,9 @@ public final class CustomerCenterSession {
         // The runtime's own page: its links need no user gesture, only the rate limit.
         var limits = PageActionLimits()
         limits.requiresGesture = false
-        channel = PageChannel(events: events, tag: ["page": "customer_center"], readyEvent: .customerCenterPageReady,
-                              limits: limits)
+        channel = PageChannel(
+            events: events, tag: ["page": "customer_center"], readyEvent: .customerCenterPageReady,
+            limits: limits)
         channel.isClosed = { [unowned self] in isDismissed }
         channel.onMessage = { [unowned self] in handle($0) }
         channel.onLoadFinished = { [unowned self] in render() }
@@ -96,7 +101,9 @@ public final class CustomerCenterSession {
         guard !isStarted else { return }
         isStarted = true
         if let catalog = purchases?.catalog {
-            for problem in configuration.problems(with: catalog) { events.emit(.customerCenterConfigWarning, ["reason": .string(problem)]) }
+            for problem in configuration.problems(with: catalog) {
+                events.emit(.customerCenterConfigWarning, ["reason": .string(problem)])
+            }
         }
         let screen = self.screen()
         events.emit(.customerCenterOpen, ["screen": .string(screen.homeName), "presentation": .string(presentation.rawValue)])
@@ -129,9 +136,10 @@ public final class CustomerCenterSession {
     /// The screen as it stands now.
     package func screen() -> CustomerCenterScreen {
         let now = (try? purchases?.transactionSource?.now()) ?? Date()
-        let rows = purchases.map {
-            CustomerCenterPurchase.rows(info: $0.customerInfo, status: $0.subscriptionStatus, catalog: $0.catalog, now: now)
-        } ?? []
+        let rows =
+            purchases.map {
+                CustomerCenterPurchase.rows(info: $0.customerInfo, status: $0.subscriptionStatus, catalog: $0.catalog, now: now)
+            } ?? []
         return CustomerCenterScreen(
             configuration: configuration, rows: rows,
             capabilities: capabilities,

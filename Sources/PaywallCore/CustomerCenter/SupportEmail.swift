@@ -20,9 +20,11 @@ package struct SupportEmail: Equatable, Sendable {
         /// as `LicenseStatus` holds them (an email is no place for a whole key).
         package var licenses: [LicenseStatus]
 
-        package init(userId: String, appVersion: String, os: String, deviceModel: String,
-                    runtimeVersion: String = DeviceInfo.runtimeVersion, activeEntitlements: [String], isSandbox: Bool,
-                    licenses: [LicenseStatus] = []) {
+        package init(
+            userId: String, appVersion: String, os: String, deviceModel: String,
+            runtimeVersion: String = DeviceInfo.runtimeVersion, activeEntitlements: [String], isSandbox: Bool,
+            licenses: [LicenseStatus] = []
+        ) {
             self.userId = userId
             self.appVersion = appVersion
             self.os = os
@@ -37,16 +39,17 @@ package struct SupportEmail: Equatable, Sendable {
     package init(address: String, diagnostics d: Diagnostics, strings: StringTable) {
         self.address = address
         subject = strings.text("cc.support.subject")
-        let lines = [
-            "", "", "—",
-            "User ID: \(d.userId)",
-            "App version: \(d.appVersion.isEmpty ? "unknown" : d.appVersion)",
-            "OS: \(d.os)",
-            "Device: \(d.deviceModel)",
-            "Paywall runtime: \(d.runtimeVersion)",
-            "Active entitlements: \(d.activeEntitlements.isEmpty ? "none" : d.activeEntitlements.sorted().joined(separator: ", "))",
-            "Sandbox: \(d.isSandbox ? "yes" : "no")",
-        ] + d.licenses.map { "License: \($0.maskedKey) (\($0.productId), \($0.keyStatus.rawValue))" }
+        let lines =
+            [
+                "", "", "—",
+                "User ID: \(d.userId)",
+                "App version: \(d.appVersion.isEmpty ? "unknown" : d.appVersion)",
+                "OS: \(d.os)",
+                "Device: \(d.deviceModel)",
+                "Paywall runtime: \(d.runtimeVersion)",
+                "Active entitlements: \(d.activeEntitlements.isEmpty ? "none" : d.activeEntitlements.sorted().joined(separator: ", "))",
+                "Sandbox: \(d.isSandbox ? "yes" : "no")",
+            ] + d.licenses.map { "License: \($0.maskedKey) (\($0.productId), \($0.keyStatus.rawValue))" }
         // Diagnostics stay in English: they are read by the app's support team, not the user.
         body = lines.joined(separator: "\n")
     }
@@ -56,7 +59,8 @@ package struct SupportEmail: Equatable, Sendable {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
-        let mailbox = address.addingPercentEncoding(withAllowedCharacters: allowed.union(CharacterSet(charactersIn: "@+"))) ?? address
+        let mailbox =
+            address.addingPercentEncoding(withAllowedCharacters: allowed.union(CharacterSet(charactersIn: "@+"))) ?? address
         return URL(string: "mailto:\(mailbox)?subject=\(encode(subject))&body=\(encode(body))")!
     }
 }

@@ -71,10 +71,14 @@ public struct CustomerInfo: Hashable, Sendable {
             // The holding that best describes access: active beats inactive, lifetime beats
             // expiring, then the latest expiry, then the latest purchase.
             let best = held.max { a, b in
-                (a.active ? 1 : 0, a.latest.kind == .nonConsumable ? 1 : 0,
-                 a.latest.expirationDate ?? .distantPast, a.latest.purchaseDate)
-                    < (b.active ? 1 : 0, b.latest.kind == .nonConsumable ? 1 : 0,
-                       b.latest.expirationDate ?? .distantPast, b.latest.purchaseDate)
+                (
+                    a.active ? 1 : 0, a.latest.kind == .nonConsumable ? 1 : 0,
+                    a.latest.expirationDate ?? .distantPast, a.latest.purchaseDate
+                )
+                    < (
+                        b.active ? 1 : 0, b.latest.kind == .nonConsumable ? 1 : 0,
+                        b.latest.expirationDate ?? .distantPast, b.latest.purchaseDate
+                    )
             }!
             var productIds: [String] = []
             for h in held.sorted(by: { $0.first.purchaseDate < $1.first.purchaseDate }) {
@@ -87,7 +91,8 @@ public struct CustomerInfo: Hashable, Sendable {
                 id: id, isActive: best.active, productIds: productIds, latestProductId: latest.productId,
                 store: latest.store, startsAt: best.first.purchaseDate,
                 renewedAt: best.renewals > 0 ? latest.purchaseDate : nil,
-                expiresAt: latest.kind == .nonConsumable ? nil : (best.state == .inGracePeriod ? latest.gracePeriodEnd : latest.expirationDate),
+                expiresAt: latest.kind == .nonConsumable
+                    ? nil : (best.state == .inGracePeriod ? latest.gracePeriodEnd : latest.expirationDate),
                 isLifetime: latest.kind == .nonConsumable,
                 willRenew: best.active && latest.kind == .autoRenewable && latest.willRenew && !latest.isRevoked,
                 state: best.state, offerType: latest.offerType)

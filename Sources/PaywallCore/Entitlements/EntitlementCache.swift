@@ -67,8 +67,9 @@ public final class EntitlementCache {
         try database.transaction {
             try database.query("DELETE FROM transactions WHERE user_id = ?", [.text(user)])
             for t in transactions {
-                try database.query(TransactionRow.upsert(into: "transactions", extraColumns: ["user_id"]),
-                                   [.text(user)] + TransactionRow.values(t))
+                try database.query(
+                    TransactionRow.upsert(into: "transactions", extraColumns: ["user_id"]),
+                    [.text(user)] + TransactionRow.values(t))
             }
             try write(user: user, status: info.subscriptionStatus, source: .store, clockOffset: now.timeIntervalSinceNow)
         }
@@ -91,13 +92,15 @@ public final class EntitlementCache {
             let source = row["source"]?.string.flatMap(Source.init(rawValue:))
         else { return nil }
         let ids = row["entitlements"]?.string.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-        let status: SubscriptionStatus = switch row["status"]?.string {
-        case "active": .active(Set(ids))
-        case "inactive": .inactive
-        default: .unknown
-        }
-        return CachedStatus(status: status, source: source, clockOffset: row["clock_offset"]?.double ?? 0,
-                            updatedAt: row["updated_at"]?.date ?? .distantPast)
+        let status: SubscriptionStatus =
+            switch row["status"]?.string {
+            case "active": .active(Set(ids))
+            case "inactive": .inactive
+            default: .unknown
+            }
+        return CachedStatus(
+            status: status, source: source, clockOffset: row["clock_offset"]?.double ?? 0,
+            updatedAt: row["updated_at"]?.date ?? .distantPast)
     }
 
     /// The user's status at a cold start: recomputed from cached transactions when a store

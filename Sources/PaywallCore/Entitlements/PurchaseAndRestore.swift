@@ -25,14 +25,18 @@ extension Purchases {
 
     /// Buys the catalog's product `productId` (see `purchase(_:changingPlan:report:beforeStoreCall:)`);
     /// an id the catalog does not have is reported as `transaction_fail`, naming the ids it has.
-    public func purchase(productId: String, report: EventReport? = nil,
-                         beforeStoreCall: @MainActor () -> Void = {}) async -> PurchaseAttempt {
+    public func purchase(
+        productId: String, report: EventReport? = nil,
+        beforeStoreCall: @MainActor () -> Void = {}
+    ) async -> PurchaseAttempt {
         guard let product = catalog.product(id: productId) else {
             let known = catalog.products.map(\.id).joined(separator: ", ")
-            reporter(report)(.transactionFail, [
-                "product_identifier": .string(productId),
-                "message": .string("unknown product id \"\(productId)\"; the catalog has: \(known)"),
-            ])
+            reporter(report)(
+                .transactionFail,
+                [
+                    "product_identifier": .string(productId),
+                    "message": .string("unknown product id \"\(productId)\"; the catalog has: \(known)"),
+                ])
             return .unknownProduct
         }
         return await purchase(product, report: report, beforeStoreCall: beforeStoreCall)
@@ -52,8 +56,10 @@ extension Purchases {
     ///     holding this very plan counts as owning it.
     ///   - beforeStoreCall: runs once the checks pass, just before the store is asked (for a
     ///     progress indicator); not at all when nothing is asked of the store.
-    public func purchase(_ product: Product, changingPlan: Bool = false, report: EventReport? = nil,
-                         beforeStoreCall: @MainActor () -> Void = {}) async -> PurchaseAttempt {
+    public func purchase(
+        _ product: Product, changingPlan: Bool = false, report: EventReport? = nil,
+        beforeStoreCall: @MainActor () -> Void = {}
+    ) async -> PurchaseAttempt {
         let report = reporter(report)
         let subject: [String: JSONValue] = ["product_identifier": .string(product.id)]
         if changingPlan ? holds(product) : alreadyOwns(product) {

@@ -23,8 +23,10 @@ public final class Purchases {
     public private(set) var customerInfo: CustomerInfo
     private var statusWaiters: [CheckedContinuation<Void, Never>] = []
 
-    public init(controller: PurchaseController, catalog: Catalog, cache: EntitlementCache,
-                transactionSource: TransactionSource?, events: EventDispatcher, userId: String = Purchases.anonymousUser) throws {
+    public init(
+        controller: PurchaseController, catalog: Catalog, cache: EntitlementCache,
+        transactionSource: TransactionSource?, events: EventDispatcher, userId: String = Purchases.anonymousUser
+    ) throws {
         self.controller = controller
         self.catalog = catalog
         self.cache = cache
@@ -88,8 +90,9 @@ public final class Purchases {
 
     private func reportCacheWriteFailure(_ error: any Error, purchased product: Product?) {
         var params: [String: JSONValue] = [
-            "message": .string("the entitlement cache could not be written: \(error); "
-                + "the next update that can write brings it up to date"),
+            "message": .string(
+                "the entitlement cache could not be written: \(error); "
+                    + "the next update that can write brings it up to date")
         ]
         if let product {
             params["product_identifier"] = .string(product.id)
@@ -127,17 +130,21 @@ public final class Purchases {
         subscriptionStatus = status
         customerInfo = info
         if infoChanged {
-            events.emit(.customerInfoDidChange, [
-                "user_id": .string(userId),
-                "active_entitlements": .array(info.entitlements.filter(\.isActive).map { .string($0.id) }),
-                "transaction_count": .number(Double(info.transactions.count)),
-            ])
+            events.emit(
+                .customerInfoDidChange,
+                [
+                    "user_id": .string(userId),
+                    "active_entitlements": .array(info.entitlements.filter(\.isActive).map { .string($0.id) }),
+                    "transaction_count": .number(Double(info.transactions.count)),
+                ])
         }
         if statusChanged {
-            events.emit(.subscriptionStatusDidChange, [
-                "user_id": .string(userId), "status": .string(status.name),
-                "entitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),
-            ])
+            events.emit(
+                .subscriptionStatusDidChange,
+                [
+                    "user_id": .string(userId), "status": .string(status.name),
+                    "entitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),
+                ])
         }
         if status != .unknown { resumeWaiters() }
     }

@@ -26,7 +26,12 @@ public enum InstanceName {
                     var unescaped = ""
                     var escaping = false
                     for c in value {
-                        if escaping || c != "\\" { unescaped.append(c); escaping = false } else { escaping = true }
+                        if escaping || c != "\\" {
+                            unescaped.append(c)
+                            escaping = false
+                        } else {
+                            escaping = true
+                        }
                     }
                     value = unescaped
                 }

@@ -6,7 +6,9 @@ import Foundation
 enum LemonSqueezyAnswer {
     static func parse(_ body: Data, status: Int, flag: String, what: String) throws(LicenseError) -> LicenseResponse {
         let malformed = { (why: String) in
-            LicenseError(.malformedResponse, "\(what): the answer (HTTP \(status)) is not the License API's JSON: \(why)", statusCode: status)
+            LicenseError(
+                .malformedResponse, "\(what): the answer (HTTP \(status)) is not the License API's JSON: \(why)",
+                statusCode: status)
         }
         let root: JSONValue
         do {
@@ -31,12 +33,14 @@ enum LemonSqueezyAnswer {
         guard let key else { throw malformed("\"license_key\" is missing") }
         let instance: LicenseInstance?
         do {
-            instance = try root["instance"].flatMap { value throws(ParseError) in value == .null ? nil : try Self.instance(value) }
+            instance = try root["instance"].flatMap { value throws(ParseError) in value == .null ? nil : try Self.instance(value)
+            }
         } catch {
             throw malformed("instance: \(error.why)")
         }
-        return LicenseResponse(succeeded: succeeded, error: message, licenseKey: key, instance: instance,
-                               meta: root["meta"].map(meta) ?? LicenseMeta())
+        return LicenseResponse(
+            succeeded: succeeded, error: message, licenseKey: key, instance: instance,
+            meta: root["meta"].map(meta) ?? LicenseMeta())
     }
 
     struct ParseError: Error {
@@ -47,7 +51,8 @@ enum LemonSqueezyAnswer {
         guard case .object = value else { throw ParseError(why: "must be an object") }
         guard let id = identifier(value["id"]) else { throw ParseError(why: "\"id\" is missing") }
         guard let statusText = value["status"]?.stringValue, let status = LicenseKeyStatus(rawValue: statusText) else {
-            throw ParseError(why: "\"status\" must be one of \(LicenseKeyStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ParseError(
+                why: "\"status\" must be one of \(LicenseKeyStatus.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let key = value["key"]?.stringValue, !key.isEmpty else { throw ParseError(why: "\"key\" is missing") }
         return LicenseKeyDetails(
@@ -59,15 +64,17 @@ enum LemonSqueezyAnswer {
     private static func instance(_ value: JSONValue) throws(ParseError) -> LicenseInstance {
         guard case .object = value else { throw ParseError(why: "must be an object") }
         guard let id = identifier(value["id"]) else { throw ParseError(why: "\"id\" is missing") }
-        return LicenseInstance(id: id, name: value["name"]?.stringValue ?? "", createdAt: try date(value["created_at"], "created_at"))
+        return LicenseInstance(
+            id: id, name: value["name"]?.stringValue ?? "", createdAt: try date(value["created_at"], "created_at"))
     }
 
     private static func meta(_ value: JSONValue) -> LicenseMeta {
         let text = { (key: String) in identifier(value[key]) }
-        return LicenseMeta(storeId: text("store_id"), orderId: text("order_id"), productId: text("product_id"),
-                           productName: text("product_name"), variantId: text("variant_id"), variantName: text("variant_name"),
-                           customerId: text("customer_id"), customerName: text("customer_name"),
-                           customerEmail: text("customer_email"))
+        return LicenseMeta(
+            storeId: text("store_id"), orderId: text("order_id"), productId: text("product_id"),
+            productName: text("product_name"), variantId: text("variant_id"), variantName: text("variant_name"),
+            customerId: text("customer_id"), customerName: text("customer_name"),
+            customerEmail: text("customer_email"))
     }
 
     /// An id or name written as a string or a whole number.
@@ -93,7 +100,9 @@ enum LemonSqueezyAnswer {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?:
-            guard let date = parseDate(text) else { throw ParseError(why: "\"\(name)\" is not an ISO 8601 date: \"\(text.prefix(40))\"") }
+            guard let date = parseDate(text) else {
+                throw ParseError(why: "\"\(name)\" is not an ISO 8601 date: \"\(text.prefix(40))\"")
+            }
             return date
         default: throw ParseError(why: "\"\(name)\" must be an ISO 8601 date or null")
         }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Lemon Squeezy's License API (no secret needed in the client): `POST /v1/licenses/activate`,
@@ -28,9 +29,11 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
     static let longestPause = 60.0
 
     /// - Throws: `insecureURL` for a base URL that is not `https` (or `http` to loopback).
-    public init(baseURL: URL = LicenseSettings.lemonSqueezyAPI, retries: Int = 3, deadline: Double = 30, idleTimeout: Double = 15,
-                maxResponseBytes: Int = 64_000,
-                sleep: @escaping @Sendable (Double) async -> Void = { try? await Task.sleep(nanoseconds: UInt64($0 * 1e9)) })
+    public init(
+        baseURL: URL = LicenseSettings.lemonSqueezyAPI, retries: Int = 3, deadline: Double = 30, idleTimeout: Double = 15,
+        maxResponseBytes: Int = 64_000,
+        sleep: @escaping @Sendable (Double) async -> Void = { try? await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }
+    )
         throws(LicenseError)
     {
         if let problem = LicenseSettings.insecurity(of: baseURL) {
@@ -75,14 +78,17 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
                 attempt += 1
                 await sleep(retryAfter.map { min(max(0, $0), Self.longestPause) } ?? Double(1 << (attempt - 1)))
             case 429:
-                throw LicenseError(.rateLimited, "\(what): too many requests (HTTP 429) after \(retries) retries; try again in a minute",
-                                   statusCode: status)
+                throw LicenseError(
+                    .rateLimited, "\(what): too many requests (HTTP 429) after \(retries) retries; try again in a minute",
+                    statusCode: status)
             case 500...599:
-                throw LicenseError(.serverError, "\(what): the server failed (HTTP \(status)) after \(retries) retries; try again later",
-                                   statusCode: status)
+                throw LicenseError(
+                    .serverError, "\(what): the server failed (HTTP \(status)) after \(retries) retries; try again later",
+                    statusCode: status)
             default:
-                throw LicenseError(.malformedResponse, "\(what): unexpected HTTP \(status); the License API answers 200, 400, 404, 422 or 429",
-                                   statusCode: status)
+                throw LicenseError(
+                    .malformedResponse, "\(what): unexpected HTTP \(status); the License API answers 200, 400, 404, 422 or 429",
+                    statusCode: status)
             }
         }
     }
@@ -105,7 +111,9 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
         } catch {
             throw LicenseError(.network, "\(what): \(error)")
         }
-        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
         return (response.statusCode, sink.data, retryAfter)
     }
 

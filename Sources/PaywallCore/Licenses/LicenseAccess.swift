@@ -44,7 +44,9 @@ struct LicenseAccess {
         // the database a hair earlier than the stored time still finds it ended.
         let lastWord = record.validatedAt.addingTimeInterval(-1)
         let stillActive = record.key.status == .active && !record.notFound
-        let end = stillActive ? min(record.key.expiresAt ?? .distantFuture, graceEndsAt)
+        let end =
+            stillActive
+            ? min(record.key.expiresAt ?? .distantFuture, graceEndsAt)
             : min(record.key.expiresAt ?? lastWord, lastWord)
         let id = "lemon_squeezy_\(record.key.id)"
         return StoreTransaction(

@@ -30,13 +30,14 @@ final class LicenseDatabase {
             not_found INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """,
+        """
     ]
 
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         if !readOnly { try Self.createPrivately(path) }
-        (database, recovery) = try RecoveringDatabase.open(path: path, applicationId: Self.applicationId,
-                                                           migrations: Self.migrations, readOnly: readOnly)
+        (database, recovery) = try RecoveringDatabase.open(
+            path: path, applicationId: Self.applicationId,
+            migrations: Self.migrations, readOnly: readOnly)
         // A database moved aside and made again is created by SQLite itself, with the umask's mode.
         if !readOnly, recovery != nil { chmod(path, 0o600) }
     }
@@ -46,8 +47,10 @@ final class LicenseDatabase {
     private static func createPrivately(_ path: String) throws(SQLiteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw SQLiteError(code: 14, message: "cannot create \(path): \(FileError.reason(errno: errno)); "
-                + "make the data directory writable or use another one")
+            throw SQLiteError(
+                code: 14,
+                message: "cannot create \(path): \(FileError.reason(errno: errno)); "
+                    + "make the data directory writable or use another one")
         }
         close(descriptor)
         for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
@@ -65,22 +68,27 @@ final class LicenseDatabase {
         else { return nil }
         let meta = (row["meta"]?.string).flatMap { try? JSONValue(parsing: $0) }.map(LicenseMeta.init(stored:)) ?? LicenseMeta()
         return LicenseRecord(
-            key: LicenseKeyDetails(id: keyId, status: status, key: key, activationLimit: row["activation_limit"]?.int.map { Int($0) },
-                                   activationUsage: Int(row["activation_usage"]?.int ?? 0), createdAt: row["created_at"]?.date,
-                                   expiresAt: row["expires_at"]?.date),
-            instance: LicenseInstance(id: instanceId, name: row["instance_name"]?.string ?? "",
-                                      createdAt: row["instance_created_at"]?.date),
+            key: LicenseKeyDetails(
+                id: keyId, status: status, key: key, activationLimit: row["activation_limit"]?.int.map { Int($0) },
+                activationUsage: Int(row["activation_usage"]?.int ?? 0), createdAt: row["created_at"]?.date,
+                expiresAt: row["expires_at"]?.date),
+            instance: LicenseInstance(
+                id: instanceId, name: row["instance_name"]?.string ?? "",
+                createdAt: row["instance_created_at"]?.date),
             meta: meta, productId: productId, activatedAt: activatedAt, validatedAt: validatedAt,
             notFound: row["not_found"]?.bool ?? false)
     }
 
     func save(_ r: LicenseRecord) throws {
-        try database.query("""
+        try database.query(
+            """
             INSERT OR REPLACE INTO licenses (key_id, license_key, status, activation_limit, activation_usage, created_at,
                 expires_at, instance_id, instance_name, instance_created_at, meta, product_id, activated_at, validated_at, not_found)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [
-                .text(r.key.id), .text(r.key.key), .text(r.key.status.rawValue), r.key.activationLimit.map { .integer(Int64($0)) } ?? .null,
+            """,
+            [
+                .text(r.key.id), .text(r.key.key), .text(r.key.status.rawValue),
+                r.key.activationLimit.map { .integer(Int64($0)) } ?? .null,
                 .integer(Int64(r.key.activationUsage)), .date(r.key.createdAt), .date(r.key.expiresAt), .text(r.instance.id),
                 .text(r.instance.name), .date(r.instance.createdAt), .text(r.meta.stored.jsonText), .text(r.productId),
                 .date(r.activatedAt), .date(r.validatedAt), .bool(r.notFound),
@@ -113,8 +121,9 @@ extension LicenseMeta {
 
     init(stored value: JSONValue) {
         let text = { (key: String) in value[key]?.stringValue }
-        self.init(storeId: text("store_id"), orderId: text("order_id"), productId: text("product_id"),
-                  productName: text("product_name"), variantId: text("variant_id"), variantName: text("variant_name"),
-                  customerId: text("customer_id"), customerName: text("customer_name"), customerEmail: text("customer_email"))
+        self.init(
+            storeId: text("store_id"), orderId: text("order_id"), productId: text("product_id"),
+            productName: text("product_name"), variantId: text("variant_id"), variantName: text("variant_name"),
+            customerId: text("customer_id"), customerName: text("customer_name"), customerEmail: text("customer_email"))
     }
 }

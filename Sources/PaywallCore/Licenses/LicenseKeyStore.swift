@@ -40,8 +40,10 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     /// Opens (creating, 0600) the license database at `databasePath`. Nothing is asked of the
     /// network here: call `startRefreshing()` for the background validation.
-    public init(catalog: Catalog, settings: LicenseSettings, databasePath: String, provider: LicenseProvider,
-                events: EventDispatcher, services: LicenseServices = LicenseServices()) throws(SQLiteError) {
+    public init(
+        catalog: Catalog, settings: LicenseSettings, databasePath: String, provider: LicenseProvider,
+        events: EventDispatcher, services: LicenseServices = LicenseServices()
+    ) throws(SQLiteError) {
         self.catalog = catalog
         self.settings = settings
         self.provider = provider
@@ -62,13 +64,17 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     }
 
     /// The license store of a license-key catalog: Lemon Squeezy's API at the catalog's base URL.
-    package static func make(catalog: Catalog, settings: LicenseSettings, databasePath: String, events: EventDispatcher,
-                             services: LicenseServices) throws -> LicenseKeyStore {
-        let provider: LicenseProvider = switch settings.provider {
-        case .lemonSqueezy: try LemonSqueezyLicenseAPI(baseURL: settings.apiBaseURL)
-        }
-        return try LicenseKeyStore(catalog: catalog, settings: settings, databasePath: databasePath, provider: provider,
-                                   events: events, services: services)
+    package static func make(
+        catalog: Catalog, settings: LicenseSettings, databasePath: String, events: EventDispatcher,
+        services: LicenseServices
+    ) throws -> LicenseKeyStore {
+        let provider: LicenseProvider =
+            switch settings.provider {
+            case .lemonSqueezy: try LemonSqueezyLicenseAPI(baseURL: settings.apiBaseURL)
+            }
+        return try LicenseKeyStore(
+            catalog: catalog, settings: settings, databasePath: databasePath, provider: provider,
+            events: events, services: services)
     }
 
     deinit {
@@ -92,8 +98,11 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     /// `product`'s checkout with the app user id as custom data; nil without a `checkout_url`.
     public func checkoutURL(for product: Product) -> URL? {
-        guard let url = product.checkoutURL, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
-        parts.queryItems = (parts.queryItems ?? []).filter { $0.name != "checkout[custom][user_id]" }
+        guard let url = product.checkoutURL, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return nil
+        }
+        parts.queryItems =
+            (parts.queryItems ?? []).filter { $0.name != "checkout[custom][user_id]" }
             + [URLQueryItem(name: "checkout[custom][user_id]", value: userId)]
         // URLComponents leaves `[`, `]` and `+` as they are; a checkout reads them encoded.
         parts.percentEncodedQuery = parts.percentEncodedQuery?.replacingOccurrences(of: "[", with: "%5B")
@@ -111,18 +120,23 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         let key = rawKey.trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             let status = try await activate(key)
-            events.emit(.licenseActivate, [
-                "license_key": .string(status.maskedKey), "product_identifier": .string(status.productId),
-                "instance_name": .string(status.instanceName), "activation_usage": .number(Double(status.activationUsage)),
-                "activation_limit": status.activationLimit.map { .number(Double($0)) } ?? .null,
-            ])
+            events.emit(
+                .licenseActivate,
+                [
+                    "license_key": .string(status.maskedKey), "product_identifier": .string(status.productId),
+                    "instance_name": .string(status.instanceName), "activation_usage": .number(Double(status.activationUsage)),
+                    "activation_limit": status.activationLimit.map { .number(Double($0)) } ?? .null,
+                ])
             onChange?()
             return status
         } catch {
-            events.emit(.licenseActivateFail, [
-                "license_key": key.isEmpty ? .null : .string(LicenseKeyMask.mask(key)), "reason": .string(error.kind.rawValue),
-                "message": .string(error.message),
-            ])
+            events.emit(
+                .licenseActivateFail,
+                [
+                    "license_key": key.isEmpty ? .null : .string(LicenseKeyMask.mask(key)),
+                    "reason": .string(error.kind.rawValue),
+                    "message": .string(error.message),
+                ])
             throw error
         }
     }
@@ -141,24 +155,31 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         }
         let check = try await provider.validate(key: key, instanceId: nil)
         switch check.licenseKey.status {
-        case .expired: throw LicenseError(.rejected, "license key \(masked) has expired; renew it or buy again", licenseKey: check.licenseKey)
-        case .disabled: throw LicenseError(.rejected, "license key \(masked) is disabled; contact the seller", licenseKey: check.licenseKey)
+        case .expired:
+            throw LicenseError(
+                .rejected, "license key \(masked) has expired; renew it or buy again", licenseKey: check.licenseKey)
+        case .disabled:
+            throw LicenseError(.rejected, "license key \(masked) is disabled; contact the seller", licenseKey: check.licenseKey)
         case .active, .inactive: break
         }
         guard let product = product(for: check.meta) else {
             let bought = [check.meta.productName, check.meta.variantName].compactMap { $0 }.joined(separator: ", ")
-            throw LicenseError(.unknownProduct, "license key \(masked) is for \(provider.name) product \(check.meta.productId ?? "?") "
-                + "variant \(check.meta.variantId ?? "?")\(bought.isEmpty ? "" : " (\(bought))"), which this app's catalog does not sell; "
-                + "check that the key is for this app")
+            throw LicenseError(
+                .unknownProduct,
+                "license key \(masked) is for \(provider.name) product \(check.meta.productId ?? "?") "
+                    + "variant \(check.meta.variantId ?? "?")\(bought.isEmpty ? "" : " (\(bought))"), which this app's catalog does not sell; "
+                    + "check that the key is for this app")
         }
         let answer = try await provider.activate(key: key, instanceName: services.instanceName())
         guard answer.succeeded, let instance = answer.instance else {
-            throw LicenseError(.rejected, "\(provider.name) did not activate license key \(masked): \(answer.error ?? "no reason given")",
-                               licenseKey: answer.licenseKey)
+            throw LicenseError(
+                .rejected, "\(provider.name) did not activate license key \(masked): \(answer.error ?? "no reason given")",
+                licenseKey: answer.licenseKey)
         }
         let now = services.now()
-        let record = LicenseRecord(key: answer.licenseKey, instance: instance, meta: answer.meta, productId: product.id,
-                                   activatedAt: now, validatedAt: now)
+        let record = LicenseRecord(
+            key: answer.licenseKey, instance: instance, meta: answer.meta, productId: product.id,
+            activatedAt: now, validatedAt: now)
         try keep(record)
         // A fresh answer: the next validation is a whole interval away.
         try? db.setValue("next_check", String(now.addingTimeInterval(services.refreshInterval).timeIntervalSince1970))
@@ -179,8 +200,10 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     private func keep(_ record: LicenseRecord) throws(LicenseError) {
         do { try db.save(record) } catch {
-            throw LicenseError(.storage, "cannot keep the license in \(db.database.path): \(error); "
-                + "free some disk space or make the data directory writable, then enter the key again")
+            throw LicenseError(
+                .storage,
+                "cannot keep the license in \(db.database.path): \(error); "
+                    + "free some disk space or make the data directory writable, then enter the key again")
         }
     }
 
@@ -202,8 +225,11 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         }
         guard prompt != nil else { return .failed(Self.noPrompt) }
         guard services.openURL(checkout) else {
-            return .failed(LicenseError(.network, "could not open the checkout \(checkout.absoluteString) in a browser; "
-                + "install xdg-utils or set \(SystemURLOpener.environmentVariable)"))
+            return .failed(
+                LicenseError(
+                    .network,
+                    "could not open the checkout \(checkout.absoluteString) in a browser; "
+                        + "install xdg-utils or set \(SystemURLOpener.environmentVariable)"))
         }
         switch await askAndRedeem(.purchase(product: product, checkoutURL: checkout)) {
         case .success: return .purchased
@@ -222,8 +248,10 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         }
     }
 
-    static let noPrompt = LicenseError(.emptyKey, "nothing can ask for a license key here: the host sets LicenseKeyStore.prompt "
-        + "(a window app does), or redeem the key with `paywall redeem` or a redeem link")
+    static let noPrompt = LicenseError(
+        .emptyKey,
+        "nothing can ask for a license key here: the host sets LicenseKeyStore.prompt "
+            + "(a window app does), or redeem the key with `paywall redeem` or a redeem link")
 
     /// Nil when the user cancelled.
     private func askAndRedeem(_ purpose: LicenseKeyRequest.Purpose) async -> Result<LicenseStatus, LicenseError>? {
@@ -231,7 +259,8 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         defer { asking?.licenseKeyPromptDidFinish() }
         var problem: LicenseError?
         for attempt in 1...Self.maxKeyAttempts {
-            guard let prompt, let key = await prompt.askForLicenseKey(LicenseKeyRequest(purpose: purpose, problem: problem, attempt: attempt))
+            guard let prompt,
+                let key = await prompt.askForLicenseKey(LicenseKeyRequest(purpose: purpose, problem: problem, attempt: attempt))
             else { return nil }
             do {
                 return .success(try await redeem(key: key))
@@ -300,20 +329,23 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
                 do {
                     let answer = try await provider.validate(key: record.key.key, instanceId: record.instance.id)
                     record.update(from: answer, at: services.now())
-                } catch where error.kind == .notFound {
+                } catch  where error.kind == .notFound {
                     record.notFound = true
                     record.validatedAt = services.now()
-                } catch where error.kind == .rejected && error.licenseKey != nil {
+                } catch  where error.kind == .rejected && error.licenseKey != nil {
                     // A refusal that describes the key (expired, disabled) is the provider's word on it.
                     record.key = error.licenseKey!
                     record.validatedAt = services.now()
                 }
                 try keep(record)
                 let (state, reason) = access(record).state(at: services.now())
-                events.emit(.licenseValidate, [
-                    "license_key": .string(masked), "status": .string(record.key.status.rawValue), "state": .string(state.rawValue),
-                    "reason": reason.map { .string($0.rawValue) } ?? .null, "trigger": .string(trigger.rawValue),
-                ])
+                events.emit(
+                    .licenseValidate,
+                    [
+                        "license_key": .string(masked), "status": .string(record.key.status.rawValue),
+                        "state": .string(state.rawValue),
+                        "reason": reason.map { .string($0.rawValue) } ?? .null, "trigger": .string(trigger.rawValue),
+                    ])
             } catch {
                 errors.append(error)
             }
@@ -322,15 +354,18 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         // Back off after a failure (1 minute, doubling, up to the refresh interval), so an
         // offline machine or a rate limit is not hammered; else wait the whole interval.
         let failures = errors.isEmpty ? 0 : (Int((try? db.value("failures")) ?? nil ?? "0") ?? 0) + 1
-        let wait = failures == 0 ? services.refreshInterval : min(services.refreshInterval, 60 * pow(2, Double(min(failures - 1, 20))))
+        let wait =
+            failures == 0 ? services.refreshInterval : min(services.refreshInterval, 60 * pow(2, Double(min(failures - 1, 20))))
         let next = now.addingTimeInterval(wait)
         try? db.setValue("failures", failures == 0 ? nil : String(failures))
         try? db.setValue("next_check", String(next.timeIntervalSince1970))
         for error in errors {
-            events.emit(.licenseValidateFail, [
-                "license_key": .null, "reason": .string(error.kind.rawValue), "message": .string(error.message),
-                "retry_at": .string(next.formatted(Date.ISO8601FormatStyle())),
-            ])
+            events.emit(
+                .licenseValidateFail,
+                [
+                    "license_key": .null, "reason": .string(error.kind.rawValue), "message": .string(error.message),
+                    "retry_at": .string(next.formatted(Date.ISO8601FormatStyle())),
+                ])
         }
         onChange?()
         return errors
@@ -344,8 +379,10 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     public func deactivate(productId: String? = nil) async throws(LicenseError) {
         let records = try stored().filter { productId == nil || $0.productId == productId }
         guard !records.isEmpty else {
-            throw LicenseError(.noLicense, productId.map { "no license for \($0) is activated on this machine" }
-                ?? "no license is activated on this machine")
+            throw LicenseError(
+                .noLicense,
+                productId.map { "no license for \($0) is activated on this machine" }
+                    ?? "no license is activated on this machine")
         }
         for record in records {
             let masked = LicenseKeyMask.mask(record.key.key)
@@ -353,9 +390,11 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
                 try await deactivate(record)
                 events.emit(.licenseDeactivate, ["license_key": .string(masked)])
             } catch {
-                events.emit(.licenseDeactivateFail, [
-                    "license_key": .string(masked), "reason": .string(error.kind.rawValue), "message": .string(error.message),
-                ])
+                events.emit(
+                    .licenseDeactivateFail,
+                    [
+                        "license_key": .string(masked), "reason": .string(error.kind.rawValue), "message": .string(error.message),
+                    ])
                 onChange?()
                 throw error
             }
@@ -366,7 +405,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     private func deactivate(_ record: LicenseRecord) async throws(LicenseError) {
         do {
             _ = try await provider.deactivate(key: record.key.key, instanceId: record.instance.id)
-        } catch where error.kind == .notFound {
+        } catch  where error.kind == .notFound {
             // Already gone at the provider: nothing left to free.
         }
         do { try db.remove(keyId: record.key.id) } catch {

@@ -24,8 +24,10 @@ public struct LicenseKeyDetails: Equatable, Sendable {
     /// Nil: the key does not expire (a lifetime purchase, or one whose subscription sets `status`).
     public var expiresAt: Date?
 
-    public init(id: String, status: LicenseKeyStatus, key: String, activationLimit: Int?, activationUsage: Int,
-                createdAt: Date?, expiresAt: Date?) {
+    public init(
+        id: String, status: LicenseKeyStatus, key: String, activationLimit: Int?, activationUsage: Int,
+        createdAt: Date?, expiresAt: Date?
+    ) {
         self.id = id
         self.status = status
         self.key = key
@@ -62,9 +64,11 @@ public struct LicenseMeta: Equatable, Sendable {
     public var customerName: String?
     public var customerEmail: String?
 
-    public init(storeId: String? = nil, orderId: String? = nil, productId: String? = nil, productName: String? = nil,
-                variantId: String? = nil, variantName: String? = nil, customerId: String? = nil,
-                customerName: String? = nil, customerEmail: String? = nil) {
+    public init(
+        storeId: String? = nil, orderId: String? = nil, productId: String? = nil, productName: String? = nil,
+        variantId: String? = nil, variantName: String? = nil, customerId: String? = nil,
+        customerName: String? = nil, customerEmail: String? = nil
+    ) {
         self.storeId = storeId
         self.orderId = orderId
         self.productId = productId
@@ -88,8 +92,10 @@ public struct LicenseResponse: Equatable, Sendable {
     public var instance: LicenseInstance?
     public var meta: LicenseMeta
 
-    public init(succeeded: Bool, error: String? = nil, licenseKey: LicenseKeyDetails, instance: LicenseInstance? = nil,
-                meta: LicenseMeta = LicenseMeta()) {
+    public init(
+        succeeded: Bool, error: String? = nil, licenseKey: LicenseKeyDetails, instance: LicenseInstance? = nil,
+        meta: LicenseMeta = LicenseMeta()
+    ) {
         self.succeeded = succeeded
         self.error = error
         self.licenseKey = licenseKey

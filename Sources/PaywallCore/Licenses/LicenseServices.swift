@@ -15,10 +15,12 @@ public struct LicenseServices: Sendable {
     /// (tests ask for refreshes instead).
     public var refreshesPeriodically: Bool
 
-    public init(now: @escaping @Sendable () -> Date = { Date() },
-                openURL: @escaping @MainActor @Sendable (URL) -> Bool = { SystemURLOpener.open($0) },
-                instanceName: @escaping @Sendable () -> String = { InstanceName.current() },
-                refreshInterval: Double = 6 * 3600, refreshesPeriodically: Bool = true) {
+    public init(
+        now: @escaping @Sendable () -> Date = { Date() },
+        openURL: @escaping @MainActor @Sendable (URL) -> Bool = { SystemURLOpener.open($0) },
+        instanceName: @escaping @Sendable () -> String = { InstanceName.current() },
+        refreshInterval: Double = 6 * 3600, refreshesPeriodically: Bool = true
+    ) {
         self.now = now
         self.openURL = openURL
         self.instanceName = instanceName

@@ -17,8 +17,10 @@ public struct LicenseSettings: Equatable, Sendable {
     /// `customer_portal_url`: where the customer manages their subscription (the merchant's portal).
     public var customerPortalURL: URL?
 
-    public init(provider: Provider = .lemonSqueezy, apiBaseURL: URL = LicenseSettings.lemonSqueezyAPI, offlineGraceDays: Int = 14,
-                customerPortalURL: URL? = nil) {
+    public init(
+        provider: Provider = .lemonSqueezy, apiBaseURL: URL = LicenseSettings.lemonSqueezyAPI, offlineGraceDays: Int = 14,
+        customerPortalURL: URL? = nil
+    ) {
         self.provider = provider
         self.apiBaseURL = apiBaseURL
         self.offlineGraceDays = offlineGraceDays
@@ -38,8 +40,9 @@ public struct LicenseSettings: Equatable, Sendable {
 
     static func isLoopback(_ host: String) -> Bool {
         let host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
-            && host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
+        return host == "localhost" || host == "::1"
+            || host.hasPrefix("127.")
+                && host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
     }
 }
 

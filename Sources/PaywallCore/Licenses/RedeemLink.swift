@@ -21,7 +21,9 @@ public struct RedeemLink: Equatable, Sendable {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = parts.queryItems else {
             return url.absoluteString
         }
-        parts.queryItems = items.map { $0.name == "license_key" ? URLQueryItem(name: $0.name, value: $0.value.map(LicenseKeyMask.mask)) : $0 }
+        parts.queryItems = items.map {
+            $0.name == "license_key" ? URLQueryItem(name: $0.name, value: $0.value.map(LicenseKeyMask.mask)) : $0
+        }
         return parts.string ?? url.absoluteString
     }
 }

@@ -35,16 +35,23 @@ package struct BundleStrings: Sendable {
                 problems.append(error.description)
             }
         }
-        guard let english = tables["en"] else { return problems + ["\(folder)/en.json is missing; every other table falls back to it"] }
+        guard let english = tables["en"] else {
+            return problems + ["\(folder)/en.json is missing; every other table falls back to it"]
+        }
         let bases = Set(english.keys.compactMap(StringTable.pluralBase))
         for (locale, table) in tables.sorted(by: { $0.key < $1.key }) {
             let needed = PluralRule.categories(locale: locale)
             for base in bases.sorted() {
-                let has = Set(table.keys.filter { StringTable.pluralBase($0) == base }
-                    .compactMap { PluralRule.Category(rawValue: String($0.split(separator: ".").last!)) })
+                let has = Set(
+                    table.keys.filter { StringTable.pluralBase($0) == base }
+                        .compactMap { PluralRule.Category(rawValue: String($0.split(separator: ".").last!)) })
                 guard has != needed else { continue }
-                let list = { (set: Set<PluralRule.Category>) in PluralRule.Category.allCases.filter(set.contains).map(\.rawValue).joined(separator: ", ") }
-                problems.append("\(folder)/\(locale).json: \"\(base)\" has the forms [\(list(has))]; \(locale) needs exactly [\(list(needed))]")
+                let list = { (set: Set<PluralRule.Category>) in
+                    PluralRule.Category.allCases.filter(set.contains).map(\.rawValue).joined(separator: ", ")
+                }
+                problems.append(
+                    "\(folder)/\(locale).json: \"\(base)\" has the forms [\(list(has))]; \(locale) needs exactly [\(list(needed))]"
+                )
             }
         }
         return problems

@@ -22,7 +22,10 @@ package struct LocaleResolution: Equatable, Sendable {
     /// (`Hant`), region (`BR`, `419`), POSIX codeset (`.UTF-8`) and modifier (`@latin`), joined by
     /// `_` or `-`; or `C` / `POSIX` (with a codeset).
     package static func isWellFormed(_ text: String) -> Bool {
-        text.wholeMatch(of: /(C|POSIX)(\.[A-Za-z0-9-]+)?|[A-Za-z]{2,3}([_-][A-Za-z]{4})?([_-]([A-Za-z]{2}|[0-9]{3}))?(\.[A-Za-z0-9-]+)?(@[A-Za-z0-9]+)?/) != nil
+        text.wholeMatch(
+            of:
+                /(C|POSIX)(\.[A-Za-z0-9-]+)?|[A-Za-z]{2,3}([_-][A-Za-z]{4})?([_-]([A-Za-z]{2}|[0-9]{3}))?(\.[A-Za-z0-9-]+)?(@[A-Za-z0-9]+)?/
+        ) != nil
     }
 
     /// - Parameter available: the table names that exist (`en`, `pt_BR`, `zh_Hant`, ...).
@@ -60,7 +63,11 @@ package struct LocaleResolution: Equatable, Sendable {
         let fields = base.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
         var parts = Parts(language: fields[0].lowercased())
         for field in fields.dropFirst() {
-            if field.count == 4 { parts.script = field.prefix(1).uppercased() + field.dropFirst().lowercased() } else { parts.region = field.uppercased() }
+            if field.count == 4 {
+                parts.script = field.prefix(1).uppercased() + field.dropFirst().lowercased()
+            } else {
+                parts.region = field.uppercased()
+            }
         }
         // Old and macro-language codes for the tables' languages.
         parts.language = ["no": "nb", "iw": "he", "in": "id", "ji": "yi"][parts.language] ?? parts.language
@@ -69,7 +76,8 @@ package struct LocaleResolution: Equatable, Sendable {
 
     /// Latin American regions, which read `es_419` rather than Spain's `es`.
     private static let latinAmerica: Set<String> = [
-        "419", "AR", "BO", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PR", "PY", "SV", "US", "UY", "VE",
+        "419", "AR", "BO", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PR", "PY", "SV", "US", "UY",
+        "VE",
     ]
 
     /// The table names a request could read, most specific first (not yet filtered by what exists).

@@ -50,8 +50,10 @@ package final class PageChannel<Message: PageChannelMessage>: PageConnection {
     ///   - readyEvent: what becoming ready is reported as.
     ///   - limits: what the page may make the machine do; a page of the runtime's own needs no
     ///     user gesture for the system opener.
-    package init(events: EventDispatcher, tag: [String: JSONValue], readyEvent: EventName, limits: PageActionLimits = PageActionLimits(),
-                decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
+    package init(
+        events: EventDispatcher, tag: [String: JSONValue], readyEvent: EventName, limits: PageActionLimits = PageActionLimits(),
+        decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()
+    ) {
         self.events = events
         self.tag = tag
         self.readyEvent = readyEvent
@@ -184,9 +186,11 @@ package final class PageChannel<Message: PageChannelMessage>: PageConnection {
     /// reported as `url_openExternal` with `source` (the message or the kind of link).
     package func openExternally(_ target: String, source: String) {
         guard let url = NavigationPolicy.externalURL(target) else {
-            return emit(.navigationBlocked, [
-                "url": .string(target), "reason": .string("only http, https and mailto URLs open in the system"),
-            ])
+            return emit(
+                .navigationBlocked,
+                [
+                    "url": .string(target), "reason": .string("only http, https and mailto URLs open in the system"),
+                ])
         }
         if let reason = limits.openInSystem(at: Date()) {
             return refuse(source, reason, ["url": .string(url.absoluteString)])
@@ -198,9 +202,11 @@ package final class PageChannel<Message: PageChannelMessage>: PageConnection {
     /// Opens `target` in the runtime's browser window (http and https only); reported as `url_openInApp`.
     package func openInApp(_ target: String) {
         guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            return emit(.navigationBlocked, [
-                "url": .string(target), "reason": .string("the in-app browser opens only http and https URLs"),
-            ])
+            return emit(
+                .navigationBlocked,
+                [
+                    "url": .string(target), "reason": .string("the in-app browser opens only http and https URLs"),
+                ])
         }
         emit(.urlOpenInApp, ["url": .string(url.absoluteString)])
         surface?.openInAppBrowser(url)

@@ -25,21 +25,29 @@ extension PaywallSession {
             delegate?.handleStoreReviewRequest(reviewType: reviewType)
         case .scheduleNotification(let n):
             if let reason = limits.scheduleNotification() { return refuse(message.eventName, reason) }
-            let shown = page?.scheduleNotification(title: n.title, subtitle: n.subtitle, body: n.body,
-                                                   delay: max(0, n.delay) / 1000) ?? false
-            events.emit(shown ? .notificationScheduled : .notificationUnavailable, params([
-                "type": .string(n.type), "title": .string(n.title), "delay_ms": .number(n.delay),
-            ]))
+            let shown =
+                page?.scheduleNotification(
+                    title: n.title, subtitle: n.subtitle, body: n.body,
+                    delay: max(0, n.delay) / 1000) ?? false
+            events.emit(
+                shown ? .notificationScheduled : .notificationUnavailable,
+                params([
+                    "type": .string(n.type), "title": .string(n.title), "delay_ms": .number(n.delay),
+                ]))
         case .requestPermission(let type, let requestId):
             let status = permissionStatus(type)
             events.emit(.permissionRequest, params(["permission_type": .string(type), "status": .string(status)]))
-            deliver(["event_name": "permission_result", "permission_type": .string(type),
-                     "request_id": .string(requestId), "status": .string(status)])
+            deliver([
+                "event_name": "permission_result", "permission_type": .string(type),
+                "request_id": .string(requestId), "status": .string(status),
+            ])
         case .requestCallback(let requestId, let name, let behavior, let variables):
             events.emit(.callbackRequest, params(["name": .string(name), "behavior": .string(behavior)]))
             let answer = { [weak self] (result: CallbackResult) in
-                var reply: [String: JSONValue] = ["event_name": "callback_result", "request_id": .string(requestId),
-                                                  "name": .string(name)]
+                var reply: [String: JSONValue] = [
+                    "event_name": "callback_result", "request_id": .string(requestId),
+                    "name": .string(name),
+                ]
                 switch result {
                 case .success(let data):
                     reply["status"] = "success"
@@ -78,10 +86,12 @@ extension PaywallSession {
             events.emit(.custom, params(["data": .string(data)]))
             delegate?.handleCustom(data)
         case .ping, .close, .restore, .purchase, .openURL, .openURLExternal:
-            events.emit(.pageMessageUnsupported, params([
-                "event_name": .string(message.eventName),
-                "reason": .string("no purchase controller is configured"),
-            ]))
+            events.emit(
+                .pageMessageUnsupported,
+                params([
+                    "event_name": .string(message.eventName),
+                    "reason": .string("no purchase controller is configured"),
+                ]))
         }
     }
 

@@ -68,8 +68,9 @@ public final class PaywallSession {
 
     package init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
         self.paywallId = paywallId
-        channel = PageChannel(events: events, tag: ["paywall_identifier": .string(paywallId)], readyEvent: .pageReady,
-                              decoder: decoder)
+        channel = PageChannel(
+            events: events, tag: ["paywall_identifier": .string(paywallId)], readyEvent: .pageReady,
+            decoder: decoder)
         channel.isClosed = { [unowned self] in result != nil || surveyPending != nil }
         channel.onMessage = { [unowned self] in handle($0) }
         channel.onLoadStarted = { [unowned self] in page?.showLoading(.loading) }
@@ -190,8 +191,10 @@ public final class PaywallSession {
 
     private func templateVariableEvents() -> [JSONValue] {
         if let templateContext, let strings {
-            return templateContext.variables(slots: productSlots, strings: strings, bundleStrings: bundleStrings,
-                                             params: params).events
+            return templateContext.variables(
+                slots: productSlots, strings: strings, bundleStrings: bundleStrings,
+                params: params
+            ).events
         }
         return productSlots.entries.isEmpty ? [] : [productSlots.productsEvent]
     }
@@ -253,10 +256,12 @@ public final class PaywallSession {
     /// hears it too, so a script can wait for it).
     func showDialog(title: String, message: String) {
         let answered = dialogs == .auto
-        report(EventName.dialogShown, [
-            "title": .string(title), "message": .string(message),
-            "answer": answered ? .string(DialogPolicy.defaultAnswer) : .null,
-        ])
+        report(
+            EventName.dialogShown,
+            [
+                "title": .string(title), "message": .string(message),
+                "answer": answered ? .string(DialogPolicy.defaultAnswer) : .null,
+            ])
         if !answered { page?.showAlert(title: title, message: message) }
     }
 

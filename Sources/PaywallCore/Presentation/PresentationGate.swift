@@ -10,8 +10,10 @@ package enum PresentationGate {
     package static let defaultStatusTimeout = 2.0
 
     /// Returns nil to present, or the result of not presenting.
-    package static func check(_ purchases: Purchases, paywallId: String, condition: PresentationCondition = .checkUserSubscription,
-                              timeout: Double = defaultStatusTimeout) async -> PresentationResult? {
+    package static func check(
+        _ purchases: Purchases, paywallId: String, condition: PresentationCondition = .checkUserSubscription,
+        timeout: Double = defaultStatusTimeout
+    ) async -> PresentationResult? {
         var params: [String: JSONValue] = ["paywall_identifier": .string(paywallId)]
         if condition == .always {
             params["status"] = "presentation"

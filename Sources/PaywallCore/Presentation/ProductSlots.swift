@@ -20,8 +20,9 @@ public struct ProductSlots: Equatable, Sendable {
     /// Slots from a JSON object of slot -> product id (manifests, configs), in page order.
     public init(inPageOrder map: [String: String]) {
         let rank = { (slot: String) in Self.pageOrder.firstIndex(of: slot) ?? Self.pageOrder.count }
-        self.init(map.sorted { a, b in rank(a.key) != rank(b.key) ? rank(a.key) < rank(b.key) : a.key < b.key }
-            .map { (slot: $0.key, productId: $0.value) })
+        self.init(
+            map.sorted { a, b in rank(a.key) != rank(b.key) ? rank(a.key) < rank(b.key) : a.key < b.key }
+                .map { (slot: $0.key, productId: $0.value) })
     }
 
     public struct ParseError: Error, CustomStringConvertible {
@@ -34,7 +35,8 @@ public struct ProductSlots: Equatable, Sendable {
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw ParseError(description: "'\(pair)' is not SLOT=PRODUCT_ID; write e.g. primary=pro.yearly,secondary=pro.monthly")
+                throw ParseError(
+                    description: "'\(pair)' is not SLOT=PRODUCT_ID; write e.g. primary=pro.yearly,secondary=pro.monthly")
             }
             guard !entries.contains(where: { $0.0 == parts[0] }) else {
                 throw ParseError(description: "slot '\(parts[0])' is given twice")
@@ -47,7 +49,9 @@ public struct ProductSlots: Equatable, Sendable {
     /// These slots with `overrides` laid over them: a slot of `overrides` wins, the others are
     /// kept (`--products` and a config entry's `products` over the manifest's). Slot names are free-form.
     public func merging(_ overrides: ProductSlots) -> ProductSlots {
-        var merged = entries.map { entry in (slot: entry.slot, productId: overrides.productId(forSlot: entry.slot) ?? entry.productId) }
+        var merged = entries.map { entry in
+            (slot: entry.slot, productId: overrides.productId(forSlot: entry.slot) ?? entry.productId)
+        }
         merged += overrides.entries.filter { productId(forSlot: $0.slot) == nil }
         return ProductSlots(merged)
     }

@@ -67,10 +67,11 @@ package struct PageEnvelopeDecoder: Sendable {
     }
 
     package func decode(_ text: String) throws(EnvelopeError) -> Batch {
-        Batch(items: try events(in: text).enumerated().map { index, event in
-            Result { () throws(EventError) in try Self.decodeEvent(event) }
-                .mapError { Problem(index: index, eventName: $0.eventName, reason: $0.reason) }
-        })
+        Batch(
+            items: try events(in: text).enumerated().map { index, event in
+                Result { () throws(EventError) in try Self.decodeEvent(event) }
+                    .mapError { Problem(index: index, eventName: $0.eventName, reason: $0.reason) }
+            })
     }
 
     /// The envelope's raw events, in order (for pages that speak their own events on the same envelope).
@@ -130,10 +131,11 @@ package struct PageEnvelopeDecoder: Sendable {
             return .userAttributesUpdated(try f.userAttributes("attributes"))
         case "request_store_review": return .requestStoreReview(reviewType: try f.string("review_type"))
         case "schedule_notification":
-            return .scheduleNotification(PageMessage.Notification(
-                type: try f.string("type"), title: try f.string("title"),
-                subtitle: try f.optionalString("subtitle"), body: try f.string("body"),
-                delay: try f.number("delay")))
+            return .scheduleNotification(
+                PageMessage.Notification(
+                    type: try f.string("type"), title: try f.string("title"),
+                    subtitle: try f.optionalString("subtitle"), body: try f.string("body"),
+                    delay: try f.number("delay")))
         case "request_permission":
             return .requestPermission(permissionType: try f.string("permission_type"), requestId: try f.string("request_id"))
         case "request_callback":
@@ -142,13 +144,14 @@ package struct PageEnvelopeDecoder: Sendable {
                 behavior: try f.string("behavior"), variables: try f.optionalObject("variables"))
         case "haptic_feedback": return .hapticFeedback(hapticType: try f.string("haptic_type"))
         case "page_view":
-            return .pageView(PageMessage.PageView(
-                pageNodeId: try f.string("page_node_id"), flowPosition: try f.number("flow_position"),
-                pageName: try f.string("page_name"), navigationNodeId: try f.string("navigation_node_id"),
-                previousPageNodeId: try f.optionalString("previous_page_node_id"),
-                previousFlowPosition: try f.optionalNumber("previous_flow_position"),
-                type: try f.string("type"),
-                timeOnPreviousPageMs: try f.optionalNumber("time_on_previous_page_ms")))
+            return .pageView(
+                PageMessage.PageView(
+                    pageNodeId: try f.string("page_node_id"), flowPosition: try f.number("flow_position"),
+                    pageName: try f.string("page_name"), navigationNodeId: try f.string("navigation_node_id"),
+                    previousPageNodeId: try f.optionalString("previous_page_node_id"),
+                    previousFlowPosition: try f.optionalNumber("previous_flow_position"),
+                    type: try f.string("type"),
+                    timeOnPreviousPageMs: try f.optionalNumber("time_on_previous_page_ms")))
         case "template_variable_unknown": return .templateVariableUnknown(name: try f.string("name"))
         default:
             // The web checkout messages are reported under their own names (`EventName`).
@@ -157,7 +160,8 @@ package struct PageEnvelopeDecoder: Sendable {
                     kind: step, checkoutContextId: try f.string("checkout_context_id"),
                     productId: try f.optionalString("product_identifier"))
             }
-            throw EventError(eventName: rawName, reason: "unknown event_name \"\(rawName)\"; see PROTOCOL.md for the known events")
+            throw EventError(
+                eventName: rawName, reason: "unknown event_name \"\(rawName)\"; see PROTOCOL.md for the known events")
         }
     }
 

@@ -2,10 +2,15 @@ import Foundation
 
 /// Which store a purchase was made through.
 public enum StoreKind: String, Sendable, CaseIterable {
-    case appStore = "APP_STORE", playStore = "PLAY_STORE", stripe = "STRIPE", paddle = "PADDLE"
+    case appStore = "APP_STORE"
+    case playStore = "PLAY_STORE"
+    case stripe = "STRIPE"
+    case paddle = "PADDLE"
     /// Lemon Squeezy, a merchant of record selling license keys (`LicenseKeyStore`).
     case lemonSqueezy = "LEMON_SQUEEZY"
-    case superwall = "SUPERWALL", custom = "CUSTOM", other = "OTHER"
+    case superwall = "SUPERWALL"
+    case custom = "CUSTOM"
+    case other = "OTHER"
     /// Ours: the runtime's fake store for testing.
     case fakeStore = "FAKE_STORE"
 }

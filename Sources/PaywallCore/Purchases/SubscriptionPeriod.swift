@@ -3,7 +3,10 @@ import Foundation
 /// A length of time in calendar units, written in ISO 8601 (`P3D`, `P1W`, `P1M`, `P1Y`).
 public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
     public enum Unit: String, Sendable, CaseIterable {
-        case day = "D", week = "W", month = "M", year = "Y"
+        case day = "D"
+        case week = "W"
+        case month = "M"
+        case year = "Y"
     }
 
     public var value: Int

@@ -47,7 +47,8 @@ public struct RuntimeResources: Equatable, Sendable {
         // PREFIX/bin/paywall, and PREFIX/libexec/paywall/paywall-window -> PREFIX/share/paywall.
         var candidates = [binDir.deletingLastPathComponent().appendingPathComponent("share/paywall")]
         if binDir.deletingLastPathComponent().lastPathComponent == "libexec" {
-            candidates.append(binDir.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/paywall"))
+            candidates.append(
+                binDir.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/paywall"))
         }
         // .build/<triple>/<config>/paywall -> the checkout holding Package.swift.
         var dir = binDir

@@ -44,10 +44,12 @@ package struct PixelDifference: Equatable, Sendable {
                 pixels.replaceSubrange(offset..<offset + 4, with: [255, 0, 0, 255])
                 return
             }
-            let x = index % width, y = index / width
+            let x = index % width
+            let y = index / width
             let source = x < current.width && y < current.height ? current : baseline
             let base = (y * source.width + x) * 4
-            let grey = (Int(source.pixels[base]) * 299 + Int(source.pixels[base + 1]) * 587 + Int(source.pixels[base + 2]) * 114) / 1000
+            let grey =
+                (Int(source.pixels[base]) * 299 + Int(source.pixels[base + 1]) * 587 + Int(source.pixels[base + 2]) * 114) / 1000
             let faded = UInt8(255 - (255 - grey) / 3)
             pixels.replaceSubrange(offset..<offset + 4, with: [faded, faded, faded, 255])
         }
@@ -58,7 +60,8 @@ package struct PixelDifference: Equatable, Sendable {
     /// difference of its channels, or nil where the pixel is not in both images (it differs
     /// whatever the tolerance).
     private static func walk(_ a: RGBAImage, _ b: RGBAImage, _ visit: (Int, Int?) -> Void) {
-        let width = max(a.width, b.width), height = max(a.height, b.height)
+        let width = max(a.width, b.width)
+        let height = max(a.height, b.height)
         a.pixels.withUnsafeBufferPointer { pa in
             b.pixels.withUnsafeBufferPointer { pb in
                 for y in 0..<height {
@@ -68,7 +71,8 @@ package struct PixelDifference: Equatable, Sendable {
                             visit(index, nil)
                             continue
                         }
-                        let oa = (y * a.width + x) * 4, ob = (y * b.width + x) * 4
+                        let oa = (y * a.width + x) * 4
+                        let ob = (y * b.width + x) * 4
                         var delta = 0
                         for channel in 0..<4 {
                             delta = max(delta, abs(Int(pa[oa + channel]) - Int(pb[ob + channel])))

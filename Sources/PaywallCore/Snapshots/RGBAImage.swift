@@ -7,7 +7,8 @@ package struct RGBAImage: Equatable, Sendable {
     package var pixels: [UInt8]
 
     package init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4, "RGBA pixels must be width x height x 4 bytes")
+        precondition(
+            width >= 0 && height >= 0 && pixels.count == width * height * 4, "RGBA pixels must be width x height x 4 bytes")
         self.width = width
         self.height = height
         self.pixels = pixels

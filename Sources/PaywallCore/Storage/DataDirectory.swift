@@ -11,7 +11,8 @@ public struct DataDirectory: Equatable, Sendable {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw DataDirectoryError(message: "cannot create data directory \(url.path): \(FileError.reason(error)); use another one")
+            throw DataDirectoryError(
+                message: "cannot create data directory \(url.path): \(FileError.reason(error)); use another one")
         }
     }
 
@@ -25,16 +26,18 @@ public struct DataDirectory: Equatable, Sendable {
             let url = URL(fileURLWithPath: explicit)
             return DataDirectory(url: url, bundleCacheURL: url.appendingPathComponent("cache"))
         }
-        let url = if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
-        } else {
-            URL(fileURLWithPath: home).appendingPathComponent(".local/share/paywall")
-        }
-        let cache = if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
-        } else {
-            URL(fileURLWithPath: home).appendingPathComponent(".cache/paywall")
-        }
+        let url =
+            if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+                URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
+            } else {
+                URL(fileURLWithPath: home).appendingPathComponent(".local/share/paywall")
+            }
+        let cache =
+            if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+                URL(fileURLWithPath: xdg).appendingPathComponent("paywall")
+            } else {
+                URL(fileURLWithPath: home).appendingPathComponent(".cache/paywall")
+            }
         return DataDirectory(url: url, bundleCacheURL: cache)
     }
 

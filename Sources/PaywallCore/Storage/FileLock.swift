@@ -47,7 +47,9 @@ public final class FileLock {
 
     private static func open(_ path: String) throws -> Int32 {
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw LockError(description: "cannot open lock file \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw LockError(description: "cannot open lock file \(path): \(String(cString: strerror(errno)))")
+        }
         return descriptor
     }
 

@@ -35,7 +35,9 @@ package enum RecoveringDatabase {
             do {
                 try fm.moveItem(atPath: path, toPath: aside)
             } catch {
-                throw SQLiteError(code: 1, message: "\(path) is unusable (\(problem.reason)) and cannot be moved aside: \(error.localizedDescription)")
+                throw SQLiteError(
+                    code: 1,
+                    message: "\(path) is unusable (\(problem.reason)) and cannot be moved aside: \(error.localizedDescription)")
             }
             // The journal files belong to the old file; a new database must not replay them.
             for suffix in ["-wal", "-shm"] where fm.fileExists(atPath: path + suffix) {
@@ -100,21 +102,24 @@ package enum RecoveringDatabase {
             let check = try database.query("PRAGMA quick_check").first?.values.first?.string ?? "ok"
             let version = try database.schemaVersion()
             if version > migrations.count { throw database.newerSchema(version, migrations) }
-            needsWriting = if check != "ok" {
-                "it is damaged (\(check)) and would be moved aside"
-            } else if try mark(of: database) != applicationId {
-                "it is not marked as this runtime's file"
-            } else if version < migrations.count {
-                "its schema (version \(version)) needs upgrading to version \(migrations.count)"
-            } else {
-                try missingSchema(database, migrations).map { "\($0), so it would be rebuilt" }
-            }
-        } catch where error.isCorruption {
+            needsWriting =
+                if check != "ok" {
+                    "it is damaged (\(check)) and would be moved aside"
+                } else if try mark(of: database) != applicationId {
+                    "it is not marked as this runtime's file"
+                } else if version < migrations.count {
+                    "its schema (version \(version)) needs upgrading to version \(migrations.count)"
+                } else {
+                    try missingSchema(database, migrations).map { "\($0), so it would be rebuilt" }
+                }
+        } catch  where error.isCorruption {
             needsWriting = "it is not a database or damaged (\(error.message)) and would be moved aside"
         }
         if let needsWriting {
-            throw SQLiteError(code: SQLITE_READONLY, message:
-                "\(path) is opened read-only, but \(needsWriting); open it once with write access to its directory")
+            throw SQLiteError(
+                code: SQLITE_READONLY,
+                message:
+                    "\(path) is opened read-only, but \(needsWriting); open it once with write access to its directory")
         }
         return database
     }
@@ -153,7 +158,8 @@ package enum RecoveringDatabase {
     /// Each table's column names, in one query.
     private static func columns(_ database: SQLiteDatabase) throws(SQLiteError) -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT m.name AS t, p.name AS c FROM sqlite_master AS m, pragma_table_info(m.name) AS p
             WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
             """)

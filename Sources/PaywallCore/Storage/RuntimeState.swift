@@ -25,8 +25,9 @@ public final class RuntimeState {
     public init(path: String, now: Date = Date()) throws(SQLiteError) {
         (database, recovery) = try RecoveringDatabase.open(
             path: path, applicationId: Self.applicationId, migrations: Self.migrations)
-        try database.query("INSERT OR IGNORE INTO facts (key, value) VALUES ('installed_at', ?)",
-                           [.text(String(now.timeIntervalSince1970))])
+        try database.query(
+            "INSERT OR IGNORE INTO facts (key, value) VALUES ('installed_at', ?)",
+            [.text(String(now.timeIntervalSince1970))])
     }
 
     /// When the runtime first ran with this data directory.
@@ -40,8 +41,9 @@ public final class RuntimeState {
     public func countPaywallView(_ paywallId: String) throws -> Int {
         try database.transaction {
             for key in ["paywall_views", "paywall_views:\(paywallId)"] {
-                try database.query("INSERT INTO counters (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = value + 1",
-                                   [.text(key)])
+                try database.query(
+                    "INSERT INTO counters (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = value + 1",
+                    [.text(key)])
             }
         }
         return totalPaywallViews
@@ -85,16 +87,19 @@ public final class RuntimeState {
         try database.transaction {
             for (key, json) in encoded {
                 if let json {
-                    try database.query("INSERT OR REPLACE INTO user_attributes (user_id, key, value) VALUES (?, ?, ?)",
-                                       [.text(user), .text(key), .text(json)])
+                    try database.query(
+                        "INSERT OR REPLACE INTO user_attributes (user_id, key, value) VALUES (?, ?, ?)",
+                        [.text(user), .text(key), .text(json)])
                 } else {
                     try database.query("DELETE FROM user_attributes WHERE user_id = ? AND key = ?", [.text(user), .text(key)])
                 }
             }
             // Checked inside the transaction, so an update over the limit rolls back whole.
-            let total = try database.query(
-                "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS bytes FROM user_attributes WHERE user_id = ?",
-                [.text(user)]).first?["bytes"]?.int ?? 0
+            let total =
+                try database.query(
+                    "SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS bytes FROM user_attributes WHERE user_id = ?",
+                    [.text(user)]
+                ).first?["bytes"]?.int ?? 0
             if total > Self.maxUserAttributeBytes { throw AttributeLimitError.userTooLarge(bytes: Int(total)) }
         }
     }

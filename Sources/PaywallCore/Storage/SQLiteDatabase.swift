@@ -98,7 +98,7 @@ package final class SQLiteDatabase {
     private func readOnlyCheck() throws(SQLiteError) {
         do {
             try execute("PRAGMA schema_version")
-        } catch where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.code & 0xFF) {
+        } catch  where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.code & 0xFF) {
             let immutable = try Self.open(path, .immutable)
             sqlite3_close_v2(handle)
             handle = immutable
@@ -111,8 +111,10 @@ package final class SQLiteDatabase {
         guard error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY else { return error }
         let directory = (path as NSString).deletingLastPathComponent
         guard access(directory.isEmpty ? "." : directory, W_OK) != 0 else { return error }
-        return SQLiteError(code: error.code, message:
-            "\(directory) is read-only: \(path) and its -wal and -shm files cannot be written there "
+        return SQLiteError(
+            code: error.code,
+            message:
+                "\(directory) is read-only: \(path) and its -wal and -shm files cannot be written there "
                 + "(SQLite: \(String(cString: sqlite3_errstr(error.code)))); "
                 + "make it writable or use another data directory")
     }
@@ -126,7 +128,7 @@ package final class SQLiteDatabase {
         while true {
             do {
                 return try execute(sql)
-            } catch where error.code == SQLITE_BUSY && waited < Self.busyTimeoutMilliseconds * 1000 {
+            } catch  where error.code == SQLITE_BUSY && waited < Self.busyTimeoutMilliseconds * 1000 {
                 usleep(useconds_t(pauseMicroseconds))
                 waited += pauseMicroseconds
             }
@@ -227,8 +229,10 @@ package final class SQLiteDatabase {
     }
 
     func newerSchema(_ version: Int, _ migrations: [String]) -> SQLiteError {
-        SQLiteError(code: SQLITE_ERROR, message:
-            "\(path) has schema version \(version), newer than this runtime's \(migrations.count); upgrade paywall")
+        SQLiteError(
+            code: SQLITE_ERROR,
+            message:
+                "\(path) has schema version \(version), newer than this runtime's \(migrations.count); upgrade paywall")
     }
 
     private var lastError: String { String(cString: sqlite3_errmsg(handle)) }

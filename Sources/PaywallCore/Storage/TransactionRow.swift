@@ -49,7 +49,8 @@ enum TransactionRow {
             let store = row["store"]?.string.flatMap(StoreKind.init(rawValue:)),
             let purchaseDate = row["purchase_date"]?.date
         else { return nil }
-        let entitlements = row["entitlement_ids"]?.string
+        let entitlements =
+            row["entitlement_ids"]?.string
             .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         return StoreTransaction(
             id: id, originalId: row["original_id"]?.string, productId: productId, kind: kind, store: store,
@@ -66,6 +67,7 @@ enum TransactionRow {
     /// `INSERT OR REPLACE INTO table (...) VALUES (...)` for all columns plus `extra` leading columns.
     static func upsert(into table: String, extraColumns: [String] = []) -> String {
         let all = extraColumns + names
-        return "INSERT OR REPLACE INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
+        return
+            "INSERT OR REPLACE INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
     }
 }

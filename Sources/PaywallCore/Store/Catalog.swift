@@ -9,8 +9,10 @@ public struct Catalog: Equatable, Sendable {
     /// license-key store is then its store, whichever store the configuration names.
     public var licensing: LicenseSettings?
 
-    public init(products: [Product], groupNames: [String: String] = [:], settings: StoreSettings = StoreSettings(),
-                licensing: LicenseSettings? = nil) {
+    public init(
+        products: [Product], groupNames: [String: String] = [:], settings: StoreSettings = StoreSettings(),
+        licensing: LicenseSettings? = nil
+    ) {
         self.products = products
         self.groupNames = groupNames
         self.settings = settings

@@ -68,8 +68,10 @@ package enum CatalogFile {
         try checkLicenseFields(products, entries: entries, licensing: licensing)
         // An empty catalog would load and then sell nothing, which is never what was meant.
         guard !products.isEmpty else {
-            throw root.error("products", "is empty; list at least one product, for example "
-                + #"{"id": "pro.monthly", "display_name": "Pro", "price": "4.99", "currency": "USD", "kind": "consumable"}"#)
+            throw root.error(
+                "products",
+                "is empty; list at least one product, for example "
+                    + #"{"id": "pro.monthly", "display_name": "Pro", "price": "4.99", "currency": "USD", "kind": "consumable"}"#)
         }
         return Catalog(products: products, groupNames: groupNames, settings: settings, licensing: licensing)
     }
@@ -78,10 +80,11 @@ package enum CatalogFile {
     /// `id`, which does not say what is wrong.
     private static func refuseStoreKitShape(_ root: CatalogObject) throws(CatalogError) {
         let storeKitKeys = ["subscriptionGroups", "nonRenewingSubscriptions"]
-        let productsUseProductID = (try? root.array("products"))??.contains { item in
-            guard case .object(let fields) = item else { return false }
-            return fields["productID"] != nil && fields["id"] == nil
-        } ?? false
+        let productsUseProductID =
+            (try? root.array("products"))??.contains { item in
+                guard case .object(let fields) = item else { return false }
+                return fields["productID"] != nil && fields["id"] == nil
+            } ?? false
         guard productsUseProductID || (root.fields["products"] == nil && storeKitKeys.contains { root.fields[$0] != nil })
         else { return }
         throw CatalogError(
@@ -114,8 +117,9 @@ package enum CatalogFile {
             entitlements: try fields.stringArray("entitlements") ?? [],
             checkoutURL: try fields.url("checkout_url"))
         if let ids = try fields.object("lemon_squeezy") {
-            product.lemonSqueezy = LemonSqueezyProduct(productId: try ids.required("product_id", ids.identifier("product_id")),
-                                                       variantId: try ids.identifier("variant_id"))
+            product.lemonSqueezy = LemonSqueezyProduct(
+                productId: try ids.required("product_id", ids.identifier("product_id")),
+                variantId: try ids.identifier("variant_id"))
         }
 
         // Fields that only make sense for some kinds are rejected elsewhere rather than dropped,
@@ -188,8 +192,10 @@ package enum CatalogFile {
             return nil
         }
         guard let provider = LicenseSettings.Provider(rawValue: name) else {
-            throw root.error("store", "must be \(names(of: LicenseSettings.Provider.self)) (or left out for the store the "
-                + "app configures), got \"\(name)\"")
+            throw root.error(
+                "store",
+                "must be \(names(of: LicenseSettings.Provider.self)) (or left out for the store the "
+                    + "app configures), got \"\(name)\"")
         }
         let defaults = LicenseSettings()
         return LicenseSettings(
@@ -213,8 +219,10 @@ package enum CatalogFile {
             }
             if product.checkoutURL == nil { throw fields.error("checkout_url", "is required with \"store\": \"lemon_squeezy\"") }
             if product.lemonSqueezy == nil {
-                throw fields.error("lemon_squeezy", "is required with \"store\": \"lemon_squeezy\": "
-                    + #"{"product_id": 12345, "variant_id": 67890} from the product's page in the Lemon Squeezy dashboard"#)
+                throw fields.error(
+                    "lemon_squeezy",
+                    "is required with \"store\": \"lemon_squeezy\": "
+                        + #"{"product_id": 12345, "variant_id": 67890} from the product's page in the Lemon Squeezy dashboard"#)
             }
         }
     }

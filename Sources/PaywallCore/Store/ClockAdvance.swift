@@ -4,7 +4,13 @@ import Foundation
 /// `1y`, or `90m` / `30s` for minutes and seconds.
 public struct ClockAdvance: Equatable, Sendable, CustomStringConvertible {
     public enum Unit: String, Sendable, CaseIterable {
-        case second = "s", minute = "m", hour = "h", day = "d", week = "w", month = "M", year = "y"
+        case second = "s"
+        case minute = "m"
+        case hour = "h"
+        case day = "d"
+        case week = "w"
+        case month = "M"
+        case year = "y"
     }
 
     public var value: Int

@@ -57,7 +57,8 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
     }
 
     public func nextOutcome() throws -> (outcome: PurchaseOutcome, delay: Double) {
-        let outcome = try db.value("next_outcome").flatMap(PurchaseOutcome.init(parsing:))
+        let outcome =
+            try db.value("next_outcome").flatMap(PurchaseOutcome.init(parsing:))
             ?? (catalog.settings.askToBuy ? .pending : .success)
         return (outcome, Double(try db.value("next_delay") ?? "0") ?? 0)
     }
@@ -93,14 +94,18 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
     /// current user (each record of the chain, so its renewals follow).
     func transferActivePurchases() throws {
         let now = try now()
-        let active = try db.records(where: "approval = 'approved' AND user_id <> ?", [.text(userId)]).filter {
-            $0.transaction.isSubscription ? false : CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now))
-        } + latestRecords().filter {
-            $0.userId != userId && CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now))
-        }
+        let active =
+            try db.records(where: "approval = 'approved' AND user_id <> ?", [.text(userId)]).filter {
+                $0.transaction.isSubscription
+                    ? false : CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now))
+            }
+            + latestRecords().filter {
+                $0.userId != userId && CustomerInfo.grantsAccess(CustomerInfo.state(of: $0.transaction, now: now))
+            }
         let chains = Set(active.map(\.transaction.originalId))
         guard !chains.isEmpty else { return }
-        for var record in try db.records(where: "user_id <> ?", [.text(userId)]) where chains.contains(record.transaction.originalId) {
+        for var record in try db.records(where: "user_id <> ?", [.text(userId)])
+        where chains.contains(record.transaction.originalId) {
             record.userId = userId
             try db.save(record)
         }
@@ -286,9 +291,11 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
                 if latest.billingFailing {
                     latest.transaction.billingIssueDate = expiry
                     let grace = catalog.settings.gracePeriodDays
-                    latest.transaction.gracePeriodEnd = grace > 0 ? SubscriptionPeriod(value: grace, unit: .day).advance(expiry) : nil
+                    latest.transaction.gracePeriodEnd =
+                        grace > 0 ? SubscriptionPeriod(value: grace, unit: .day).advance(expiry) : nil
                     latest.transaction.billingRetryEnd = SubscriptionPeriod(
-                        value: max(1, catalog.settings.billingRetryDays), unit: .day).advance(expiry)
+                        value: max(1, catalog.settings.billingRetryDays), unit: .day
+                    ).advance(expiry)
                     try db.save(latest)
                     break
                 }

@@ -114,8 +114,12 @@ extension FakeStore {
             guard var record = try db.records(where: "id = ?", [.text(id)]).first else {
                 throw FakeStoreError.unknownTransaction(id)
             }
-            if latestOfChain, let latest = try db.records(where: "original_id = ? AND approval = 'approved'",
-                                                          [.text(record.transaction.originalId)]).last {
+            if latestOfChain,
+                let latest = try db.records(
+                    where: "original_id = ? AND approval = 'approved'",
+                    [.text(record.transaction.originalId)]
+                ).last
+            {
                 record = latest
             }
             if let changed = try body(record, now) { try db.save(changed) }

@@ -55,10 +55,13 @@ final class FakeStoreDatabase {
 
     func save(_ record: Record) throws {
         try database.query(
-            TransactionRow.upsert(into: "transactions",
-                                  extraColumns: ["approval", "renewal_product_id", "billing_failing", "intro_periods_left", "user_id"]),
-            [.text(record.approval), .optional(record.renewalProductId), .bool(record.billingFailing),
-             .integer(Int64(record.introPeriodsLeft)), .text(record.userId)] + TransactionRow.values(record.transaction))
+            TransactionRow.upsert(
+                into: "transactions",
+                extraColumns: ["approval", "renewal_product_id", "billing_failing", "intro_periods_left", "user_id"]),
+            [
+                .text(record.approval), .optional(record.renewalProductId), .bool(record.billingFailing),
+                .integer(Int64(record.introPeriodsLeft)), .text(record.userId),
+            ] + TransactionRow.values(record.transaction))
     }
 
     func value(_ key: String) throws -> String? {

@@ -102,13 +102,15 @@ extension FakeStore {
     }
 
     /// The lifecycle operations that lead a new buyer of `product` to `state`, or why none do.
-    package nonisolated static func seedSteps(_ state: SeedState, for product: Product, settings: StoreSettings) throws(SeedUnreachable)
+    package nonisolated static func seedSteps(_ state: SeedState, for product: Product, settings: StoreSettings)
+        throws(SeedUnreachable)
         -> [SeedStep]
     {
         if let reason = unreachableReason(state, for: product, settings: settings) {
             let reachable = SeedState.allCases.filter { unreachableReason($0, for: product, settings: settings) == nil }
-            throw SeedUnreachable(productId: product.id, state: state, reason: reason,
-                                  remedy: "it can be seeded as " + list(reachable.map(\.rawValue)))
+            throw SeedUnreachable(
+                productId: product.id, state: state, reason: reason,
+                remedy: "it can be seeded as " + list(reachable.map(\.rawValue)))
         }
         // From a purchase to the regular paid plan: through every introductory period first.
         var introPeriods = 0
@@ -133,7 +135,9 @@ extension FakeStore {
     }
 
     /// Why `product` can never be in `state`, or nil when it can.
-    private nonisolated static func unreachableReason(_ state: SeedState, for product: Product, settings: StoreSettings) -> String? {
+    private nonisolated static func unreachableReason(_ state: SeedState, for product: Product, settings: StoreSettings)
+        -> String?
+    {
         if state == .pending { return nil }
         switch product.kind {
         case .consumable:
@@ -155,7 +159,8 @@ extension FakeStore {
                 return offer.mode == .freeTrial ? nil : "its introductory offer is \(offer.mode.rawValue), not a free trial"
             case .grace:
                 return settings.gracePeriodDays > 0
-                    ? nil : "the catalog has no grace period (settings.grace_period_days, or _billingGracePeriodEnabled in a .storekit file)"
+                    ? nil
+                    : "the catalog has no grace period (settings.grace_period_days, or _billingGracePeriodEnabled in a .storekit file)"
             case .billingRetry:
                 let retry = max(1, settings.billingRetryDays)
                 return retry > settings.gracePeriodDays
@@ -174,8 +179,9 @@ extension FakeStore {
     /// The user's records of `product` and its subscription group, oldest first: before a seed,
     /// what rules it out; during one, the chain it bought (renewals included), latest last.
     private func records(of product: Product) throws -> [FakeStoreDatabase.Record] {
-        try db.records(where: "user_id = ? AND (product_id = ? OR subscription_group_id = ?)",
-                       [.text(userId), .text(product.id), .optional(product.subscriptionGroup)])
+        try db.records(
+            where: "user_id = ? AND (product_id = ? OR subscription_group_id = ?)",
+            [.text(userId), .text(product.id), .optional(product.subscriptionGroup)])
     }
 
     private func seededRecord(of product: Product) throws -> FakeStoreDatabase.Record {

@@ -71,8 +71,9 @@ package enum StoreKitConfiguration {
         }
 
         guard !builder.products.isEmpty else {
-            throw CatalogError("has no products; add some in Xcode's StoreKit configuration editor (subscription "
-                + "groups, consumables, non-consumables or non-renewing subscriptions) and save it again")
+            throw CatalogError(
+                "has no products; add some in Xcode's StoreKit configuration editor (subscription "
+                    + "groups, consumables, non-consumables or non-renewing subscriptions) and save it again")
         }
         return Catalog(
             products: builder.products,

@@ -10,9 +10,10 @@ extension PaywallSession {
     func finishAfterSurvey(_ result: PresentationResult, closedByUser: Bool) {
         guard self.result == nil, surveyPending == nil else { return }
         guard let survey, let page,
-            SurveyRules.shouldAsk(survey, after: SurveyRules.trigger(for: result, closedByUser: closedByUser),
-                                  user: templateContext?.currentUser ?? Purchases.anonymousUser,
-                                  state: templateContext?.state, draw: surveyDraw)
+            SurveyRules.shouldAsk(
+                survey, after: SurveyRules.trigger(for: result, closedByUser: closedByUser),
+                user: templateContext?.currentUser ?? Purchases.anonymousUser,
+                state: templateContext?.state, draw: surveyDraw)
         else { return finish(result) }
         surveyPending = result
         if dialogs == .auto { return surveyAnswered(.dismissed, auto: true) }
@@ -44,9 +45,10 @@ extension PaywallSession {
             params["option_title"] = .string(chosen.title)
             params["custom_text"] = chosen.text.map(JSONValue.string) ?? .null
             channel.emit(.surveyResponse, params)
-            delegate?.handleSurveyResponse(SurveyResponse(
-                paywallId: paywallId, surveyId: survey.id, assignmentKey: survey.assignmentKey, optionId: chosen.id,
-                optionTitle: chosen.title, customText: chosen.text))
+            delegate?.handleSurveyResponse(
+                SurveyResponse(
+                    paywallId: paywallId, surveyId: survey.id, assignmentKey: survey.assignmentKey, optionId: chosen.id,
+                    optionTitle: chosen.title, customText: chosen.text))
         } else {
             params["auto_answered"] = .bool(auto)
             channel.emit(.surveyClose, params)

@@ -43,8 +43,10 @@ public struct PaywallSurvey: Equatable, Sendable {
     /// The most options a survey may list: more would not fit one dialog on a laptop screen.
     public static let maxOptions = 10
 
-    public init(id: String, assignmentKey: String, title: String, message: String = "", trigger: Trigger,
-                presentationProbability: Double, options: [Option], includeOther: Bool = false, includeClose: Bool = false) {
+    public init(
+        id: String, assignmentKey: String, title: String, message: String = "", trigger: Trigger,
+        presentationProbability: Double, options: [Option], includeOther: Bool = false, includeClose: Bool = false
+    ) {
         self.id = id
         self.assignmentKey = assignmentKey
         self.title = title

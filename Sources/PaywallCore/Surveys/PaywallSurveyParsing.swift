@@ -1,7 +1,9 @@
 extension PaywallSurvey {
     /// The keys a survey object may have, in the order the README lists them.
-    static let keys = ["id", "assignment_key", "title", "message", "trigger", "presentation_probability",
-                       "include_other", "include_close", "options"]
+    static let keys = [
+        "id", "assignment_key", "title", "message", "trigger", "presentation_probability",
+        "include_other", "include_close", "options",
+    ]
 
     /// Reads a survey from an app's paywall config (a `paywalls[i].survey` object, snake_case):
     ///
@@ -67,19 +69,24 @@ extension PaywallSurvey {
             if let unknown = option.keys.sorted().first(where: { !["id", "title"].contains($0) }) {
                 throw fail("\(at).\(unknown)", "unknown key; an option's keys are id, title")
             }
-            guard let optionId = option["id"]?.stringValue, !optionId.isEmpty else { throw fail("\(at).id", "must be a non-empty string") }
+            guard let optionId = option["id"]?.stringValue, !optionId.isEmpty else {
+                throw fail("\(at).id", "must be a non-empty string")
+            }
             guard let optionTitle = option["title"]?.stringValue, !optionTitle.isEmpty else {
                 throw fail("\(at).title", "must be a non-empty string")
             }
             guard optionId != Self.otherOptionId else {
-                throw fail("\(at).id", "\"\(Self.otherOptionId)\" is the id of the free-text answer; use \"include_other\": true, or another id")
+                throw fail(
+                    "\(at).id",
+                    "\"\(Self.otherOptionId)\" is the id of the free-text answer; use \"include_other\": true, or another id")
             }
             guard !options.contains(where: { $0.id == optionId }) else {
                 throw fail("\(at).id", "\"\(optionId)\" appears twice; each option needs its own id")
             }
             options.append(Option(id: optionId, title: optionTitle))
         }
-        self.init(id: id, assignmentKey: assignmentKey, title: title, message: message, trigger: trigger,
-                  presentationProbability: probability, options: options, includeOther: includeOther, includeClose: includeClose)
+        self.init(
+            id: id, assignmentKey: assignmentKey, title: title, message: message, trigger: trigger,
+            presentationProbability: probability, options: options, includeOther: includeOther, includeClose: includeClose)
     }
 }

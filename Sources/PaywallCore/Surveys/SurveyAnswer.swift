@@ -21,8 +21,10 @@ public struct SurveyResponse: Equatable, Sendable {
     /// What the user wrote under "Other"; nil for the other options.
     public var customText: String?
 
-    public init(paywallId: String, surveyId: String, assignmentKey: String, optionId: String, optionTitle: String,
-                customText: String?) {
+    public init(
+        paywallId: String, surveyId: String, assignmentKey: String, optionId: String, optionTitle: String,
+        customText: String?
+    ) {
         self.paywallId = paywallId
         self.surveyId = surveyId
         self.assignmentKey = assignmentKey

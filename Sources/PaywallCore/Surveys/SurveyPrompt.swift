@@ -22,7 +22,8 @@ package struct SurveyPrompt: Equatable, Sendable {
         options = survey.options
         let text = { (key: String) in strings?.text(key) ?? key }
         if survey.includeOther {
-            other = Other(title: text("survey.other_option"), placeholder: text("survey.other_placeholder"), submit: text("survey.submit"))
+            other = Other(
+                title: text("survey.other_option"), placeholder: text("survey.other_placeholder"), submit: text("survey.submit"))
         }
         close = survey.includeClose ? text("survey.close") : nil
     }

@@ -18,8 +18,10 @@ package enum SurveyRules {
     /// written, the survey is not asked: it could not be kept to once.
     ///
     /// - Parameter draw: a number in 0..<1 (random; fixed in tests).
-    package static func shouldAsk(_ survey: PaywallSurvey, after trigger: PaywallSurvey.Trigger?, user: String,
-                                  state: RuntimeState?, draw: () -> Double) -> Bool {
+    package static func shouldAsk(
+        _ survey: PaywallSurvey, after trigger: PaywallSurvey.Trigger?, user: String,
+        state: RuntimeState?, draw: () -> Double
+    ) -> Bool {
         guard trigger == survey.trigger, let state,
             (try? state.claimSurveyAssignment(survey.assignmentKey, user: user)) == true
         else { return false }

@@ -34,7 +34,8 @@ public struct DeviceInfo: Equatable, Sendable {
     private static let machine = read()
 
     /// Reads the OS and model of this machine from its os-release and DMI files.
-    static func read(osRelease: String = "/etc/os-release", productName: String = "/sys/class/dmi/id/product_name") -> DeviceInfo {
+    static func read(osRelease: String = "/etc/os-release", productName: String = "/sys/class/dmi/id/product_name") -> DeviceInfo
+    {
         let release = parseOSRelease((try? String(contentsOfFile: osRelease, encoding: .utf8)) ?? "")
         let model = ((try? String(contentsOfFile: productName, encoding: .utf8)) ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines)

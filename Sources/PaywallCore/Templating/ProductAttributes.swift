@@ -48,9 +48,10 @@ package struct ProductAttributes {
         }
         for (key, value) in lengths(of: trialPeriod) { a["trialPeriod" + key] = value }
         a["trialPeriodText"] = trialPeriod.map { strings.plural("trial.\($0.unit.name)", count: $0.value) } ?? ""
-        a["trialPeriodEndDate"] = trialPeriod.map {
-            $0.advance(now).formatted(Date.FormatStyle(date: .abbreviated, time: .omitted).locale(locale))
-        } ?? ""
+        a["trialPeriodEndDate"] =
+            trialPeriod.map {
+                $0.advance(now).formatted(Date.FormatStyle(date: .abbreviated, time: .omitted).locale(locale))
+            } ?? ""
         var values = a.mapValues(JSONValue.string)
         values["isSubscribed"] = .bool(isSubscribed)
         return values
@@ -78,15 +79,18 @@ package struct ProductAttributes {
     private func perPeriodPrices(of amount: Decimal, over period: SubscriptionPeriod?) -> [String: String] {
         guard let period else { return ["daily": "", "weekly": "", "monthly": "", "yearly": ""] }
         // Through the price per year, so a year is 12 months, 52 weeks and 365 days.
-        let unitsPerYear: Decimal = switch period.unit {
-        case .day: 365
-        case .week: 52
-        case .month: 12
-        case .year: 1
-        }
+        let unitsPerYear: Decimal =
+            switch period.unit {
+            case .day: 365
+            case .week: 52
+            case .month: 12
+            case .year: 1
+            }
         let yearly = amount * unitsPerYear / Decimal(period.value)
-        return ["daily": money(yearly / 365), "weekly": money(yearly / 52), "monthly": money(yearly / 12),
-                "yearly": money(yearly)]
+        return [
+            "daily": money(yearly / 365), "weekly": money(yearly / 52), "monthly": money(yearly / 12),
+            "yearly": money(yearly),
+        ]
     }
 
     // MARK: Periods
@@ -95,17 +99,19 @@ package struct ProductAttributes {
     /// "0" for none.
     private func lengths(of period: SubscriptionPeriod?) -> [String: String] {
         guard let period else { return ["Days": "0", "Weeks": "0", "Months": "0", "Years": "0"] }
-        let days = switch period.unit {
-        case .day: period.value
-        case .week: period.value * 7
-        case .month: period.value * 30
-        case .year: period.value * 365
-        }
-        let months = switch period.unit {
-        case .day, .week: days / 30
-        case .month: period.value
-        case .year: period.value * 12
-        }
+        let days =
+            switch period.unit {
+            case .day: period.value
+            case .week: period.value * 7
+            case .month: period.value * 30
+            case .year: period.value * 365
+            }
+        let months =
+            switch period.unit {
+            case .day, .week: days / 30
+            case .month: period.value
+            case .year: period.value * 12
+            }
         return ["Days": String(days), "Weeks": String(days / 7), "Months": String(months), "Years": String(months / 12)]
     }
 

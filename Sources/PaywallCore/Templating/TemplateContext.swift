@@ -48,8 +48,10 @@ public final class TemplateContext {
 
     /// The variables of one page: its slots, the runtime's texts in its language, its own
     /// string tables and its `params`.
-    package func variables(slots: ProductSlots, strings: StringTable, bundleStrings: BundleStrings?,
-                          params: [String: JSONValue], now: Date = Date()) -> TemplateVariables {
+    package func variables(
+        slots: ProductSlots, strings: StringTable, bundleStrings: BundleStrings?,
+        params: [String: JSONValue], now: Date = Date()
+    ) -> TemplateVariables {
         TemplateVariables(
             slots: slots, catalog: products, purchases: purchases, device: device, locale: locale, strings: strings,
             bundleStrings: bundleStrings, userId: currentUser,

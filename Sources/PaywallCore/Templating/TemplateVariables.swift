@@ -20,9 +20,11 @@ package struct TemplateVariables {
     package var installedAt: Date
     package var now: Date
 
-    package init(slots: ProductSlots, catalog: Catalog?, purchases: Purchases?, device: DeviceInfo, locale: Locale,
-                strings: StringTable, bundleStrings: BundleStrings? = nil, userId: String, userAttributes: [String: JSONValue] = [:],
-                params: [String: JSONValue] = [:], totalPaywallViews: Int = 0, installedAt: Date = Date(), now: Date = Date()) {
+    package init(
+        slots: ProductSlots, catalog: Catalog?, purchases: Purchases?, device: DeviceInfo, locale: Locale,
+        strings: StringTable, bundleStrings: BundleStrings? = nil, userId: String, userAttributes: [String: JSONValue] = [:],
+        params: [String: JSONValue] = [:], totalPaywallViews: Int = 0, installedAt: Date = Date(), now: Date = Date()
+    ) {
         self.slots = slots
         self.catalog = catalog
         self.purchases = purchases
@@ -56,8 +58,10 @@ package struct TemplateVariables {
         var productList: [JSONValue] = []
         for (slot, productId) in slots.entries {
             guard let product = catalog?.product(id: productId) else { continue }
-            let attributes = ProductAttributes(product: product, locale: locale, strings: strings,
-                                               isSubscribed: purchases?.alreadyOwns(product) ?? false, now: now).values
+            let attributes = ProductAttributes(
+                product: product, locale: locale, strings: strings,
+                isSubscribed: purchases?.alreadyOwns(product) ?? false, now: now
+            ).values
             slotValues[slot] = .object(attributes)
             productList.append(.object([slot: .object(attributes)]))
         }

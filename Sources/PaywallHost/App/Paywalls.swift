@@ -28,11 +28,14 @@ public final class Paywalls {
     ///   - purchaseController: the app's controller, for `.controller(catalog:)`.
     ///   - resources: the runtime's `web/`, `locales/` and `templates/` (default: found from
     ///     the executable, `PAYWALL_RESOURCES` or the install prefix).
-    public static func configure(_ configuration: PaywallRuntime.Configuration, purchaseController: PurchaseController? = nil,
-                                 resources: RuntimeResources? = nil) throws -> Paywalls {
+    public static func configure(
+        _ configuration: PaywallRuntime.Configuration, purchaseController: PurchaseController? = nil,
+        resources: RuntimeResources? = nil
+    ) throws -> Paywalls {
         try Toolkit.initialize()
         let resources = try resources ?? RuntimeResources.locate(executable: URL(fileURLWithPath: "/proc/self/exe"))
-        let runtime = try PaywallRuntime(configuration, controller: purchaseController, licenseServices: ExternalOpener.licenseServices)
+        let runtime = try PaywallRuntime(
+            configuration, controller: purchaseController, licenseServices: ExternalOpener.licenseServices)
         let locale = configuration.locale ?? SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)
         let presenter = try PaywallPresenter(resources: resources, events: runtime.events, locale: locale)
         presenter.attach(runtime)
@@ -103,10 +106,12 @@ public final class Paywalls {
         /// feature ran.
         public var completed: (@MainActor (_ featureRan: Bool) -> Void)?
 
-        public init(presented: (@MainActor (PaywallPresentation) -> Void)? = nil,
-                    dismissed: (@MainActor (PresentationResult) -> Void)? = nil,
-                    skipped: (@MainActor (String) -> Void)? = nil, error: (@MainActor (PlacementError) -> Void)? = nil,
-                    completed: (@MainActor (_ featureRan: Bool) -> Void)? = nil) {
+        public init(
+            presented: (@MainActor (PaywallPresentation) -> Void)? = nil,
+            dismissed: (@MainActor (PresentationResult) -> Void)? = nil,
+            skipped: (@MainActor (String) -> Void)? = nil, error: (@MainActor (PlacementError) -> Void)? = nil,
+            completed: (@MainActor (_ featureRan: Bool) -> Void)? = nil
+        ) {
             self.presented = presented
             self.dismissed = dismissed
             self.skipped = skipped
@@ -142,15 +147,18 @@ public final class Paywalls {
     /// unknown placement runs nothing, reports `paywallPresentationRequest` with `status:
     /// noPresentation`, `reason: placementNotFound`, and goes to `handler.error`. A paywall
     /// that is not in the bundle cache yet shows the runtime's fallback paywall.
-    public func register(placement: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
-                         foreignParent: ForeignWindow? = nil, handler: PlacementHandler = PlacementHandler(),
-                         feature: (@MainActor () -> Void)? = nil) {
+    public func register(
+        placement: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
+        foreignParent: ForeignWindow? = nil, handler: PlacementHandler = PlacementHandler(),
+        feature: (@MainActor () -> Void)? = nil
+    ) {
         Task { @MainActor in
             // One placement's paywall at a time, as Superwall: a second tap on "Go Pro" while its
             // paywall loads or shows opens no second window.
             guard placementsShowing == 0, presenter.presentedPaywalls.isEmpty else {
-                return refuse(placement, .paywallAlreadyPresented, "a paywall is already on screen; a placement shows one at a time",
-                              handler)
+                return refuse(
+                    placement, .paywallAlreadyPresented, "a paywall is already on screen; a placement shows one at a time",
+                    handler)
             }
             placementsShowing += 1
             var handler = handler
@@ -163,22 +171,27 @@ public final class Paywalls {
             case .notFound(let reason):
                 refuse(placement, .placementNotFound, reason, handler)
             case .show(let entry, let gated, let condition):
-                await show(entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
-                           foreignParent: foreignParent, handler: handler, feature: feature)
+                await show(
+                    entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
+                    foreignParent: foreignParent, handler: handler, feature: feature)
             }
         }
     }
 
-    private func show(_ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
-                      condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, foreignParent: ForeignWindow?,
-                      handler: PlacementHandler, feature: (@MainActor () -> Void)?) async {
+    private func show(
+        _ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
+        condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, foreignParent: ForeignWindow?,
+        handler: PlacementHandler, feature: (@MainActor () -> Void)?
+    ) async {
         guard let (bundle, found, inUse) = await cachedOrFallback(entry) else {
-            return refuse(placement, .noPaywallView, "paywall \(entry.id) is not cached and the fallback paywall is missing", handler)
+            return refuse(
+                placement, .noPaywallView, "paywall \(entry.id) is not cached and the fallback paywall is missing", handler)
         }
         var options = found
         options.params = params
         options.condition = condition
-        let presentation = presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) { [runtime] result in
+        let presentation = presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) {
+            [runtime] result in
             withExtendedLifetime(inUse) {}
             let runs: Bool
             switch result {
@@ -200,9 +213,11 @@ public final class Paywalls {
     /// A registration that shows nothing: reported as `paywallPresentationRequest` with
     /// `status: noPresentation` and `kind` as its reason, then to the handler; the feature does not run.
     private func refuse(_ placement: String, _ kind: PlacementError.Kind, _ reason: String, _ handler: PlacementHandler) {
-        events.emit(.paywallPresentationRequest, [
-            "placement": .string(placement), "status": "noPresentation", "reason": .string(kind.rawValue),
-        ])
+        events.emit(
+            .paywallPresentationRequest,
+            [
+                "placement": .string(placement), "status": "noPresentation", "reason": .string(kind.rawValue),
+            ])
         handler.error?(PlacementError(placement: placement, kind: kind, reason: reason))
         handler.completed?(false)
     }
@@ -223,9 +238,11 @@ public final class Paywalls {
     /// Shows the customer center in its own window, modal over `parent` (or `foreignParent`,
     /// another process's window) when given; nil while one is on screen.
     @discardableResult
-    public func presentCustomerCenter(parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
-                                      delegate: CustomerCenterDelegate? = nil,
-                                      onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
+    public func presentCustomerCenter(
+        parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
+        delegate: CustomerCenterDelegate? = nil,
+        onDismiss: (() -> Void)? = nil
+    ) -> CustomerCenterPresentation? {
         presenter.presentCustomerCenter(parent: parent, foreignParent: foreignParent, delegate: delegate, onDismiss: onDismiss)
     }
 }

@@ -20,9 +20,11 @@ extension Paywalls {
     /// memory. `completion` gets the result when it closes. Throws `PaywallNotFound` (or the
     /// bundle's load error) when there is nothing to show.
     @discardableResult
-    public func present(paywall: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
-                        foreignParent: ForeignWindow? = nil,
-                        completion: @escaping @MainActor (PresentationResult) -> Void) async throws -> PaywallPresentation {
+    public func present(
+        paywall: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
+        foreignParent: ForeignWindow? = nil,
+        completion: @escaping @MainActor (PresentationResult) -> Void
+    ) async throws -> PaywallPresentation {
         if params.isEmpty, parent == nil,
             let shown = presenter.presentPreloaded(id: paywall, foreignParent: foreignParent, completion: completion)
         {
@@ -74,9 +76,11 @@ extension Paywalls {
             return (cached.bundle, options, cached.inUse)
         }
         let known = config?.paywalls.map(\.id) ?? []
-        throw PaywallNotFound(name: name, reason: "no config entry or cached bundle has this id"
-            + (known.isEmpty ? "" : " (the config's paywalls: \(known.joined(separator: ", ")))")
-            + "; a bundle folder's path needs a / (e.g. ./\(name))")
+        throw PaywallNotFound(
+            name: name,
+            reason: "no config entry or cached bundle has this id"
+                + (known.isEmpty ? "" : " (the config's paywalls: \(known.joined(separator: ", ")))")
+                + "; a bundle folder's path needs a / (e.g. ./\(name))")
     }
 
     /// A config entry's bundle from the cache, or the fallback paywall with the entry's slots

@@ -28,11 +28,15 @@ extension PaywallPresenter {
     /// Does nothing (and returns nil) while one is on screen. `configuration` overrides `customerCenter` for
     /// this presentation; `delegate` is kept alive until it is dismissed.
     @discardableResult
-    public func presentCustomerCenter(configuration: CustomerCenterConfiguration? = nil,
-                                      parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
-                                      delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
-                                      offscreen: Bool = false, onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
-        guard let shown = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
+    public func presentCustomerCenter(
+        configuration: CustomerCenterConfiguration? = nil,
+        parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
+        delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
+        offscreen: Bool = false, onDismiss: (() -> Void)? = nil
+    ) -> CustomerCenterPresentation? {
+        guard let shown = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else {
+            return nil
+        }
         if shown.view.isDrawnWhileHidden, let placed = shown.view.placement, placed.size == size, placed.offscreen == offscreen {
             if let foreignParent { shown.parentProblem = shown.view.parent(on: foreignParent) }
             shown.view.show(parent: parent)
@@ -50,12 +54,16 @@ extension PaywallPresenter {
     /// The customer center as a widget for the app to place: `.embedded` in one of its
     /// containers, or `.pushed` onto its navigation stack (a `GtkStack`; the app's back button
     /// leaves it, so it draws no close button). Nil while one is on screen.
-    public func customerCenterWidget(_ presentation: PresentationStyle,
-                                     configuration: CustomerCenterConfiguration? = nil,
-                                     delegate: CustomerCenterDelegate? = nil,
-                                     onDismiss: (() -> Void)? = nil) -> CustomerCenterPresentation? {
+    public func customerCenterWidget(
+        _ presentation: PresentationStyle,
+        configuration: CustomerCenterConfiguration? = nil,
+        delegate: CustomerCenterDelegate? = nil,
+        onDismiss: (() -> Void)? = nil
+    ) -> CustomerCenterPresentation? {
         precondition(presentation != .sheet, "use presentCustomerCenter for a sheet")
-        guard let shown = begin(presentation, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else { return nil }
+        guard let shown = begin(presentation, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else {
+            return nil
+        }
         shown.view.leaveWindow()  // a preloaded page waits in a sheet's window
         shown.view.prepareAsWidget(presentation)
         shown.view.show()
@@ -70,8 +78,10 @@ extension PaywallPresenter {
     }
 
     /// The preloaded view (or a new one) set up for this presentation; nil while one is on screen.
-    private func begin(_ presentation: PresentationStyle, configuration: CustomerCenterConfiguration?,
-                       delegate: CustomerCenterDelegate?, onDismiss: (() -> Void)?) -> CustomerCenterPresentation? {
+    private func begin(
+        _ presentation: PresentationStyle, configuration: CustomerCenterConfiguration?,
+        delegate: CustomerCenterDelegate?, onDismiss: (() -> Void)?
+    ) -> CustomerCenterPresentation? {
         guard customerCenterOnScreen == nil else { return nil }
         // Read once per presentation (the OS and model come from files); a preloaded view gets it fresh.
         let environment = customerCenterEnvironment()
@@ -102,8 +112,9 @@ extension PaywallPresenter {
         let session = CustomerCenterSession(
             configuration: customerCenter, presentation: .sheet, purchases: purchases, strings: strings, locale: locale,
             events: events, environment: environment)
-        let webView = PaywallWebView(runtime: runtime, connection: session.channel, bundleHost: newHost("customer-center"),
-                                     strings: strings)
+        let webView = PaywallWebView(
+            runtime: runtime, connection: session.channel, bundleHost: newHost("customer-center"),
+            strings: strings)
         let view = PageView(webView: webView, strings: strings)
         view.onClose = { [weak session] in session?.dismiss() }
         session.page = view
@@ -120,7 +131,8 @@ extension PaywallPresenter {
         do {
             view.webView.load(runtime.mount(try PaywallBundle(path: bundle.path), host: view.webView.bundleHost))
         } catch {
-            events.emit(.webviewLoadFail, ["url": .string(bundle.path), "reason": .string("\(error)"), "page": "customer_center"])
+            events.emit(
+                .webviewLoadFail, ["url": .string(bundle.path), "reason": .string("\(error)"), "page": "customer_center"])
         }
     }
 
@@ -130,14 +142,16 @@ extension PaywallPresenter {
         watchesTheme = true
         // Toolkit.interfaceStyle reads both: the dark preference and a `-dark` theme name.
         for property in ["gtk-application-prefer-dark-theme", "gtk-theme-name"] {
-            Signal.connect(UnsafeMutableRawPointer(settings), "notify::\(property)", pointer: { [weak self] _ in
-                guard let self else { return }
-                let isDark = Toolkit.interfaceStyle == "dark"
-                for view in [self.customerCenterOnScreen, self.preloadedCustomerCenter].compactMap({ $0 })
-                where view.session.environment.isDark != isDark {
-                    view.session.environment.isDark = isDark
-                }
-            })
+            Signal.connect(
+                UnsafeMutableRawPointer(settings), "notify::\(property)",
+                pointer: { [weak self] _ in
+                    guard let self else { return }
+                    let isDark = Toolkit.interfaceStyle == "dark"
+                    for view in [self.customerCenterOnScreen, self.preloadedCustomerCenter].compactMap({ $0 })
+                    where view.session.environment.isDark != isDark {
+                        view.session.environment.isDark = isDark
+                    }
+                })
         }
     }
 

@@ -20,7 +20,8 @@ package enum PNGFile {
             if pixbuf != loaded { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             g_object_unref(UnsafeMutableRawPointer(loaded))
         }
-        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        let width = Int(gdk_pixbuf_get_width(pixbuf))
+        let height = Int(gdk_pixbuf_get_height(pixbuf))
         let rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, gdk_pixbuf_get_n_channels(pixbuf) == 4 else {
             throw Failure(description: "cannot read \(path): not an 8-bit RGB or RGBA image")
@@ -41,8 +42,9 @@ package enum PNGFile {
         let saved = replacing(path) { partial in
             image.pixels.withUnsafeBufferPointer { buffer -> Bool in
                 // The pixbuf borrows the buffer only while it is saved here.
-                let pixbuf = gdk_pixbuf_new_from_data(buffer.baseAddress, GDK_COLORSPACE_RGB, 1, 8, gint(image.width),
-                                                      gint(image.height), gint(image.width * 4), nil, nil)
+                let pixbuf = gdk_pixbuf_new_from_data(
+                    buffer.baseAddress, GDK_COLORSPACE_RGB, 1, 8, gint(image.width),
+                    gint(image.height), gint(image.width * 4), nil, nil)
                 defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
                 return gdk_pixbuf_savev(pixbuf, partial, "png", nil, nil, &error) != 0
             }

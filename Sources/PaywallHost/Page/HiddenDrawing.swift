@@ -33,7 +33,8 @@ enum HiddenDrawing {
             gtk_window_set_position(gcast(window), GTK_WIN_POS_NONE)
             // Root coordinates start at 0,0 on every monitor layout: a window wholly to the
             // left of and above that shows nowhere.
-            var width: gint = 0, height: gint = 0
+            var width: gint = 0
+            var height: gint = 0
             gtk_window_get_default_size(gcast(window), &width, &height)
             gtk_window_move(gcast(window), -2 * max(width, 1000), -2 * max(height, 1000))
             gtk_widget_show_all(window)
@@ -56,7 +57,8 @@ enum HiddenDrawing {
             gtk_window_set_skip_taskbar_hint(gcast(window), 0)
             gtk_window_set_skip_pager_hint(gcast(window), 0)
             gtk_window_set_focus_on_map(gcast(window), 1)
-            SheetCentring.move(window, over: parent.flatMap { gtk_widget_get_window($0) } ?? ForeignWindow.parentWindow(of: window))
+            SheetCentring.move(
+                window, over: parent.flatMap { gtk_widget_get_window($0) } ?? ForeignWindow.parentWindow(of: window))
             gtk_window_present(gcast(window))
         case .realizedChildren:
             gtk_window_set_position(gcast(window), parent == nil ? GTK_WIN_POS_CENTER : GTK_WIN_POS_CENTER_ON_PARENT)

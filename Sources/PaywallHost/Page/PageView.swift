@@ -79,12 +79,14 @@ public final class PageView: PageSurface {
         gtk_widget_set_size_request(webView.widget, gint(size.width), gint(size.height))
         gtk_container_add(gcast(window), widget)
         Toolkit.setTextDirection(of: window, rightToLeft: strings.isRightToLeft)
-        Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { [weak self] _ in
-            // A purchase waiting for a license key ends (cancelled) before the close it holds up.
-            self?.endLicenseKeyPrompt()
-            self?.onClose?()
-            return true
-        })
+        Signal.connect(
+            UnsafeMutableRawPointer(window), "delete-event",
+            stopping: { [weak self] _ in
+                // A purchase waiting for a license key ends (cancelled) before the close it holds up.
+                self?.endLicenseKeyPrompt()
+                self?.onClose?()
+                return true
+            })
         windowRef = GObjectReference(window)
     }
 
@@ -101,11 +103,13 @@ public final class PageView: PageSurface {
     func prepareAsWidget(_ style: PresentationStyle) {
         self.style = style
         Toolkit.setTextDirection(of: widget, rightToLeft: strings.isRightToLeft)
-        Signal.connect(UnsafeMutableRawPointer(widget), "parent-set", pointer: { [weak self] _ in
-            guard let self, !self.isDestroyed, gtk_widget_get_parent(self.widget) == nil else { return }
-            self.endLicenseKeyPrompt()
-            self.onClose?()
-        })
+        Signal.connect(
+            UnsafeMutableRawPointer(widget), "parent-set",
+            pointer: { [weak self] _ in
+                guard let self, !self.isDestroyed, gtk_widget_get_parent(self.widget) == nil else { return }
+                self.endLicenseKeyPrompt()
+                self.onClose?()
+            })
     }
 
     /// Keeps a sheet placed by `placeInWindow` drawn while nothing of it shows, so the first
@@ -227,7 +231,8 @@ public final class PageView: PageSurface {
             guard let self, self.loadingShown == shown else { return }
             self.status.hide()
         }
-        webView.callAsync("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return 0") { _ in hide() }
+        webView.callAsync("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return 0") { _ in hide()
+        }
         MainLoop.after(seconds: 0.25, hide)
     }
 
@@ -238,8 +243,9 @@ public final class PageView: PageSurface {
 
     package func showAlert(title: String, message: String) {
         guard !isDestroyed else { return }
-        AlertDialog.show(title: title, message: message, button: strings.text("dialog.ok"), parent: toplevel,
-                         rightToLeft: strings.isRightToLeft)
+        AlertDialog.show(
+            title: title, message: message, button: strings.text("dialog.ok"), parent: toplevel,
+            rightToLeft: strings.isRightToLeft)
     }
 
     /// The survey on screen, if any.
@@ -263,16 +269,20 @@ public final class PageView: PageSurface {
     /// Turns the page into the license-key panel for `request` (the page under it cannot be
     /// reached meanwhile; `openCheckout` is its "Open checkout again") and calls `answer` once: the key, or nil when the user cancelled or
     /// the view went. The panel stays, checking the key, until `endLicenseKeyPrompt()`.
-    func askForLicenseKey(_ request: LicenseKeyRequest, openCheckout: @escaping @MainActor (URL) -> Void,
-                          answer: @escaping @MainActor (String?) -> Void) {
+    func askForLicenseKey(
+        _ request: LicenseKeyRequest, openCheckout: @escaping @MainActor (URL) -> Void,
+        answer: @escaping @MainActor (String?) -> Void
+    ) {
         guard !isDestroyed else { return answer(nil) }
-        let prompt = licenseKeyPrompt ?? {
-            let made = LicenseKeyPromptView(openURL: openCheckout)
-            // Over the status overlay: the purchase's progress waits underneath.
-            gtk_overlay_add_overlay(gcast(overlayRef.pointer), made.widget)
-            licenseKeyPrompt = made
-            return made
-        }()
+        let prompt =
+            licenseKeyPrompt
+            ?? {
+                let made = LicenseKeyPromptView(openURL: openCheckout)
+                // Over the status overlay: the purchase's progress waits underneath.
+                gtk_overlay_add_overlay(gcast(overlayRef.pointer), made.widget)
+                licenseKeyPrompt = made
+                return made
+            }()
         gtk_widget_set_sensitive(webView.widget, 0)
         prompt.show(LicenseKeyForm(request, strings: strings), rightToLeft: strings.isRightToLeft, answer: answer)
     }

@@ -39,10 +39,12 @@ package final class StandInAppWindow {
         // The app's own page under the pushed one.
         gtk_stack_add_named(gcast(stack), gtk_label_new(title), "app")
         gtk_container_add(gcast(window), stack)
-        Signal.connect(UnsafeMutableRawPointer(window), "delete-event", stopping: { _ in
-            onClose()
-            return true
-        })
+        Signal.connect(
+            UnsafeMutableRawPointer(window), "delete-event",
+            stopping: { _ in
+                onClose()
+                return true
+            })
     }
 
     /// Shows `widget` as the window's content (embedded) or pushes it onto the stack (pushed).

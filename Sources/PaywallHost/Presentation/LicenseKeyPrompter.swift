@@ -69,10 +69,12 @@ final class LicenseKeyPrompter: LicenseKeyPrompt {
             gtk_window_set_default_size(gcast(made), gint(ViewSize.standard.width), -1)
             gtk_window_set_position(gcast(made), GTK_WIN_POS_CENTER)
             gtk_container_add(gcast(made), panel.widget)
-            Signal.connect(UnsafeMutableRawPointer(made), "delete-event", stopping: { [weak panel] _ in
-                panel?.pressCancel()
-                return true
-            })
+            Signal.connect(
+                UnsafeMutableRawPointer(made), "delete-event",
+                stopping: { [weak panel] _ in
+                    panel?.pressCancel()
+                    return true
+                })
             window = GObjectReference(made)
             windowPanel = panel
         }

@@ -9,8 +9,9 @@ extension PaywallPresenter {
     /// `locale_fallback` when it has no table. Only between presentations: nothing may be on
     /// screen or preloaded.
     package func switchLocale(to identifier: String) throws {
-        precondition(active.isEmpty && preloaded.isEmpty && customerCenterOnScreen == nil && preloadedCustomerCenter == nil,
-                     "switchLocale while something is shown or preloaded")
+        precondition(
+            active.isEmpty && preloaded.isEmpty && customerCenterOnScreen == nil && preloadedCustomerCenter == nil,
+            "switchLocale while something is shown or preloaded")
         (strings, context.locale) = try Self.localization(resources: resources, locale: identifier)
         runtime.setLanguages([locale.identifier])
         localeFallbackReported = false

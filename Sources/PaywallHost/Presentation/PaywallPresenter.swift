@@ -80,8 +80,10 @@ public final class PaywallPresenter {
 
     /// - Parameters:
     ///   - locale: the user's locale (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
-    public init(resources: RuntimeResources, events: EventDispatcher = EventDispatcher(),
-                locale: String = SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)) throws {
+    public init(
+        resources: RuntimeResources, events: EventDispatcher = EventDispatcher(),
+        locale: String = SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)
+    ) throws {
         self.events = events
         let formatting: Locale
         (strings, formatting) = try Self.localization(resources: resources, locale: locale)
@@ -152,8 +154,10 @@ public final class PaywallPresenter {
         /// remember who was asked, and without one is not asked.
         public var survey: PaywallSurvey?
 
-        public init(size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
-                    titleKey: String = "window.title.present", params: [String: JSONValue] = [:], countsAsView: Bool = true) {
+        public init(
+            size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
+            titleKey: String = "window.title.present", params: [String: JSONValue] = [:], countsAsView: Bool = true
+        ) {
             self.size = size
             self.slots = slots
             self.offscreen = offscreen
@@ -170,11 +174,15 @@ public final class PaywallPresenter {
     /// it (the result is `.skipped`); an unknown status is waited for up to `statusTimeout`.
     /// `completion` gets the result once, when it ends.
     @discardableResult
-    public func present(_ bundle: PaywallBundle, options: Options = Options(), parent: UnsafeMutablePointer<GtkWidget>? = nil,
-                        foreignParent: ForeignWindow? = nil,
-                        completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
+    public func present(
+        _ bundle: PaywallBundle, options: Options = Options(), parent: UnsafeMutablePointer<GtkWidget>? = nil,
+        foreignParent: ForeignWindow? = nil,
+        completion: @escaping @MainActor (PresentationResult) -> Void
+    ) -> PaywallPresentation {
         let (presentation, entry) = prepare(bundle, options: options, style: .sheet, parent: parent)
-        start(presentation, options: options, foreignParent: foreignParent, completion: completion) { presentation.loadCold(entry) }
+        start(presentation, options: options, foreignParent: foreignParent, completion: completion) {
+            presentation.loadCold(entry)
+        }
         return presentation
     }
 
@@ -185,8 +193,10 @@ public final class PaywallPresenter {
     /// the paywall as its close button would; so does `presentation.dismiss()`, which also
     /// takes it out.
     @discardableResult
-    public func paywallWidget(_ bundle: PaywallBundle, as style: PresentationStyle, options: Options = Options(),
-                              completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation {
+    public func paywallWidget(
+        _ bundle: PaywallBundle, as style: PresentationStyle, options: Options = Options(),
+        completion: @escaping @MainActor (PresentationResult) -> Void
+    ) -> PaywallPresentation {
         precondition(style != .sheet, "use present(_:options:parent:completion:) for a sheet")
         let (presentation, entry) = prepare(bundle, options: options, style: style, parent: nil)
         start(presentation, options: options, completion: completion) { presentation.loadCold(entry) }
@@ -247,15 +257,19 @@ public final class PaywallPresenter {
     func reportLocaleFallbackOnce() {
         guard !localeFallbackReported, strings.resolution.fellBack else { return }
         localeFallbackReported = true
-        events.emit(.localeFallback, [
-            "requested": .string(strings.resolution.requested), "resolved": .string(strings.resolution.resolved),
-        ])
+        events.emit(
+            .localeFallback,
+            [
+                "requested": .string(strings.resolution.requested), "resolved": .string(strings.resolution.resolved),
+            ])
     }
 
     /// A session and view for `bundle`, placed in a window of its own (a sheet) or ready to be
     /// a widget, its files mounted; nothing shown or loaded yet.
-    func prepare(_ bundle: PaywallBundle, options: Options, style: PresentationStyle = .sheet,
-                 parent: UnsafeMutablePointer<GtkWidget>? = nil) -> (PaywallPresentation, URL) {
+    func prepare(
+        _ bundle: PaywallBundle, options: Options, style: PresentationStyle = .sheet,
+        parent: UnsafeMutablePointer<GtkWidget>? = nil
+    ) -> (PaywallPresentation, URL) {
         reportLocaleFallbackOnce()
         let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
@@ -275,8 +289,9 @@ public final class PaywallPresenter {
         session.notificationsAvailable = DesktopNotifier.command != nil
         session.dialogs = dialogs
         session.onUserAttributes = { [weak self] attributes in try self?.setUserAttributes(attributes) }
-        let webView = PaywallWebView(runtime: runtime, connection: session.channel, bundleHost: host,
-                                     strings: session.bundleStrings?.table ?? pageStrings)
+        let webView = PaywallWebView(
+            runtime: runtime, connection: session.channel, bundleHost: host,
+            strings: session.bundleStrings?.table ?? pageStrings)
         let view = PageView(webView: webView, strings: pageStrings)
         let runtime = self.runtime
         view.fallback = { [weak webView] in
@@ -288,8 +303,9 @@ public final class PaywallPresenter {
         view.onClose = { [weak session] in session?.windowClosedByUser() }
         session.page = view
         if style == .sheet {
-            view.placeInWindow(title: pageStrings.text(options.titleKey, ["bundle": bundle.identifier]), parent: parent,
-                               size: options.size, offscreen: options.offscreen)
+            view.placeInWindow(
+                title: pageStrings.text(options.titleKey, ["bundle": bundle.identifier]), parent: parent,
+                size: options.size, offscreen: options.offscreen)
         } else {
             view.prepareAsWidget(style)
         }
@@ -308,9 +324,11 @@ public final class PaywallPresenter {
 
     /// Runs the status gate, then calls `onShow`, shows the page and calls `shown`; cleans up
     /// after the end.
-    func start(_ presentation: PaywallPresentation, options: Options, foreignParent: ForeignWindow? = nil,
-               completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void,
-               shown: @escaping @MainActor () -> Void = {}) {
+    func start(
+        _ presentation: PaywallPresentation, options: Options, foreignParent: ForeignWindow? = nil,
+        completion: @escaping @MainActor (PresentationResult) -> Void, onShow: @escaping @MainActor () -> Void,
+        shown: @escaping @MainActor () -> Void = {}
+    ) {
         let key = ObjectIdentifier(presentation)
         let host = presentation.webView.bundleHost
         active[key] = presentation
@@ -327,8 +345,9 @@ public final class PaywallPresenter {
         let timeout = statusTimeout
         Task { @MainActor in
             if let purchases,
-                let result = await PresentationGate.check(purchases, paywallId: session.paywallId, condition: options.condition,
-                                                            timeout: timeout)
+                let result = await PresentationGate.check(
+                    purchases, paywallId: session.paywallId, condition: options.condition,
+                    timeout: timeout)
             {
                 session.finish(result)
                 return

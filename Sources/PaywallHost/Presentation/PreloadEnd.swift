@@ -17,7 +17,8 @@ public enum PreloadEnd: Equatable, Sendable {
         switch self {
         case .loaded: "loaded"
         case .presentedBeforeReady: "presented before its page was ready; it shows as it finishes loading"
-        case .timedOut(let seconds): "its page was not ready after \(seconds) s; it stays preloaded, and presenting it shows it as it loads"
+        case .timedOut(let seconds):
+            "its page was not ready after \(seconds) s; it stays preloaded, and presenting it shows it as it loads"
         case .dropped("count"): "evicted before its page was ready: a newer preload went over maxPreloaded"
         case .dropped("memory_budget"): "evicted before its page was ready: the preloads went over the memory budget"
         case .dropped("replaced"): "replaced before its page was ready by a new preload under the same name"

@@ -12,8 +12,10 @@ extension PaywallPresenter {
     /// `preloadMemoryBudgetMB` are dropped with `paywallPreload_evicted`.
     /// `finished` runs once, always: when the page is ready, or when it is presented, dropped
     /// or still not ready after `options.loadTimeout` before that (see `PreloadEnd`).
-    public func preload(_ bundle: PaywallBundle, as id: String, options: Options = Options(),
-                        finished: (@MainActor (PreloadEnd) -> Void)? = nil) {
+    public func preload(
+        _ bundle: PaywallBundle, as id: String, options: Options = Options(),
+        finished: (@MainActor (PreloadEnd) -> Void)? = nil
+    ) {
         discardPreloaded(id: id, reason: "replaced")
         while preloaded.count >= max(1, maxPreloaded) { evict(reason: "count") }
         let startsWebProcess = runtime.viewsInCurrentProcess == 0
@@ -27,13 +29,17 @@ extension PaywallPresenter {
             let grown = Double(max(0, self.memoryReader() - before)) / 1_048_576
             presentation.preloadCostMB = startsWebProcess ? 0 : grown
             let used = self.preloaded.reduce(0) { $0 + $1.presentation.preloadCostMB }
-            self.events.emit(.paywallPreloadComplete, [
-                "paywall_identifier": .string(id), "preloaded_memory_mb": .number((used * 10).rounded() / 10),
-            ])
+            self.events.emit(
+                .paywallPreloadComplete,
+                [
+                    "paywall_identifier": .string(id), "preloaded_memory_mb": .number((used * 10).rounded() / 10),
+                ])
             self.keepWithinMemoryBudget(used: used)
             presentation.endPreload(.loaded)
         }
-        MainLoop.after(seconds: options.loadTimeout) { [weak presentation] in presentation?.endPreload(.timedOut(options.loadTimeout)) }
+        MainLoop.after(seconds: options.loadTimeout) { [weak presentation] in
+            presentation?.endPreload(.timedOut(options.loadTimeout))
+        }
         presentation.view.drawWhileHidden()
         presentation.webView.load(entry)
         preloaded.append((id, presentation, options))
@@ -52,9 +58,10 @@ extension PaywallPresenter {
     /// only if they changed (the status or products may have); the page's update then lands in
     /// the frames after. Modal over `foreignParent` when given. Nil when `id` was not preloaded.
     @discardableResult
-    public func presentPreloaded(id: String, foreignParent: ForeignWindow? = nil,
-                                 completion: @escaping @MainActor (PresentationResult) -> Void) -> PaywallPresentation?
-    {
+    public func presentPreloaded(
+        id: String, foreignParent: ForeignWindow? = nil,
+        completion: @escaping @MainActor (PresentationResult) -> Void
+    ) -> PaywallPresentation? {
         guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
         let entry = preloaded.remove(at: index)
         let presentation = entry.presentation

@@ -37,14 +37,18 @@ extension PaywallPresenter {
         guard let budget = webProcessGrowthBudgetMB, budget > 0, !runtime.allowsAutomation,
             active.isEmpty, customerCenterOnScreen == nil
         else { return }
-        guard let grown = webProcessWatch.growth(running: ProcessMemory.webProcesses(), others: runtime.webProcessesBeforeCurrent,
-                                                       residentBytes: webProcessMemoryReader),
+        guard
+            let grown = webProcessWatch.growth(
+                running: ProcessMemory.webProcesses(), others: runtime.webProcessesBeforeCurrent,
+                residentBytes: webProcessMemoryReader),
             grown > budget
         else { return }
         webProcessWatch.retire()
         runtime.startFreshWebProcess()
-        events.emit(.webProcessRecycle, [
-            "grown_mb": .number((grown * 10).rounded() / 10), "budget_mb": .number(budget),
-        ])
+        events.emit(
+            .webProcessRecycle,
+            [
+                "grown_mb": .number((grown * 10).rounded() / 10), "budget_mb": .number(budget),
+            ])
     }
 }

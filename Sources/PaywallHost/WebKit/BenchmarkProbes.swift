@@ -12,9 +12,11 @@ package enum BenchmarkProbes {
     package static func installRawEcho(on webView: PaywallWebView) {
         let manager = webkit_web_view_get_user_content_manager(webView.view)
         webkit_user_content_manager_register_script_message_handler(manager, "rawEcho")
-        Signal.connect(UnsafeMutableRawPointer(manager!), "script-message-received::rawEcho", pointer: { [weak webView] _ in
-            webView?.evaluate("window.__rawEchoReply()")
-        })
+        Signal.connect(
+            UnsafeMutableRawPointer(manager!), "script-message-received::rawEcho",
+            pointer: { [weak webView] _ in
+                webView?.evaluate("window.__rawEchoReply()")
+            })
     }
 
     /// Loads `url` (a `file://` page) in a plain view of its own that may read other local files,
@@ -27,24 +29,27 @@ package enum BenchmarkProbes {
         webkit_settings_set_allow_file_access_from_file_urls(settings, 1)
         gtk_container_add(gcast(window), widget)
         gtk_widget_show_all(window)
-        Signal.connect(UnsafeMutableRawPointer(view), "load-changed", enumValue: { event in
-            guard event == WEBKIT_LOAD_FINISHED.rawValue else { return }
-            webkit_web_view_call_async_javascript_function(view, script, -1, nil, nil, nil, nil, AsyncCallback.function,
-                AsyncCallback.userData { result in
-                    var error: UnsafeMutablePointer<GError>?
-                    var json = "null"
-                    if let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error) {
-                        if let text = jsc_value_to_json(value, 0) {
-                            json = String(cString: text)
-                            g_free(text)
+        Signal.connect(
+            UnsafeMutableRawPointer(view), "load-changed",
+            enumValue: { event in
+                guard event == WEBKIT_LOAD_FINISHED.rawValue else { return }
+                webkit_web_view_call_async_javascript_function(
+                    view, script, -1, nil, nil, nil, nil, AsyncCallback.function,
+                    AsyncCallback.userData { result in
+                        var error: UnsafeMutablePointer<GError>?
+                        var json = "null"
+                        if let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error) {
+                            if let text = jsc_value_to_json(value, 0) {
+                                json = String(cString: text)
+                                g_free(text)
+                            }
+                            g_object_unref(UnsafeMutableRawPointer(value))
                         }
-                        g_object_unref(UnsafeMutableRawPointer(value))
-                    }
-                    if let error { g_error_free(error) }
-                    gtk_widget_destroy(window)
-                    completion(json)
-                })
-        })
+                        if let error { g_error_free(error) }
+                        gtk_widget_destroy(window)
+                        completion(json)
+                    })
+            })
         webkit_web_view_load_uri(view, url.absoluteString)
     }
 

@@ -21,24 +21,30 @@ package enum PageCapture {
         return true;
         """
 
-    package static func writePNG(of webView: PaywallWebView, to path: String,
-                                completion: @escaping @MainActor (Result<Void, CaptureError>) -> Void) {
+    package static func writePNG(
+        of webView: PaywallWebView, to path: String,
+        completion: @escaping @MainActor (Result<Void, CaptureError>) -> Void
+    ) {
         capture(of: webView) { captured in
             completion(captured.flatMap { image in Result { () throws(CaptureError) in try image.writePNG(to: path) } })
         }
     }
 
     /// What the view shows once it has settled, not yet written anywhere.
-    package static func capture(of webView: PaywallWebView,
-                               completion: @escaping @MainActor (Result<CapturedImage, CaptureError>) -> Void) {
+    package static func capture(
+        of webView: PaywallWebView,
+        completion: @escaping @MainActor (Result<CapturedImage, CaptureError>) -> Void
+    ) {
         webView.callAsync(settleScript) { settled in
             if case .failure(let error) = settled {
                 completion(.failure(CaptureError(message: "page did not settle: \(error.message)")))
                 return
             }
             let view = webView.view
-            webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil,
-                AsyncCallback.function, AsyncCallback.userData { result in
+            webkit_web_view_get_snapshot(
+                view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil,
+                AsyncCallback.function,
+                AsyncCallback.userData { result in
                     var error: UnsafeMutablePointer<GError>?
                     guard let surface = webkit_web_view_get_snapshot_finish(view, result, &error) else {
                         completion(.failure(CaptureError(message: "snapshot failed: \(consumeError(error))")))
@@ -68,7 +74,9 @@ package enum PageCapture {
             }
             guard written else {
                 // Encoded but not renamed into place: the file system's reason.
-                let reason = status == CAIRO_STATUS_SUCCESS ? String(cString: strerror(errno)) : String(cString: cairo_status_to_string(status))
+                let reason =
+                    status == CAIRO_STATUS_SUCCESS
+                    ? String(cString: strerror(errno)) : String(cString: cairo_status_to_string(status))
                 throw CaptureError(message: "cannot write \(path): \(reason)")
             }
         }

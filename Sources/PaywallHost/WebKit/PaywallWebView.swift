@@ -49,18 +49,21 @@ public final class PaywallWebView {
             webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
             return
         }
-        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, AsyncCallback.function, AsyncCallback.userData { [view] result in
-            var error: UnsafeMutablePointer<GError>?
-            let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
-            completion(Self.jsonResult(value, error))
-        })
+        webkit_web_view_evaluate_javascript(
+            view, script, -1, nil, nil, nil, AsyncCallback.function,
+            AsyncCallback.userData { [view] result in
+                var error: UnsafeMutablePointer<GError>?
+                let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
+                completion(Self.jsonResult(value, error))
+            })
     }
 
     /// Runs `body` as an async function (it may `await`); `completion` gets its resolved value as JSON text.
     public func callAsync(_ body: String, completion: @escaping @MainActor (Result<String, ScriptError>) -> Void) {
         // WebKit closes the function right after the body: a body ending in a `//` comment
         // would swallow that brace without a line break of its own.
-        webkit_web_view_call_async_javascript_function(view, body + "\n", -1, nil, nil, nil, nil, AsyncCallback.function,
+        webkit_web_view_call_async_javascript_function(
+            view, body + "\n", -1, nil, nil, nil, nil, AsyncCallback.function,
             AsyncCallback.userData { [view] result in
                 var error: UnsafeMutablePointer<GError>?
                 let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error)
@@ -109,8 +112,9 @@ public final class PaywallWebView {
         webkit_user_content_manager_add_script(manager, userScript)
         webkit_user_script_unref(userScript)
         webkit_user_content_manager_register_script_message_handler(manager, Self.messageHandler)
-        Signal.connect(UnsafeMutableRawPointer(manager!), "script-message-received::\(Self.messageHandler)",
-                       pointer: { [weak self] result in self?.receive(jsResult: result) })
+        Signal.connect(
+            UnsafeMutableRawPointer(manager!), "script-message-received::\(Self.messageHandler)",
+            pointer: { [weak self] result in self?.receive(jsResult: result) })
     }
 
     private func receive(jsResult: UnsafeMutableRawPointer?) {
@@ -128,27 +132,37 @@ public final class PaywallWebView {
     private func connectSignals() {
         let instance = UnsafeMutableRawPointer(view)
         Signal.connect(instance, "load-changed", enumValue: { [weak self] event in self?.loadChanged(event) })
-        Signal.connect(instance, "load-failed", loadFailed: { [weak self] uri, message, interrupted in
-            // A load the policy stopped (a blocked link) is not a failure of the page.
-            guard !interrupted else { return false }
-            self?.connection.loadFailed(url: uri, reason: message)
-            return true  // the fallback paywall replaces WebKit's error page
-        })
-        Signal.connect(instance, "decide-policy", decide: { [weak self] decision, kind in
-            self?.decide(decision, kind) ?? false
-        })
+        Signal.connect(
+            instance, "load-failed",
+            loadFailed: { [weak self] uri, message, interrupted in
+                // A load the policy stopped (a blocked link) is not a failure of the page.
+                guard !interrupted else { return false }
+                self?.connection.loadFailed(url: uri, reason: message)
+                return true  // the fallback paywall replaces WebKit's error page
+            })
+        Signal.connect(
+            instance, "decide-policy",
+            decide: { [weak self] decision, kind in
+                self?.decide(decision, kind) ?? false
+            })
         // Real input on the view (never a page's script): what makes a page's request a user's gesture.
         for name in ["button-press-event", "key-press-event"] {
-            Signal.connect(instance, name, stopping: { [weak self] _ in
-                self?.connection.userInput()
-                return false
-            })
+            Signal.connect(
+                instance, name,
+                stopping: { [weak self] _ in
+                    self?.connection.userInput()
+                    return false
+                })
         }
-        Signal.connect(instance, "web-process-terminated", enumValue: { [weak self] reason in
-            let text = reason == WEBKIT_WEB_PROCESS_CRASHED.rawValue ? "crashed"
-                : reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT.rawValue ? "exceeded_memory_limit" : "terminated_by_api"
-            self?.connection.webProcessTerminated(reason: text)
-        })
+        Signal.connect(
+            instance, "web-process-terminated",
+            enumValue: { [weak self] reason in
+                let text =
+                    reason == WEBKIT_WEB_PROCESS_CRASHED.rawValue
+                    ? "crashed"
+                    : reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT.rawValue ? "exceeded_memory_limit" : "terminated_by_api"
+                self?.connection.webProcessTerminated(reason: text)
+            })
     }
 
     var currentURI: String {

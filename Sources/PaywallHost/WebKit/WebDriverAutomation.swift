@@ -22,9 +22,11 @@ package final class WebDriverAutomation {
     /// Turns automation on for `runtime`'s context (before any view is made).
     init(runtime: WebRuntime) {
         runtime.allowAutomation()
-        Signal.connect(UnsafeMutableRawPointer(runtime.context), "automation-started", pointer: { [weak self] session in
-            self?.started(session)
-        })
+        Signal.connect(
+            UnsafeMutableRawPointer(runtime.context), "automation-started",
+            pointer: { [weak self] session in
+                self?.started(session)
+            })
     }
 
     private func started(_ session: UnsafeMutableRawPointer?) {

@@ -34,10 +34,12 @@ package final class WebRuntime {
         webkit_security_manager_register_uri_scheme_as_secure(security, BundleServer.scheme)
         webkit_security_manager_register_uri_scheme_as_cors_enabled(security, BundleServer.scheme)
         let box = Unmanaged.passUnretained(self).toOpaque()
-        webkit_web_context_register_uri_scheme(context, BundleServer.scheme, { request, data in
-            let runtime = Unmanaged<WebRuntime>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { runtime.serve(request) }
-        }, box, nil)
+        webkit_web_context_register_uri_scheme(
+            context, BundleServer.scheme,
+            { request, data in
+                let runtime = Unmanaged<WebRuntime>.fromOpaque(data!).takeUnretainedValue()
+                MainActor.assumeIsolated { runtime.serve(request) }
+            }, box, nil)
     }
 
     /// Sets `navigator.languages` (and the preload's `deviceLocale`) of the pages loaded from
@@ -48,7 +50,7 @@ package final class WebRuntime {
         let owned = languages.map { strdup($0.replacingOccurrences(of: "_", with: "-")) }
         var tags = owned.map { UnsafePointer($0) } + [nil]
         webkit_web_context_set_preferred_languages(context, &tags)
-        owned.forEach { free($0) }
+        for pointer in owned { free(pointer) }
     }
 
     /// How many views were made: the first one's load starts the web process.
@@ -123,7 +125,7 @@ package final class WebRuntime {
         let owned = names.map { strdup($0) }
         var pointers = owned.map { UnsafePointer($0) }
         let object = g_object_new_with_properties(webkit_web_view_get_type(), guint(values.count), &pointers, &values)!
-        owned.forEach { free($0) }
+        for pointer in owned { free(pointer) }
         for index in values.indices { g_value_unset(&values[index]) }
         return gcast(object)!
     }

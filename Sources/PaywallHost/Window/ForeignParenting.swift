@@ -30,12 +30,15 @@ extension ForeignWindow {
             gtk_window_set_position(gcast(window), GTK_WIN_POS_NONE)
             SheetCentring.move(window, over: foreign)
         case (.wayland(let handle), .wayland):
-            let accepted = handle.withCString { gdk_wayland_window_set_transient_for_exported(own, UnsafeMutablePointer(mutating: $0)) }
+            let accepted = handle.withCString {
+                gdk_wayland_window_set_transient_for_exported(own, UnsafeMutablePointer(mutating: $0))
+            }
             guard accepted != 0 else {
                 return "parent \(self): the compositor does not support xdg-foreign (zxdg_importer_v1); shown unparented"
             }
         case (.x11, _):
-            return "parent \(self): an X11 window id, but this display is not X11 (set GDK_BACKEND=x11 or pass a wayland: handle); shown unparented"
+            return
+                "parent \(self): an X11 window id, but this display is not X11 (set GDK_BACKEND=x11 or pass a wayland: handle); shown unparented"
         case (.wayland, _):
             return "parent \(self): a Wayland handle, but this display is not Wayland (pass an x11: window id); shown unparented"
         }

@@ -61,8 +61,10 @@ final class LicenseKeyPromptView {
 
     private func build() {
         Toolkit.addStyle(Self.css)
-        for (widget, style) in [(widget, "paywall-license"), (titleRef.pointer, "paywall-license-title"),
-                                (problemRef.pointer, "paywall-license-problem"), (activateRef.pointer, "suggested-action")] {
+        for (widget, style) in [
+            (widget, "paywall-license"), (titleRef.pointer, "paywall-license-title"),
+            (problemRef.pointer, "paywall-license-problem"), (activateRef.pointer, "suggested-action"),
+        ] {
             gtk_style_context_add_class(gtk_widget_get_style_context(widget), style)
         }
         gtk_widget_set_name(widget, "license-key-prompt")
@@ -101,12 +103,14 @@ final class LicenseKeyPromptView {
         Signal.connect(UnsafeMutableRawPointer(checkoutRef.pointer), "clicked") { [weak self] in self?.openCheckout() }
         Signal.connect(UnsafeMutableRawPointer(cancelRef.pointer), "clicked") { [weak self] in self?.cancel() }
         // Key presses in the field (or on a button) bubble up to the panel: Escape cancels.
-        Signal.connect(UnsafeMutableRawPointer(widget), "key-press-event", stopping: { [weak self] event in
-            guard let self, let event, event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval == guint(GDK_KEY_Escape)
-            else { return false }
-            self.cancel()
-            return true
-        })
+        Signal.connect(
+            UnsafeMutableRawPointer(widget), "key-press-event",
+            stopping: { [weak self] event in
+                guard let self, let event, event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval == guint(GDK_KEY_Escape)
+                else { return false }
+                self.cancel()
+                return true
+            })
         gtk_widget_show_all(card)
         gtk_widget_set_no_show_all(widget, 1)  // hidden until asked
     }

@@ -27,8 +27,10 @@ package final class PaintedFrames {
     private var toplevel: UnsafeMutablePointer<GtkWidget> { gtk_widget_get_toplevel(widget) }
 
     /// Starts watching; `onFrame` gets each frame until it returns false (or `stop()`).
-    package init(widget: UnsafeMutablePointer<GtkWidget>, points: [(x: Int, y: Int)],
-                 onFrame: @escaping @MainActor (Frame) -> Bool) {
+    package init(
+        widget: UnsafeMutablePointer<GtkWidget>, points: [(x: Int, y: Int)],
+        onFrame: @escaping @MainActor (Frame) -> Bool
+    ) {
         self.widget = widget
         self.points = points
         self.onFrame = onFrame
@@ -52,8 +54,9 @@ package final class PaintedFrames {
     }
 
     private func painted() {
-        let frame = Frame(endedAt: Double(DispatchTime.now().uptimeNanoseconds) / 1e6, onScreen: isOnScreen,
-                          pixels: points.map(read))
+        let frame = Frame(
+            endedAt: Double(DispatchTime.now().uptimeNanoseconds) / 1e6, onScreen: isOnScreen,
+            pixels: points.map(read))
         if onFrame?(frame) == false { stop() }
     }
 
@@ -73,14 +76,16 @@ package final class PaintedFrames {
 
     private var isOnScreen: Bool {
         guard gtk_widget_get_mapped(toplevel) != 0, let window = gtk_widget_get_window(toplevel) else { return false }
-        var x: gint = 0, y: gint = 0
+        var x: gint = 0
+        var y: gint = 0
         gdk_window_get_origin(window, &x, &y)
         return x + gdk_window_get_width(window) > 0 && y + gdk_window_get_height(window) > 0
     }
 
     /// The pixel at `point` of the widget, read back from its toplevel's window.
     private func read(_ point: (x: Int, y: Int)) -> UInt32? {
-        var x: gint = 0, y: gint = 0
+        var x: gint = 0
+        var y: gint = 0
         guard let window = gtk_widget_get_window(toplevel),
             gtk_widget_translate_coordinates(widget, toplevel, gint(point.x), gint(point.y), &x, &y) != 0,
             let pixbuf = gdk_pixbuf_get_from_window(window, x, y, 1, 1)

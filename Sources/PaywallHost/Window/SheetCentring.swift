@@ -8,7 +8,8 @@ enum SheetCentring {
     /// The top-left corner that centres `window` (at its current or default size) on `parent`'s
     /// frame, or on the primary monitor's work area without one; never above or left of either.
     static func origin(of window: UnsafeMutablePointer<GtkWidget>, over parent: OpaquePointer?) -> (gint, gint) {
-        var width: gint = 0, height: gint = 0
+        var width: gint = 0
+        var height: gint = 0
         gtk_window_get_size(gcast(window), &width, &height)
         var area = GdkRectangle()
         if let parent {

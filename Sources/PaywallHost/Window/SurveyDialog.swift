@@ -21,8 +21,10 @@ final class SurveyDialog {
     static let maxOtherLength: gint = 500
 
     /// Shows `prompt` over `parent` (centred without one) and calls `answer` once.
-    init(_ prompt: SurveyPrompt, parent: UnsafeMutablePointer<GtkWidget>?, rightToLeft: Bool,
-         answer: @escaping @MainActor (SurveyAnswer) -> Void) {
+    init(
+        _ prompt: SurveyPrompt, parent: UnsafeMutablePointer<GtkWidget>?, rightToLeft: Bool,
+        answer: @escaping @MainActor (SurveyAnswer) -> Void
+    ) {
         self.answer = answer
         let dialog = gtk_dialog_new()!
         dialogRef = GObjectReference(dialog)
@@ -66,9 +68,11 @@ final class SurveyDialog {
             gtk_dialog_add_button(gcast(dialog), close, GTK_RESPONSE_CLOSE.rawValue)
         }
 
-        Signal.connect(UnsafeMutableRawPointer(list), "row-activated", pointer: { [weak self] row in
-            self?.activated(row)
-        })
+        Signal.connect(
+            UnsafeMutableRawPointer(list), "row-activated",
+            pointer: { [weak self] row in
+                self?.activated(row)
+            })
         if let otherRef {
             Signal.connect(UnsafeMutableRawPointer(otherRef.entry.pointer), "changed") { [weak self] in self?.textChanged() }
             Signal.connect(UnsafeMutableRawPointer(otherRef.entry.pointer), "activate") { [weak self] in self?.submitOther() }
@@ -185,7 +189,9 @@ final class SurveyDialog {
             gtk_container_add(gcast(box), submit)
             let revealer = gtk_revealer_new()!
             gtk_container_add(gcast(revealer), box)
-            (self.revealer, self.entry, self.submit) = (GObjectReference(revealer), GObjectReference(entry), GObjectReference(submit))
+            (self.revealer, self.entry, self.submit) = (
+                GObjectReference(revealer), GObjectReference(entry), GObjectReference(submit)
+            )
         }
     }
 }

@@ -66,13 +66,18 @@ public enum Toolkit {
     }
 
     /// Runs on the GTK thread only (called from `setTextDirection` and GTK's own forall).
-    nonisolated private static func setDirection(_ widget: UnsafeMutablePointer<GtkWidget>?, _ direction: UnsafeMutablePointer<GtkTextDirection>) {
+    nonisolated private static func setDirection(
+        _ widget: UnsafeMutablePointer<GtkWidget>?, _ direction: UnsafeMutablePointer<GtkTextDirection>
+    ) {
         gtk_widget_set_direction(widget, direction.pointee)
-        guard let widget, g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_container_get_type()) != 0 else { return }
+        guard let widget, g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_container_get_type()) != 0
+        else { return }
         // forall, not foreach: internal children too (a dialog's action area, a button's label).
-        gtk_container_forall(gcast(widget), { child, data in
-            Toolkit.setDirection(child, data!.assumingMemoryBound(to: GtkTextDirection.self))
-        }, UnsafeMutableRawPointer(direction))
+        gtk_container_forall(
+            gcast(widget),
+            { child, data in
+                Toolkit.setDirection(child, data!.assumingMemoryBound(to: GtkTextDirection.self))
+            }, UnsafeMutableRawPointer(direction))
     }
 
     private static var styles: Set<String> = []

@@ -23,7 +23,9 @@ enum CustomerCenterCommand {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw .failure("cannot read --config \(path): no such file or not readable")
             }
-            do { configuration = try CustomerCenterConfiguration(data: data, origin: path) } catch { throw .failure(error.description) }
+            do { configuration = try CustomerCenterConfiguration(data: data, origin: path) } catch {
+                throw .failure(error.description)
+            }
         }
         let presentation = try Commands.presentationStyle(arguments, spec)
         if snapshot != nil, arguments.has("--automation") {
@@ -43,7 +45,9 @@ enum CustomerCenterCommand {
         presenter.customerCenter = configuration
         presenter.appVersion = arguments.value("--app-version") ?? ""
         presenter.updateCheck = UpdateCheck(cachePath: stores.dataDirectory.url.appendingPathComponent("update-check.json").path)
-        if let matrix { return try runMatrix(matrix, presenter: presenter, presentation: presentation, scripts: scripts, timeout: timeout) }
+        if let matrix {
+            return try runMatrix(matrix, presenter: presenter, presentation: presentation, scripts: scripts, timeout: timeout)
+        }
         let ending = RunEnding(presenter)
         let finish = ending.end
         let closed = { finish(["result": "closed"], 0) }
@@ -61,7 +65,9 @@ enum CustomerCenterCommand {
         PresentationHost.endOnSignals { signal in finish(["result": "closed"], 128 + signal) }
         if snapshot != nil {
             MainLoop.after(seconds: snapshotTimeout) {
-                Diagnostics.fail("the customer center did not draw and finish its --eval scripts within \(Int(snapshotTimeout)) s; nothing written")
+                Diagnostics.fail(
+                    "the customer center did not draw and finish its --eval scripts within \(Int(snapshotTimeout)) s; nothing written"
+                )
                 ending.exitCode = 1
                 Toolkit.quit()
             }
@@ -93,30 +99,37 @@ enum CustomerCenterCommand {
     /// Runs the `--eval` scripts once the first screen is drawn, then `then`; under `--strict`
     /// a failing script ends the run with `script_error` instead (a matrix: all of it).
     @MainActor
-    static func runScriptsOnFirstScreen(of view: CustomerCenterPresentation, _ scripts: EvalScripts,
-                                        finish: @escaping @MainActor (JSONValue, Int32) -> Void,
-                                        then: @escaping @MainActor () -> Void) {
+    static func runScriptsOnFirstScreen(
+        of view: CustomerCenterPresentation, _ scripts: EvalScripts,
+        finish: @escaping @MainActor (JSONValue, Int32) -> Void,
+        then: @escaping @MainActor () -> Void
+    ) {
         var started = false
         view.session.onRendered = {
             guard !started else { return }
             started = true
-            scripts.run(in: view.webView, onFailure: { message in
-                let failure = PresentationResult.scriptError(message: message)
-                finish(["result": .string(failure.name), "message": .string(message)], failure.exitCode)
-            }, done: then)
+            scripts.run(
+                in: view.webView,
+                onFailure: { message in
+                    let failure = PresentationResult.scriptError(message: message)
+                    finish(["result": .string(failure.name), "message": .string(message)], failure.exitCode)
+                }, done: then)
         }
     }
 
     /// Shows the customer center as `presentation` asks: its own window, or in a stand-in app
     /// window (returned too). Nil when one is already on screen.
     @MainActor
-    static func show(_ presenter: PaywallPresenter, as presentation: PresentationStyle, size: ViewSize, offscreen: Bool,
-                     onDismiss: @escaping () -> Void) -> (CustomerCenterPresentation, StandInAppWindow?)? {
+    static func show(
+        _ presenter: PaywallPresenter, as presentation: PresentationStyle, size: ViewSize, offscreen: Bool,
+        onDismiss: @escaping () -> Void
+    ) -> (CustomerCenterPresentation, StandInAppWindow?)? {
         guard presentation != .sheet else {
             return presenter.presentCustomerCenter(size: size, offscreen: offscreen, onDismiss: onDismiss).map { ($0, nil) }
         }
-        let app = StandInAppWindow(title: presenter.strings.text("cc.standin.title"), size: size, offscreen: offscreen,
-                                   showsBack: presentation == .pushed, onClose: { presenter.dismissCustomerCenter() })
+        let app = StandInAppWindow(
+            title: presenter.strings.text("cc.standin.title"), size: size, offscreen: offscreen,
+            showsBack: presentation == .pushed, onClose: { presenter.dismissCustomerCenter() })
         guard let shown = presenter.customerCenterWidget(presentation, onDismiss: onDismiss) else { return nil }
         app.show(shown.widget)
         return (shown, app)
@@ -124,7 +137,9 @@ enum CustomerCenterCommand {
 
     /// Writes the PNG once the page has drawn the latest screen model.
     @MainActor
-    private static func capture(_ view: CustomerCenterPresentation, to path: String, finish: @escaping @MainActor (JSONValue, Int32) -> Void) {
+    private static func capture(
+        _ view: CustomerCenterPresentation, to path: String, finish: @escaping @MainActor (JSONValue, Int32) -> Void
+    ) {
         whenDrawn(view) {
             PageCapture.writePNG(of: view.webView, to: path) { result in
                 switch result {

@@ -33,8 +33,10 @@ struct EvalScripts {
 
     /// Runs the scripts in `webView`, then `done`. Under `--strict` a failing script calls
     /// `onFailure` with what went wrong instead, and nothing after it runs.
-    func run(in webView: PaywallWebView, onFailure: @escaping @MainActor (String) -> Void,
-             done: @escaping @MainActor () -> Void = {}) {
+    func run(
+        in webView: PaywallWebView, onFailure: @escaping @MainActor (String) -> Void,
+        done: @escaping @MainActor () -> Void = {}
+    ) {
         run(0, in: webView, onFailure: onFailure, done: done)
     }
 
@@ -54,12 +56,14 @@ struct EvalScripts {
             running = false
             let waiting = waiters
             waiters = []
-            waiting.forEach { $0(failure) }
+            for resume in waiting { resume(failure) }
         }
     }
 
-    private func run(_ index: Int, in webView: PaywallWebView, onFailure: @escaping @MainActor (String) -> Void,
-                     done: @escaping @MainActor () -> Void) {
+    private func run(
+        _ index: Int, in webView: PaywallWebView, onFailure: @escaping @MainActor (String) -> Void,
+        done: @escaping @MainActor () -> Void
+    ) {
         guard index < scripts.count else {
             progress.settled(nil)
             return done()

@@ -12,23 +12,25 @@ enum PresentCommand {
         let scripts = try EvalScripts(arguments, Commands.present)
         let host = try PresentationHost(arguments, command: Commands.present, countsAsView: true)
         if let code = scripts.strict.endOnMissingProduct(host.missingProducts) { return code }
-        return host.run(onPresented: { presentation in
-            let session = presentation.session
-            session.onReady = {
-                scripts.run(in: presentation.webView, onFailure: { session.finish(.scriptError(message: $0)) })
-            }
-            if let timeout {
-                MainLoop.after(seconds: timeout) { session.finish(.timeout) }
-            }
-        }, completion: { result in
-            let report = { (result: PresentationResult) in
-                FileHandle.standardOutput.write(Data((result.jsonLine + "\n").utf8))
-                host.finish(exitCode: result.exitCode)
-            }
-            // Under --strict a script still running when the paywall closed (it clicked Buy or
-            // Close) still counts: a throw after the close fails the run. Its --script-timeout bounds the wait.
-            guard scripts.strict.enabled, result != .timeout else { return report(result) }
-            scripts.whenSettled { failure in report(failure.map { .scriptError(message: $0) } ?? result) }
-        })
+        return host.run(
+            onPresented: { presentation in
+                let session = presentation.session
+                session.onReady = {
+                    scripts.run(in: presentation.webView, onFailure: { session.finish(.scriptError(message: $0)) })
+                }
+                if let timeout {
+                    MainLoop.after(seconds: timeout) { session.finish(.timeout) }
+                }
+            },
+            completion: { result in
+                let report = { (result: PresentationResult) in
+                    FileHandle.standardOutput.write(Data((result.jsonLine + "\n").utf8))
+                    host.finish(exitCode: result.exitCode)
+                }
+                // Under --strict a script still running when the paywall closed (it clicked Buy or
+                // Close) still counts: a throw after the close fails the run. Its --script-timeout bounds the wait.
+                guard scripts.strict.enabled, result != .timeout else { return report(result) }
+                scripts.whenSettled { failure in report(failure.map { .scriptError(message: $0) } ?? result) }
+            })
     }
 }

@@ -18,15 +18,19 @@ final class PresentationHost {
     private var inUse: FileLock?
 
     /// - Parameter countsAsView: whether showing it counts as a paywall view (not for previews).
-    init(_ arguments: ParsedArguments, command: CommandSpec, offscreen: Bool = false, countsAsView: Bool,
-         titleKey: String = "window.title.present") throws(CLIError) {
+    init(
+        _ arguments: ParsedArguments, command: CommandSpec, offscreen: Bool = false, countsAsView: Bool,
+        titleKey: String = "window.title.present"
+    ) throws(CLIError) {
         let target = arguments.positionals[0]
         var refused: [(InstalledBundle, [BundleProblem])] = []
         let configSlots: ProductSlots
         let configCondition: PresentationCondition?
         let survey: PaywallSurvey?
         do {
-            (bundle, configSlots, configCondition, survey, inUse) = try Self.resolve(target, arguments, cachedAllowed: countsAsView) {
+            (bundle, configSlots, configCondition, survey, inUse) = try Self.resolve(
+                target, arguments, cachedAllowed: countsAsView
+            ) {
                 refused.append(($0, $1))
             }
         } catch let error as PaywallBundle.LoadError {
@@ -48,7 +52,9 @@ final class PresentationHost {
             countsAsView: countsAsView)
         options.survey = survey
         if let text = arguments.value("--products") {
-            do { options.slots = configSlots.merging(try ProductSlots(parsing: text)) } catch { throw .usage("--products: \(error)", command) }
+            do { options.slots = configSlots.merging(try ProductSlots(parsing: text)) } catch {
+                throw .usage("--products: \(error)", command)
+            }
         }
         // The command line's condition wins over the config entry's.
         options.condition = try Commands.condition(arguments, command) ?? configCondition ?? .checkUserSubscription
@@ -63,11 +69,14 @@ final class PresentationHost {
         let stores: StoreContext
         (presenter, stores) = try Self.makePresenter(arguments, command: command)
         for (version, problems) in refused {
-            Diagnostics.fail("warning: refused \(version.id) \(version.version): \(problems.map(\.description).joined(separator: "; "))")
-            presenter.events.emit(.bundleRefused, [
-                "id": .string(version.id), "version": .string(version.version),
-                "problems": .array(problems.map { .string($0.description) }),
-            ])
+            Diagnostics.fail(
+                "warning: refused \(version.id) \(version.version): \(problems.map(\.description).joined(separator: "; "))")
+            presenter.events.emit(
+                .bundleRefused,
+                [
+                    "id": .string(version.id), "version": .string(version.version),
+                    "problems": .array(problems.map { .string($0.description) }),
+                ])
         }
         // Designers see real prices: without --store, preview and snapshot use the bundle's preview catalog.
         if stores.purchases == nil, !countsAsView, let preview = manifest.previewStore {
@@ -126,16 +135,21 @@ final class PresentationHost {
     /// snapshot) is a folder; a bare name is a cached or configured paywall when the cache or
     /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots
     /// condition and survey, and for a cached bundle the lock that marks it on screen.
-    private static func resolve(_ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool,
-                                onRefused: (InstalledBundle, [BundleProblem]) -> Void) throws
+    private static func resolve(
+        _ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool,
+        onRefused: (InstalledBundle, [BundleProblem]) -> Void
+    ) throws
         -> (PaywallBundle, ProductSlots, PresentationCondition?, PaywallSurvey?, FileLock?)
     {
-        guard cachedAllowed, !target.contains("/") else { return (try PaywallBundle(path: target), ProductSlots(), nil, nil, nil) }
+        guard cachedAllowed, !target.contains("/") else {
+            return (try PaywallBundle(path: target), ProductSlots(), nil, nil, nil)
+        }
         let data = try DataDirectory(explicit: arguments.value("--data-dir"))
         let cache = try BundleCache(directory: data.bundleCache)
         let config = FileManager.default.contents(atPath: data.configCache)
             .flatMap { try? PaywallConfig(data: $0, origin: "config") }
-        let (found, refused) = try Subcommands.runAsync { () async throws -> (CachedPaywall?, [(InstalledBundle, [BundleProblem])]) in
+        let (found, refused) = try Subcommands.runAsync {
+            () async throws -> (CachedPaywall?, [(InstalledBundle, [BundleProblem])]) in
             var refused: [(InstalledBundle, [BundleProblem])] = []
             let found = try await CachedPaywall.find(id: target, config: config, in: cache) { refused.append(($0, $1)) }
             return (found, refused)
@@ -143,7 +157,8 @@ final class PresentationHost {
         refused.forEach(onRefused)
         guard let paywall = found else {
             guard FileManager.default.fileExists(atPath: target) else {
-                throw CLIError.failure("no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
+                throw CLIError.failure(
+                    "no bundle folder or cached paywall named \(target); pass a folder, or add it with `paywall cache add`")
             }
             return (try PaywallBundle(path: target), ProductSlots(), nil, nil, nil)
         }
@@ -151,8 +166,10 @@ final class PresentationHost {
     }
 
     /// Presents the bundle and runs the main loop until `finish`; returns the exit code.
-    func run(onPresented: (PaywallPresentation) -> Void = { _ in },
-             completion: @escaping @MainActor (PresentationResult) -> Void) -> Int32 {
+    func run(
+        onPresented: (PaywallPresentation) -> Void = { _ in },
+        completion: @escaping @MainActor (PresentationResult) -> Void
+    ) -> Int32 {
         let presentation = show(completion: completion)
         Self.endOnSignals { [weak self] signal in
             self?.interruption = signal
@@ -175,8 +192,9 @@ final class PresentationHost {
         guard style != .sheet else { return presenter.present(bundle, options: options, completion: completion) }
         let presentation = presenter.paywallWidget(bundle, as: style, options: options, completion: completion)
         let title = presenter.strings.text(options.titleKey, ["bundle": bundle.identifier])
-        let app = StandInAppWindow(title: title, size: options.size, offscreen: options.offscreen, showsBack: style == .pushed,
-                                   onClose: { [weak presentation] in presentation?.session.windowClosedByUser() })
+        let app = StandInAppWindow(
+            title: title, size: options.size, offscreen: options.offscreen, showsBack: style == .pushed,
+            onClose: { [weak presentation] in presentation?.session.windowClosedByUser() })
         app.show(presentation.widget)
         standIn = app
         return presentation
@@ -200,7 +218,9 @@ final class PresentationHost {
         for signal in [SIGTERM, SIGINT, SIGHUP] {
             MainLoop.onSignal(signal) {
                 guard !received else {
-                    Diagnostics.fail("a second signal: exiting at once; the outcome of anything still running is unknown (see `paywall status`)")
+                    Diagnostics.fail(
+                        "a second signal: exiting at once; the outcome of anything still running is unknown (see `paywall status`)"
+                    )
                     exit(128 + signal)
                 }
                 received = true

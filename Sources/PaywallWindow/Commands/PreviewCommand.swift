@@ -8,8 +8,9 @@ enum PreviewCommand {
     static let pollInterval = 0.25
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        let host = try PresentationHost(arguments, command: Commands.preview, countsAsView: false,
-                                        titleKey: "window.title.preview")
+        let host = try PresentationHost(
+            arguments, command: Commands.preview, countsAsView: false,
+            titleKey: "window.title.preview")
         var webView: PaywallWebView?
         var fingerprint = BundleFingerprint(root: host.bundle.root)
         MainLoop.every(seconds: pollInterval) {

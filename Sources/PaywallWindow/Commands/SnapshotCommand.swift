@@ -27,7 +27,8 @@ enum SnapshotCommand {
         let runner: SnapshotMatrixRunner?
         if let request {
             let matrix = try request.matrix(defaultTheme: Toolkit.interfaceStyle, command: Commands.snapshot)
-            let matrixRunner = SnapshotMatrixRunner(request, matrix: matrix, presenter: host.presenter, title: arguments.positionals[0])
+            let matrixRunner = SnapshotMatrixRunner(
+                request, matrix: matrix, presenter: host.presenter, title: arguments.positionals[0])
             runner = matrixRunner
             matrixRunner.run(render: { size, path, done in
                 capture(host, size: size, store: { matrixRunner.writes.write($0, to: path) }, done: done)
@@ -38,7 +39,9 @@ enum SnapshotCommand {
                 Diagnostics.fail("\(arguments.positionals[0]) was not ready after \(Int(readyTimeout)) s; nothing written")
                 finished(1)
             }
-            capture(host, size: host.options.size, store: { image throws(PageCapture.CaptureError) in try image.writePNG(to: out!) }) { problem in
+            capture(
+                host, size: host.options.size, store: { image throws(PageCapture.CaptureError) in try image.writePNG(to: out!) }
+            ) { problem in
                 if let problem { Diagnostics.fail(problem) }
                 finished(problem == nil ? 0 : 1)
             }
@@ -49,9 +52,11 @@ enum SnapshotCommand {
 
     /// Presents the bundle off screen at `size`, hands what it shows once it is ready to `store`,
     /// and takes it down; `done` gets nil, or what went wrong.
-    private static func capture(_ host: PresentationHost, size: ViewSize,
-                                store: @escaping @MainActor (PageCapture.CapturedImage) throws(PageCapture.CaptureError) -> Void,
-                                done: @escaping @MainActor (String?) -> Void) {
+    private static func capture(
+        _ host: PresentationHost, size: ViewSize,
+        store: @escaping @MainActor (PageCapture.CapturedImage) throws(PageCapture.CaptureError) -> Void,
+        done: @escaping @MainActor (String?) -> Void
+    ) {
         var options = host.options
         options.size = size
         var loadError: String?

@@ -113,7 +113,8 @@ final class SnapshotMatrixRunner {
             throw .failure("cannot write \(sheet.path): \(FileError.describe(error))")
         }
         guard let report else { return 0 }
-        Diagnostics.fail("compared \(rendered.count) image(s) with \(request.baseline!.path): \(report.summary); see \(reportURL.path)")
+        Diagnostics.fail(
+            "compared \(rendered.count) image(s) with \(request.baseline!.path): \(report.summary); see \(reportURL.path)")
         return report.hasDifferences ? SnapshotMatrixRequest.differencesExitCode : 0
     }
 }

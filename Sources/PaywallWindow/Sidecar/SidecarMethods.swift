@@ -31,8 +31,9 @@ extension SidecarServer {
     func customerInfo(_ paywalls: Paywalls) -> JSONValue {
         // A license database that cannot be read leaves the licenses out; the entitlements still come from the cache.
         let licenses = (try? paywalls.runtime.licenseStore?.licenses()) ?? []
-        return StoreReport.status(paywalls.customerInfo, status: paywalls.subscriptionStatus, userId: paywalls.runtime.userId,
-                                  licenses: licenses)
+        return StoreReport.status(
+            paywalls.customerInfo, status: paywalls.subscriptionStatus, userId: paywalls.runtime.userId,
+            licenses: licenses)
     }
 
     // MARK: The runtime and the user
@@ -40,7 +41,8 @@ extension SidecarServer {
     func initialize(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
         guard paywalls == nil else { throw .failed("already initialized; run another paywall serve for another configuration") }
         let settings = try SidecarSettings(params)
-        let controller = settings.appController
+        let controller =
+            settings.appController
             ? RemotePurchaseController(timeout: settings.purchaseTimeout) { [weak self] in self?.send($0) } : nil
         let paywalls: Paywalls
         do {
@@ -74,7 +76,9 @@ extension SidecarServer {
     func setUserAttributes(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
         let paywalls = try runtime("setUserAttributes")
         try params.only(["attributes"])
-        guard let attributes = try params.object("attributes") else { throw .invalidParams(field: "attributes", "is required (an object)") }
+        guard let attributes = try params.object("attributes") else {
+            throw .invalidParams(field: "attributes", "is required (an object)")
+        }
         do { try paywalls.setUserAttributes(attributes) } catch { throw .failed("setUserAttributes: \(error)") }
         reply(.success([:]))
     }
@@ -89,7 +93,9 @@ extension SidecarServer {
         let status: SubscriptionStatus
         switch name {
         case "active":
-            guard !entitlements.isEmpty else { throw .invalidParams(field: "entitlements", "an active status needs at least one entitlement id") }
+            guard !entitlements.isEmpty else {
+                throw .invalidParams(field: "entitlements", "an active status needs at least one entitlement id")
+            }
             status = .active(Set(entitlements))
         case "inactive": status = .inactive
         default: status = .unknown
@@ -118,15 +124,24 @@ extension SidecarServer {
                 if outcomes.isEmpty, let problem = paywalls.runtime.configProblem {
                     return reply(.failure(.failed("cacheConfiguredPaywalls: no config: \(problem)")))
                 }
-                reply(.success(["paywalls": .array(outcomes.map { outcome in
-                    switch outcome.result {
-                    case .success(let installed):
-                        ["id": .string(outcome.entry.id), "cached": true, "bundle_id": .string(installed.id),
-                         "version": .string(installed.version), "pinned": .bool(outcome.entry.preload)]
-                    case .failure(let error):
-                        ["id": .string(outcome.entry.id), "cached": false, "error": .string(CommandAdvice.describe(error))]
-                    }
-                })]))
+                reply(
+                    .success([
+                        "paywalls": .array(
+                            outcomes.map { outcome in
+                                switch outcome.result {
+                                case .success(let installed):
+                                    [
+                                        "id": .string(outcome.entry.id), "cached": true, "bundle_id": .string(installed.id),
+                                        "version": .string(installed.version), "pinned": .bool(outcome.entry.preload),
+                                    ]
+                                case .failure(let error):
+                                    [
+                                        "id": .string(outcome.entry.id), "cached": false,
+                                        "error": .string(CommandAdvice.describe(error)),
+                                    ]
+                                }
+                            })
+                    ]))
             } catch {
                 reply(.failure(.failed("cacheConfiguredPaywalls: \(CommandAdvice.describe(error))")))
             }
@@ -156,7 +171,8 @@ extension SidecarServer {
         Task { @MainActor in
             var shown: PaywallPresentation?
             do {
-                shown = try await paywalls.present(paywall: name, params: pageParams, foreignParent: parent) { [weak self] result in
+                shown = try await paywalls.present(paywall: name, params: pageParams, foreignParent: parent) {
+                    [weak self] result in
                     self?.openWindows -= 1
                     reply(.success(Self.withParentProblem(result.json, shown?.parentProblem)))
                 }
@@ -189,7 +205,9 @@ extension SidecarServer {
                 message = $0.reason
             },
             completed: { ran in
-                var result: [String: JSONValue] = ["feature": ran ? "run" : "not_run", "presentation": presentation, "reason": reason]
+                var result: [String: JSONValue] = [
+                    "feature": ran ? "run" : "not_run", "presentation": presentation, "reason": reason,
+                ]
                 if let message { result["message"] = .string(message) }
                 reply(.success(Self.withParentProblem(.object(result), shown?.parentProblem)))
             })

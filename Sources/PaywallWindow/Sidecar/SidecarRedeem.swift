@@ -38,7 +38,9 @@ extension SidecarServer {
             if let link {
                 outcome = await paywalls.runtime.handleDeepLink(link)
             } else {
-                do throws(LicenseError) { outcome = .redeemed(try await store.redeem(key: key ?? "")) } catch { outcome = .failed(error) }
+                do throws(LicenseError) { outcome = .redeemed(try await store.redeem(key: key ?? "")) } catch {
+                    outcome = .failed(error)
+                }
             }
             guard let self else { return }
             switch outcome {
@@ -48,8 +50,11 @@ extension SidecarServer {
                 result["license"] = StoreReport.license(license)
                 reply(.success(.object(result)))
             case .failed(let error):
-                reply(.failure(RPCError(code: -32000, message: "redeem: the license key was not activated: \(error.message)",
-                                        data: ["reason": .string(error.kind.rawValue)])))
+                reply(
+                    .failure(
+                        RPCError(
+                            code: -32000, message: "redeem: the license key was not activated: \(error.message)",
+                            data: ["reason": .string(error.kind.rawValue)])))
             case .queued, .notHandled:
                 // A configured runtime redeems a checked link at once.
                 reply(.failure(.failed("redeem: the link was not redeemed")))

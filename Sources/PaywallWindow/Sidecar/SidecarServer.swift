@@ -39,23 +39,32 @@ final class SidecarServer {
 
     private func handle(_ frame: LineFramer.Frame, readAt: UInt64) {
         guard case .line(let line) = frame else {
-            return answer(.null, .failure(.invalidRequest(
-                "the line is over \(LineFramer.maxLineBytes) bytes (1 MiB) and was discarded; no request of this protocol is that long")))
+            return answer(
+                .null,
+                .failure(
+                    .invalidRequest(
+                        "the line is over \(LineFramer.maxLineBytes) bytes (1 MiB) and was discarded; no request of this protocol is that long"
+                    )))
         }
         switch RPCMessage.decode(line) {
         case .failure(let failure):
             answer(failure.id, .failure(failure.error))
         case .success(.response(let id, let outcome)):
             if remote?.receive(id: id, outcome: outcome) != true {
-                Diagnostics.fail("serve: ignored an answer to \(id.jsonText): no request of that id is waiting (answered, timed out or cancelled already)")
+                Diagnostics.fail(
+                    "serve: ignored an answer to \(id.jsonText): no request of that id is waiting (answered, timed out or cancelled already)"
+                )
             }
         case .success(.notification(let method, let params)):
             onRequestRead?(method, readAt)
             perform(method, params, id: nil)
         case .success(.request(let id, let method, let params)):
             guard requests.begin(id) else {
-                return send(RPCMessage.response(id: id, error: .invalidRequest(
-                    "id \(id.jsonText) belongs to a request that is still pending; give every request a new id")))
+                return send(
+                    RPCMessage.response(
+                        id: id,
+                        error: .invalidRequest(
+                            "id \(id.jsonText) belongs to a request that is still pending; give every request a new id")))
             }
             onRequestRead?(method, readAt)
             perform(method, params, id: id)
@@ -116,7 +125,8 @@ final class SidecarServer {
             guard let self else { return false }
             guard self.openWindows > 0, DispatchTime.now().uptimeNanoseconds < deadline else {
                 if self.openWindows > 0 {
-                    Diagnostics.fail("serve: \(self.openWindows) window(s) still open after \(self.shutdownBound) s; exiting anyway")
+                    Diagnostics.fail(
+                        "serve: \(self.openWindows) window(s) still open after \(self.shutdownBound) s; exiting anyway")
                 }
                 self.onShutdown()
                 return false

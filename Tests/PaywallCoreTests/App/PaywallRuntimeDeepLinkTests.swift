@@ -28,9 +28,11 @@ final class PaywallRuntimeDeepLinkTests: XCTestCase {
     private func configure() throws -> PaywallRuntime {
         let events = EventDispatcher()
         events.observe { [weak self] in self?.events.append($0) }
-        return try PaywallRuntime(.init(dataDirectory: directory.appendingPathComponent("data").path,
-                                        store: .fakeStore(catalog: server.writeCatalog(in: directory)), logLevel: .none),
-                                  events: events, licenseServices: LicenseServices(instanceName: { "box" }, refreshesPeriodically: false))
+        return try PaywallRuntime(
+            .init(
+                dataDirectory: directory.appendingPathComponent("data").path,
+                store: .fakeStore(catalog: server.writeCatalog(in: directory)), logLevel: .none),
+            events: events, licenseServices: LicenseServices(instanceName: { "box" }, refreshesPeriodically: false))
     }
 
     func testALinkBeforeConfigurationIsKeptAndRedeemedOnceConfigured() async throws {
@@ -65,10 +67,13 @@ final class PaywallRuntimeDeepLinkTests: XCTestCase {
     }
 
     func testARuntimeWithoutLicensesSaysSo() async throws {
-        let catalog = try writeFile(#"{"products": [{"id": "p", "display_name": "P", "price": "1", "currency": "USD", "kind": "consumable"}]}"#,
-                                    to: "fake.json", in: directory)
-        let runtime = try PaywallRuntime(.init(dataDirectory: directory.appendingPathComponent("fake").path,
-                                               store: .fakeStore(catalog: catalog.path), logLevel: .none))
+        let catalog = try writeFile(
+            #"{"products": [{"id": "p", "display_name": "P", "price": "1", "currency": "USD", "kind": "consumable"}]}"#,
+            to: "fake.json", in: directory)
+        let runtime = try PaywallRuntime(
+            .init(
+                dataDirectory: directory.appendingPathComponent("fake").path,
+                store: .fakeStore(catalog: catalog.path), logLevel: .none))
         let outcome = await runtime.handleDeepLink(Self.link)
         guard case .failed(let error) = outcome else { return XCTFail("\(outcome)") }
         XCTAssertTrue(error.message.contains("sells no license keys"), error.message)

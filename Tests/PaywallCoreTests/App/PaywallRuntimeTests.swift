@@ -14,8 +14,10 @@ final class PaywallRuntimeTests: XCTestCase {
 
     @MainActor
     private func runtime(user: String? = nil, config: PaywallRuntime.ConfigSource? = nil) throws -> PaywallRuntime {
-        try PaywallRuntime(.init(dataDirectory: dir.path, store: .fakeStore(catalog: catalog), config: config, userId: user,
-                                 logLevel: .none))
+        try PaywallRuntime(
+            .init(
+                dataDirectory: dir.path, store: .fakeStore(catalog: catalog), config: config, userId: user,
+                logLevel: .none))
     }
 
     @MainActor
@@ -66,14 +68,16 @@ final class PaywallRuntimeTests: XCTestCase {
         XCTAssertEqual(try runtime.state?.userAttributes(user: "alice"), ["name": "Alice"])
 
         try runtime.reset()
-        XCTAssertEqual(try runtime.state?.userAttributes(user: Purchases.anonymousUser), [:],
-                       "what the anonymous user had before is not shown to the next")
+        XCTAssertEqual(
+            try runtime.state?.userAttributes(user: Purchases.anonymousUser), [:],
+            "what the anonymous user had before is not shown to the next")
     }
 
     @MainActor
     func testPlacementsComeFromTheConfig() async throws {
         let config = dir.appendingPathComponent("paywalls.json")
-        try #"{"paywalls": [{"id": "upsell", "manifest_url": "/x"}], "placements": {"export_pdf": {"paywall": "upsell", "gated": true}}}"#
+        try
+            #"{"paywalls": [{"id": "upsell", "manifest_url": "/x"}], "placements": {"export_pdf": {"paywall": "upsell", "gated": true}}}"#
             .write(to: config, atomically: true, encoding: .utf8)
         let runtime = try runtime(config: .file(config.path))
         guard case .show(let entry, let gated, let condition) = await runtime.decide(placement: "export_pdf") else {
@@ -95,7 +99,8 @@ final class PaywallRuntimeTests: XCTestCase {
         XCTAssertThrowsError(try PaywallRuntime(.init(dataDirectory: dir.path, store: .controller(catalog: catalog)))) { error in
             XCTAssertTrue("\(error)".contains("no controller was given"), "\(error)")
         }
-        XCTAssertThrowsError(try PaywallRuntime(.init(dataDirectory: dir.path, store: .fakeStore(catalog: "/no/such.json")))) { error in
+        XCTAssertThrowsError(try PaywallRuntime(.init(dataDirectory: dir.path, store: .fakeStore(catalog: "/no/such.json")))) {
+            error in
             XCTAssertTrue("\(error)".contains("/no/such.json"), "\(error)")
         }
         let fresh = dir.appendingPathComponent("fresh")

@@ -9,8 +9,9 @@ final class BundleInspectorTests: XCTestCase {
 
     override func setUpWithError() throws {
         root = try makeTemporaryDirectory("BundleInspectorTests").resolvingSymlinksInPath()
-        _ = try writeFile(##"<link rel="stylesheet" href="css/site.css"><script type="module" src="app.mjs"></script><img src="img/a%20b.png"><a href="https://example.com">x</a><img src="data:image/png;base64,AA"><a href="#top">t</a>"##,
-                          to: "index.html", in: root)
+        _ = try writeFile(
+            ##"<link rel="stylesheet" href="css/site.css"><script type="module" src="app.mjs"></script><img src="img/a%20b.png"><a href="https://example.com">x</a><img src="data:image/png;base64,AA"><a href="#top">t</a>"##,
+            to: "index.html", in: root)
         _ = try writeFile(#"body { background: url("../img/a b.png") } @import "theme.css";"#, to: "css/site.css", in: root)
         _ = try writeFile("p {}", to: "css/theme.css", in: root)
         _ = try writeFile(#"import { x } from "./lib/x.mjs"; export * from "./lib/x.mjs";"#, to: "app.mjs", in: root)
@@ -23,8 +24,9 @@ final class BundleInspectorTests: XCTestCase {
 
     func testPackListsEveryContentFileWithItsHash() throws {
         let manifest = try BundleInspector.pack(root)
-        XCTAssertEqual(manifest.files.keys.sorted(), ["app.mjs", "css/site.css", "css/theme.css", "img/a b.png", "index.html", "lib/x.mjs"],
-                       "hidden files and the manifest are not content")
+        XCTAssertEqual(
+            manifest.files.keys.sorted(), ["app.mjs", "css/site.css", "css/theme.css", "img/a b.png", "index.html", "lib/x.mjs"],
+            "hidden files and the manifest are not content")
         XCTAssertEqual(manifest.files["lib/x.mjs"], .init(sha256: SHA256.hex(Data("export const x = 1;".utf8)), size: 19))
         XCTAssertEqual(manifest.id, root.lastPathComponent)
         XCTAssertEqual(manifest.version, "1.0.0")
@@ -33,8 +35,9 @@ final class BundleInspectorTests: XCTestCase {
     }
 
     func testPackKeepsTheManifestsOtherFields() throws {
-        _ = try writeFile(#"{"id": "spring", "version": "2.0.0", "products": {"primary": "pro"}, "allowed_origins": ["https://cdn.example.com"]}"#,
-                          to: "manifest.json", in: root)
+        _ = try writeFile(
+            #"{"id": "spring", "version": "2.0.0", "products": {"primary": "pro"}, "allowed_origins": ["https://cdn.example.com"]}"#,
+            to: "manifest.json", in: root)
         let manifest = try BundleInspector.pack(root)
         XCTAssertEqual(manifest.id, "spring")
         XCTAssertEqual(manifest.version, "2.0.0")
@@ -50,19 +53,22 @@ final class BundleInspectorTests: XCTestCase {
         _ = try writeFile("new", to: "extra.txt", in: root)
         _ = try writeFile(#"<img src="gone.png"><script src="../outside.js"></script>"#, to: "page2.html", in: root)
         let problems = Set(BundleInspector.validate(root).map(\.description))
-        XCTAssertEqual(problems, [
-            "lib/x.mjs: content does not match its sha256 in manifest.json",
-            "css/theme.css: size is 16 bytes, manifest.json says 4",
-            "img/a b.png: listed in manifest.json but missing",
-            "extra.txt: not listed in manifest.json",
-            "page2.html: not listed in manifest.json",
-            "index.html: refers to \"img/a%20b.png\", which is not in the bundle",
-            "css/site.css: refers to \"../img/a b.png\", which is not in the bundle",
-            "page2.html: refers to \"gone.png\", which is not in the bundle",
-            "page2.html: refers to \"../outside.js\", which is not in the bundle",
-        ])
-        XCTAssertEqual(Set(BundleInspector.validate(root).filter(\.fixedByPacking).map(\.file)), ["extra.txt", "page2.html"],
-                       "packing again fixes files the manifest does not list, nothing else")
+        XCTAssertEqual(
+            problems,
+            [
+                "lib/x.mjs: content does not match its sha256 in manifest.json",
+                "css/theme.css: size is 16 bytes, manifest.json says 4",
+                "img/a b.png: listed in manifest.json but missing",
+                "extra.txt: not listed in manifest.json",
+                "page2.html: not listed in manifest.json",
+                "index.html: refers to \"img/a%20b.png\", which is not in the bundle",
+                "css/site.css: refers to \"../img/a b.png\", which is not in the bundle",
+                "page2.html: refers to \"gone.png\", which is not in the bundle",
+                "page2.html: refers to \"../outside.js\", which is not in the bundle",
+            ])
+        XCTAssertEqual(
+            Set(BundleInspector.validate(root).filter(\.fixedByPacking).map(\.file)), ["extra.txt", "page2.html"],
+            "packing again fixes files the manifest does not list, nothing else")
     }
 
     /// The manifest is optional: without one, the rest is still checked, and nothing else is a problem.
@@ -79,8 +85,10 @@ final class BundleInspectorTests: XCTestCase {
             try writeFile(#"{"entry": "\#(entry)"}"#, to: "manifest.json", in: root)
             let problem = BundleInspector.validate(root).first
             XCTAssertEqual(problem?.file, "manifest.json")
-            XCTAssertTrue(problem?.message.hasSuffix("\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \"\(entry)\"") ?? false,
-                          "\(String(describing: problem))")
+            XCTAssertTrue(
+                problem?.message.hasSuffix(
+                    "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %; got \"\(entry)\"") ?? false,
+                "\(String(describing: problem))")
         }
     }
 
@@ -91,27 +99,37 @@ final class BundleInspectorTests: XCTestCase {
         XCTAssertEqual(BundleInspector.validate(root).map(\.file), ["manifest.json", "page2.html"])
     }
 
-    private let previewStore = #"{"products": [{"id": "pro.yearly", "display_name": "Pro", "price": "29.99", "currency": "USD", "kind": "auto_renewable", "period": "P1Y", "group": "pro", "entitlements": ["pro"]}]}"#
+    private let previewStore =
+        #"{"products": [{"id": "pro.yearly", "display_name": "Pro", "price": "29.99", "currency": "USD", "kind": "auto_renewable", "period": "P1Y", "group": "pro", "entitlements": ["pro"]}]}"#
 
     /// The manifest's slots are checked against its preview catalog, every slot reported.
     func testSlotsMissingFromThePreviewStoreAreProblems() throws {
         _ = try writeFile(previewStore, to: "store.json", in: root)
-        _ = try writeFile(#"{"products": {"primary": "pro.yearly", "secondary": "pro.weekly", "badge": "pro.daily"}, "preview_store": "store.json"}"#,
-                          to: "manifest.json", in: root)
+        _ = try writeFile(
+            #"{"products": {"primary": "pro.yearly", "secondary": "pro.weekly", "badge": "pro.daily"}, "preview_store": "store.json"}"#,
+            to: "manifest.json", in: root)
         try BundleInspector.pack(root)
         let problems = BundleInspector.validate(root)
         XCTAssertEqual(problems.map(\.file), ["manifest.json", "manifest.json"], "\(problems)")
-        XCTAssertTrue(problems[0].message.hasPrefix("products.secondary: pro.weekly is not in the preview_store store.json (it sells pro.yearly)"),
-                      problems[0].message)
-        XCTAssertTrue(problems[1].message.hasPrefix("products.badge: pro.daily is not in the preview_store store.json"), problems[1].message)
+        XCTAssertTrue(
+            problems[0].message.hasPrefix(
+                "products.secondary: pro.weekly is not in the preview_store store.json (it sells pro.yearly)"),
+            problems[0].message)
+        XCTAssertTrue(
+            problems[1].message.hasPrefix("products.badge: pro.daily is not in the preview_store store.json"), problems[1].message
+        )
     }
 
     /// A preview catalog that is missing or does not load is a problem, and the rest is still checked.
     func testAPreviewStoreThatDoesNotLoadIsAProblem() throws {
-        _ = try writeFile(#"{"products": {"primary": "pro.yearly"}, "preview_store": "store.json"}"#, to: "manifest.json", in: root)
+        _ = try writeFile(
+            #"{"products": {"primary": "pro.yearly"}, "preview_store": "store.json"}"#, to: "manifest.json", in: root)
         _ = try writeFile(#"<img src="gone.png">"#, to: "page2.html", in: root)
         var problems = BundleInspector.validate(root)
-        XCTAssertEqual(problems.first, BundleProblem(file: "manifest.json", message: "\"preview_store\" names store.json, which is not a file in the bundle"))
+        XCTAssertEqual(
+            problems.first,
+            BundleProblem(file: "manifest.json", message: "\"preview_store\" names store.json, which is not a file in the bundle")
+        )
         XCTAssertTrue(problems.contains { $0.file == "page2.html" && $0.message.contains("gone.png") }, "\(problems)")
         _ = try writeFile(#"{"products": [{"id": "pro.yearly"}]}"#, to: "store.json", in: root)
         problems = BundleInspector.validate(root)
@@ -143,7 +161,9 @@ final class BundleInspectorTests: XCTestCase {
 
     func testAllowedOriginsWidenTheServedPolicy() throws {
         var server = BundleServer()
-        server.mount(try PaywallBundle(path: root.path), host: "b", policy: ContentSecurityPolicy(allowedOrigins: ["https://cdn.example.com"]))
+        server.mount(
+            try PaywallBundle(path: root.path), host: "b",
+            policy: ContentSecurityPolicy(allowedOrigins: ["https://cdn.example.com"]))
         let csp = server.respond(to: "paywall://b/index.html").headers["Content-Security-Policy"] ?? ""
         XCTAssertTrue(csp.contains("script-src 'self' 'unsafe-inline' https://cdn.example.com"), csp)
     }

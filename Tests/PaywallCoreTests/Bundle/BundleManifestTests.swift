@@ -50,27 +50,37 @@ final class BundleManifestValidationTests: XCTestCase {
         for json in [
             #"{"preview_store": "../../../../etc/passwd"}"#, #"{"preview_store": "/etc/passwd"}"#,
             #"{"preview_store": "a/./b.json"}"#, #"{"preview_store": "a\\b.json"}"#,
-            #"{"files": {"../x.css": {"sha256": "\#(hash)", "size": 1}}}"#, #"{"files": {"/x.css": {"sha256": "\#(hash)", "size": 1}}}"#,
+            #"{"files": {"../x.css": {"sha256": "\#(hash)", "size": 1}}}"#,
+            #"{"files": {"/x.css": {"sha256": "\#(hash)", "size": 1}}}"#,
         ] {
             try assertRefused(json, "must be a relative path inside the bundle like \"store.json\"")
         }
         // The entry is served as paywall://host/ENTRY, so it also must need no escaping.
-        for json in [#"{"entry": "../index.html"}"#, #"{"entry": ""}"#, #"{"entry": "pages//index.html"}"#,
-                     #"{"entry": "index.html\u0000"}"#, #"{"entry": "a page.html"}"#] {
+        for json in [
+            #"{"entry": "../index.html"}"#, #"{"entry": ""}"#, #"{"entry": "pages//index.html"}"#,
+            #"{"entry": "index.html\u0000"}"#, #"{"entry": "a page.html"}"#,
+        ] {
             try assertRefused(json, "\"entry\" must be a file path inside the bundle, without spaces, ?, # or %")
         }
         XCTAssertTrue(try XCTUnwrap(errors(#"{"entry": "index.html\u0000"}"#).first).hasSuffix(#"got "index.html\u0000""#))
         let message = try XCTUnwrap(errors(#"{"preview_store": "../../../../etc/passwd"}"#).first)
-        XCTAssertEqual(message, #"src manifest.json: "preview_store" must be a relative path inside the bundle like "store.json" or "css/app.css" (no ".." or "." segments, no leading "/", no backslashes or control characters); got "../../../../etc/passwd""#)
+        XCTAssertEqual(
+            message,
+            #"src manifest.json: "preview_store" must be a relative path inside the bundle like "store.json" or "css/app.css" (no ".." or "." segments, no leading "/", no backslashes or control characters); got "../../../../etc/passwd""#
+        )
     }
 
     func testIdsAndVersionsArePlainNames() throws {
-        for json in [#"{"id": "promo\nevil 1.0"}"#, #"{"id": "a\tb"}"#, #"{"id": ".hidden"}"#, #"{"id": "a/b"}"#, #"{"id": ""}"#,
-                     #"{"version": "1.0\r"}"#] {
+        for json in [
+            #"{"id": "promo\nevil 1.0"}"#, #"{"id": "a\tb"}"#, #"{"id": ".hidden"}"#, #"{"id": "a/b"}"#, #"{"id": ""}"#,
+            #"{"version": "1.0\r"}"#,
+        ] {
             try assertRefused(json, #"may contain only ASCII letters, digits, ".", "-", "_" and "+""#)
         }
-        XCTAssertEqual(try errors(#"{"id": "promo\nx"}"#).first,
-                       #"src manifest.json: "id" may contain only ASCII letters, digits, ".", "-", "_" and "+", and must not start with "."; got "promo\nx""#)
+        XCTAssertEqual(
+            try errors(#"{"id": "promo\nx"}"#).first,
+            #"src manifest.json: "id" may contain only ASCII letters, digits, ".", "-", "_" and "+", and must not start with "."; got "promo\nx""#
+        )
         _ = try writeFile(#"{"id": "spring-sale_2026.v2", "version": "1.2.0+build.5"}"#, to: "manifest.json", in: root)
         XCTAssertEqual(try BundleManifest(root: root).version, "1.2.0+build.5")
     }
@@ -84,7 +94,8 @@ final class BundleManifestValidationTests: XCTestCase {
         }
         let json = #"{"allowed_origins": ["https://*.example.com", "http://localhost:8080", "https://cdn.example.com/"]}"#
         _ = try writeFile(json, to: "manifest.json", in: root)
-        XCTAssertEqual(try BundleManifest(root: root).allowedOrigins,
-                       ["https://*.example.com", "http://localhost:8080", "https://cdn.example.com/"])
+        XCTAssertEqual(
+            try BundleManifest(root: root).allowedOrigins,
+            ["https://*.example.com", "http://localhost:8080", "https://cdn.example.com/"])
     }
 }

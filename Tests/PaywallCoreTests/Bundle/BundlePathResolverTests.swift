@@ -222,7 +222,8 @@ final class BundlePathResolverTests: XCTestCase {
         let path = String(repeating: "/a", count: BundlePathResolver.maxSegments) + "/x"
         XCTAssertLessThan(path.utf8.count, BundlePathResolver.maxPathBytes)
         guard case .tooLong = resolver.resolve(rawPath: path) else {
-            return XCTFail("\(BundlePathResolver.maxSegments + 1) segments resolved to \(resolver.resolve(rawPath: path)), not .tooLong")
+            return XCTFail(
+                "\(BundlePathResolver.maxSegments + 1) segments resolved to \(resolver.resolve(rawPath: path)), not .tooLong")
         }
     }
 

@@ -46,7 +46,10 @@ final class ContentSecurityPolicyTests: XCTestCase {
 
     /// Origins that reach the policy without a manifest (an app's own code) cannot open it to every host either.
     func testOriginsThatCoverEveryHostOrInjectADirectiveAreLeftOut() throws {
-        let policy = ContentSecurityPolicy(allowedOrigins: ["https://*", "https://a.com; script-src *", "https://cdn.example.com"])
-        XCTAssertEqual(sources(of: "script-src", in: policy.headerValue), ["'self'", "'unsafe-inline'", "https://cdn.example.com"])
+        let policy = ContentSecurityPolicy(allowedOrigins: [
+            "https://*", "https://a.com; script-src *", "https://cdn.example.com",
+        ])
+        XCTAssertEqual(
+            sources(of: "script-src", in: policy.headerValue), ["'self'", "'unsafe-inline'", "https://cdn.example.com"])
     }
 }

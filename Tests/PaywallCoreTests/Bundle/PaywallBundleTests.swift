@@ -37,6 +37,8 @@ final class PaywallBundleTests: XCTestCase {
             }
         }
         try writeFile("{", to: "manifest.json", in: dir)
-        XCTAssertThrowsError(try PaywallBundle(path: dir.path)) { XCTAssertTrue("\($0)".contains("is not a JSON object"), "\($0)") }
+        XCTAssertThrowsError(try PaywallBundle(path: dir.path)) {
+            XCTAssertTrue("\($0)".contains("is not a JSON object"), "\($0)")
+        }
     }
 }

@@ -37,12 +37,12 @@ final class BundleCacheTests: XCTestCase {
         page[3] ^= 0x01
         try page.write(to: v2.directory.appendingPathComponent("index.html"))
 
-        await XCTAssertEqualAsync(await cache.verify(v2).map(\.description), ["promo 2: index.html: does not match its sha256"])
+        await assertEqualAsync(await cache.verify(v2).map(\.description), ["promo 2: index.html: does not match its sha256"])
         var refused: [String] = []
         let served = try await cache.goodVersion(id: "promo") { version, _ in refused.append(version.version) }
         XCTAssertEqual(served.version, "1")
         XCTAssertEqual(refused, ["2"])
-        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1", "a refused version stays refused")
+        await assertEqualAsync(try await cache.goodVersion(id: "promo").version, "1", "a refused version stays refused")
     }
 
     @MainActor
@@ -59,7 +59,8 @@ final class BundleCacheTests: XCTestCase {
         }
         XCTAssertEqual(try cache.list().map(\.version), ["1"], "the old version is intact and current")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cache.versionDirectory(id: "promo", version: "2").path))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.directory.appendingPathComponent("tmp").path), [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: cache.directory.appendingPathComponent("tmp").path), [])
     }
 
     @MainActor
@@ -74,7 +75,7 @@ final class BundleCacheTests: XCTestCase {
         } catch {
             XCTAssertTrue("\(error)".contains("big.txt"), "\(error)")
         }
-        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
+        await assertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
     }
 
     @MainActor
@@ -96,14 +97,15 @@ final class BundleCacheTests: XCTestCase {
         let unpacked = dir.appendingPathComponent("unpacked")
         _ = try writeFile("<p>x</p>", to: "index.html", in: unpacked)
         _ = try writeFile(#"{"id": "x", "version": "1"}"#, to: "manifest.json", in: unpacked)
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(unpacked)), contains: "the bundle is not packed")
+        await assertThrowsErrorAsync(try await cache.install(.directory(unpacked)), contains: "the bundle is not packed")
         let escape = try bundle("evil", "1", "x")
         let manifest = try String(contentsOf: escape.appendingPathComponent("manifest.json"), encoding: .utf8)
             .replacingOccurrences(of: "\"index.html\"", with: "\"../../outside.html\"")
         try manifest.write(to: escape.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(escape)), contains: "path inside the bundle")
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(dir.appendingPathComponent("nowhere"))),
-                                        contains: "no manifest.json")
+        await assertThrowsErrorAsync(try await cache.install(.directory(escape)), contains: "path inside the bundle")
+        await assertThrowsErrorAsync(
+            try await cache.install(.directory(dir.appendingPathComponent("nowhere"))),
+            contains: "no manifest.json")
     }
 
     @MainActor
@@ -116,12 +118,16 @@ final class BundleCacheTests: XCTestCase {
         try await cache.install(.directory(try bundle("a", "2", "a2" + body)))
         try cache.pin("b")
         // Use order, oldest first: c, then d, a (in use), b (pinned).
-        for id in ["c", "d", "a"] { _ = try await cache.goodVersion(id: id); usleep(2000) }
+        for id in ["c", "d", "a"] {
+            _ = try await cache.goodVersion(id: id)
+            usleep(2000)
+        }
         let removed = try await cache.prune(budgetBytes: 3500, inUse: ["a"])  // five versions of about 1 kB each
         XCTAssertEqual(removed, ["c 1", "d 1"], "least recently used first; on-screen a and pinned b keep every version")
         XCTAssertEqual(Set(try cache.list().map { "\($0.id) \($0.version)" }), ["a 1", "a 2", "b 1"])
-        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 0, inUse: ["a"]), [], "pinned b and on-screen a stay")
-        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 1_000_000), ["a 1"], "off screen, a's superseded version goes")
+        await assertEqualAsync(try await cache.prune(budgetBytes: 0, inUse: ["a"]), [], "pinned b and on-screen a stay")
+        await assertEqualAsync(
+            try await cache.prune(budgetBytes: 1_000_000), ["a 1"], "off screen, a's superseded version goes")
     }
 
     @MainActor
@@ -130,8 +136,9 @@ final class BundleCacheTests: XCTestCase {
         try await cache.install(.directory(try bundle("promo", "1", "one")))
         let v2 = try await cache.install(.directory(try bundle("promo", "2", "two")))
         try Data("<p>tw0</p>".utf8).write(to: v2.directory.appendingPathComponent("index.html"))
-        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 1_000_000), ["promo 2"], "the damaged newest goes, the good one stays")
-        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
+        await assertEqualAsync(
+            try await cache.prune(budgetBytes: 1_000_000), ["promo 2"], "the damaged newest goes, the good one stays")
+        await assertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
     }
 
     @MainActor
@@ -140,9 +147,9 @@ final class BundleCacheTests: XCTestCase {
         let source = try bundle("promo", "1", "one")
         let v1 = try await cache.install(.directory(source))
         try Data("<p>0ne</p>".utf8).write(to: v1.directory.appendingPathComponent("index.html"))
-        await XCTAssertThrowsErrorAsync(try await cache.goodVersion(id: "promo"), contains: "promo")
+        await assertThrowsErrorAsync(try await cache.goodVersion(id: "promo"), contains: "promo")
         try await cache.install(.directory(source))
-        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1", "rebuilt from the source")
+        await assertEqualAsync(try await cache.goodVersion(id: "promo").version, "1", "rebuilt from the source")
     }
 
     @MainActor
@@ -150,7 +157,8 @@ final class BundleCacheTests: XCTestCase {
         let cache = try cache()
         let v1 = try await cache.install(.directory(try bundle("promo", "1", "one")))
         try FileManager.default.removeItem(at: v1.directory.appendingPathComponent("manifest.json"))
-        await XCTAssertEqualAsync(await cache.verify(v1).map(\.description), ["promo 1: manifest.json: missing, unreadable or without files"])
+        await assertEqualAsync(
+            await cache.verify(v1).map(\.description), ["promo 1: manifest.json: missing, unreadable or without files"])
     }
 
     @MainActor
@@ -159,7 +167,7 @@ final class BundleCacheTests: XCTestCase {
         let future = try bundle("promo", "9", "future")
         _ = try writeFile(#"{"id": "promo", "version": "9", "min_runtime_version": "99.0"}"#, to: "manifest.json", in: future)
         try BundleInspector.pack(future)
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(future)), contains: "needs paywall runtime 99.0")
+        await assertThrowsErrorAsync(try await cache.install(.directory(future)), contains: "needs paywall runtime 99.0")
     }
 
     @MainActor
@@ -174,7 +182,7 @@ final class BundleCacheTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: object.path), "b still uses it")
         try cache.remove(id: "b")
         XCTAssertFalse(FileManager.default.fileExists(atPath: object.path))
-        await XCTAssertThrowsErrorAsync(try await cache.goodVersion(id: "b"), contains: "no bundle b in the cache")
+        await assertThrowsErrorAsync(try await cache.goodVersion(id: "b"), contains: "no bundle b in the cache")
     }
 
     /// An install running in another process holds the cache's lock shared: pruning then leaves
@@ -184,13 +192,15 @@ final class BundleCacheTests: XCTestCase {
         let cache = try cache()
         try await cache.install(.directory(try bundle("a", "1", "a")))
         let orphan = cache.objectURL(SHA256.hex(Data("being installed".utf8)))
-        _ = try writeFile("being installed", to: "objects/\(orphan.deletingLastPathComponent().lastPathComponent)/\(orphan.lastPathComponent)",
-                          in: cache.directory)
+        _ = try writeFile(
+            "being installed", to: "objects/\(orphan.deletingLastPathComponent().lastPathComponent)/\(orphan.lastPathComponent)",
+            in: cache.directory)
         let staging = try writeFile("<p>half</p>", to: "tmp/staging-1/index.html", in: cache.directory)
         var installing: FileLock? = try FileLock(path: cache.lockPath, mode: .shared)  // a second open file: like another process
         XCTAssertNotNil(installing)
-        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 0), [], "no eviction for the budget while disk usage cannot fall")
-        await XCTAssertEqualAsync(try await cache.goodVersion(id: "a").version, "1")
+        await assertEqualAsync(
+            try await cache.prune(budgetBytes: 0), [], "no eviction for the budget while disk usage cannot fall")
+        await assertEqualAsync(try await cache.goodVersion(id: "a").version, "1")
         try cache.remove(id: "a")
         XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "an object of a running install was deleted")
         XCTAssertTrue(FileManager.default.fileExists(atPath: staging.path), "a running install's staging was deleted")
@@ -199,7 +209,7 @@ final class BundleCacheTests: XCTestCase {
         try await cache.prune(budgetBytes: Int.max)
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: staging.path))
-        await XCTAssertEqualAsync(try await cache.goodVersion(id: "b").version, "1")
+        await assertEqualAsync(try await cache.goodVersion(id: "b").version, "1")
     }
 
     /// The budget covers the objects as well as the versions' copies of them.
@@ -212,7 +222,7 @@ final class BundleCacheTests: XCTestCase {
         XCTAssertEqual(try cache.diskUsage(), 2 * (a.size + b.size), "each file is stored twice")
         // Counting the versions only, both would fit; on disk only one does.
         let budget = a.size + b.size + 500
-        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: budget), ["a 1"])
+        await assertEqualAsync(try await cache.prune(budgetBytes: budget), ["a 1"])
         XCTAssertEqual(try cache.diskUsage(), 2 * b.size)
     }
 
@@ -223,18 +233,20 @@ final class BundleCacheTests: XCTestCase {
         try await cache.install(.directory(try bundle("promo", "1", "one")))
         var onScreen: FileLock? = try BundleCache(directory: cache.directory).holdInUse("promo")  // another process's cache
         XCTAssertNotNil(onScreen)
-        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 0), [])
+        await assertEqualAsync(try await cache.prune(budgetBytes: 0), [])
         XCTAssertThrowsError(try cache.remove(id: "promo")) { XCTAssertTrue("\($0)".contains("promo is on screen"), "\($0)") }
-        await XCTAssertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
+        await assertEqualAsync(try await cache.goodVersion(id: "promo").version, "1")
         onScreen = nil
-        await XCTAssertEqualAsync(try await cache.prune(budgetBytes: 0), ["promo 1"])
+        await assertEqualAsync(try await cache.prune(budgetBytes: 0), ["promo 1"])
     }
 }
 
 /// `XCTAssertEqual` for async expressions.
 @MainActor
-func XCTAssertEqualAsync<T: Equatable>(_ expression: @autoclosure () async throws -> T, _ expected: T, _ message: String = "",
-                                       file: StaticString = #filePath, line: UInt = #line) async {
+func assertEqualAsync<T: Equatable>(
+    _ expression: @autoclosure () async throws -> T, _ expected: T, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) async {
     do {
         let value = try await expression()
         XCTAssertEqual(value, expected, message, file: file, line: line)
@@ -245,8 +257,10 @@ func XCTAssertEqualAsync<T: Equatable>(_ expression: @autoclosure () async throw
 
 /// `XCTAssertThrowsError` for async expressions, checking the message.
 @MainActor
-func XCTAssertThrowsErrorAsync<T>(_ expression: @autoclosure () async throws -> T, contains text: String,
-                                  file: StaticString = #filePath, line: UInt = #line) async {
+func assertThrowsErrorAsync<T>(
+    _ expression: @autoclosure () async throws -> T, contains text: String,
+    file: StaticString = #filePath, line: UInt = #line
+) async {
     do {
         _ = try await expression()
         XCTFail("expected an error containing \(text)", file: file, line: line)
@@ -258,7 +272,9 @@ func XCTAssertThrowsErrorAsync<T>(_ expression: @autoclosure () async throws -> 
 /// Failures to write the cache, in words.
 final class BundleCacheFileErrorTests: XCTestCase {
     private var dir: URL!
-    override func setUpWithError() throws { dir = try makeTemporaryDirectory("BundleCacheFileErrorTests").resolvingSymlinksInPath() }
+    override func setUpWithError() throws {
+        dir = try makeTemporaryDirectory("BundleCacheFileErrorTests").resolvingSymlinksInPath()
+    }
     override func tearDown() { removeTemporaryDirectory(dir) }
 
     private func bundle(id: String, body: String = "<p>x</p>") throws -> URL {
@@ -276,8 +292,9 @@ final class BundleCacheFileErrorTests: XCTestCase {
         let root = dir.appendingPathComponent("src")
         try writeFile("<p>x</p>", to: "index.html", in: root)
         try writeFile(#"{"id": "\#(id)", "version": "1", "files": {}}"#, to: "manifest.json", in: root)
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(root)),
-                                        contains: "\"id\" is 300 bytes long; it may be at most 128")
+        await assertThrowsErrorAsync(
+            try await cache.install(.directory(root)),
+            contains: "\"id\" is 300 bytes long; it may be at most 128")
         XCTAssertEqual(try cache.list(), [])
     }
 
@@ -292,7 +309,7 @@ final class BundleCacheFileErrorTests: XCTestCase {
         defer { _ = run("/bin/umount", [mount.path]) }
         let cache = try BundleCache(directory: mount.appendingPathComponent("cache"))
         let source = try bundle(id: "big", body: String(repeating: "x", count: 200_000))
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(source)), contains: ": no space left on device")
+        await assertThrowsErrorAsync(try await cache.install(.directory(source)), contains: ": no space left on device")
         XCTAssertEqual(try cache.list(), [])
     }
 

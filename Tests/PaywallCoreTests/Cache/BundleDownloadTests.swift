@@ -25,8 +25,10 @@ final class BundleDownloadTests: XCTestCase {
 
     /// Packs `site/b` as promo `version` with `files` (path -> text); returns its manifest URL.
     @discardableResult
-    private func publish(version: String = "1", _ files: [String: String] = ["index.html": "<p>one</p>"],
-                         extra: String = "") throws -> URL {
+    private func publish(
+        version: String = "1", _ files: [String: String] = ["index.html": "<p>one</p>"],
+        extra: String = ""
+    ) throws -> URL {
         let root = site.appendingPathComponent("b")
         try? FileManager.default.removeItem(at: root)
         for (path, text) in files { try writeFile(text, to: path, in: root) }
@@ -51,12 +53,15 @@ final class BundleDownloadTests: XCTestCase {
     }
 
     @MainActor
-    private func assertInstallFails(_ cache: BundleCache, _ source: URL, contains text: String,
-                                    file: StaticString = #filePath, line: UInt = #line) async throws {
-        await XCTAssertThrowsErrorAsync(try await cache.install(.manifestURL(source)), contains: text, file: file, line: line)
+    private func assertInstallFails(
+        _ cache: BundleCache, _ source: URL, contains text: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        await assertThrowsErrorAsync(try await cache.install(.manifestURL(source)), contains: text, file: file, line: line)
         XCTAssertEqual(try cache.list().map(\.version), [], "nothing installed", file: file, line: line)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.directory.appendingPathComponent("tmp").path), [],
-                       "no staging file left", file: file, line: line)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: cache.directory.appendingPathComponent("tmp").path), [],
+            "no staging file left", file: file, line: line)
     }
 
     // MARK: 304
@@ -73,12 +78,13 @@ final class BundleDownloadTests: XCTestCase {
     @MainActor
     func testADamagedCopyIsFetchedAgainInsteadOfRevalidated() async throws {
         let url = try publish()
-        try server.route("b/manifest.json", ["last_modified": "Tue, 01 Dec 2026 10:00:00 GMT", "date": "Tue, 01 Dec 2026 11:00:00 GMT"])
+        try server.route(
+            "b/manifest.json", ["last_modified": "Tue, 01 Dec 2026 10:00:00 GMT", "date": "Tue, 01 Dec 2026 11:00:00 GMT"])
         let cache = try cache()
         let v1 = try await cache.install(.manifestURL(url))
         try Data("<p>0ne</p>".utf8).write(to: v1.directory.appendingPathComponent("index.html"))
         try await cache.install(.manifestURL(url))
-        await XCTAssertEqualAsync(await cache.verify(v1), [], "rebuilt from the server")
+        await assertEqualAsync(await cache.verify(v1), [], "rebuilt from the server")
     }
 
     /// Last-Modified in the same second as the answer is weak: a bundle repacked within that
@@ -95,9 +101,11 @@ final class BundleDownloadTests: XCTestCase {
     }
 
     @MainActor
-    private func assertConflict(_ cache: BundleCache, _ url: URL, file: StaticString = #filePath, line: UInt = #line) async throws {
-        await XCTAssertThrowsErrorAsync(try await cache.install(.manifestURL(url)),
-                                        contains: "promo 1 is already cached with different content; bump the version", file: file, line: line)
+    private func assertConflict(_ cache: BundleCache, _ url: URL, file: StaticString = #filePath, line: UInt = #line) async throws
+    {
+        await assertThrowsErrorAsync(
+            try await cache.install(.manifestURL(url)),
+            contains: "promo 1 is already cached with different content; bump the version", file: file, line: line)
     }
 
     // MARK: Limits
@@ -107,7 +115,9 @@ final class BundleDownloadTests: XCTestCase {
     func testAStreamWithoutEndStopsAtTheDeclaredSize() async throws {
         let url = try publish(["index.html": "<p>one</p>", "app.js": "let a = 1"])
         try server.route("b/app.js", ["forever": true, "bytes": 20_000_000])
-        try await assertInstallFails(try cache(), url, contains: "download of \(server.url("b/app.js")) stopped: larger than the 9 bytes its manifest gives it")
+        try await assertInstallFails(
+            try cache(), url,
+            contains: "download of \(server.url("b/app.js")) stopped: larger than the 9 bytes its manifest gives it")
     }
 
     /// A Content-Length of gigabytes stops the download before its body.
@@ -126,12 +136,14 @@ final class BundleDownloadTests: XCTestCase {
         try server.route("b/lib.js", ["forever": true, "bytes": 20_000_000])
         try declare("app.js", size: 3_000_000)
         let cache = try cache(DownloadLimits(maxFileBytes: 2_000_000, maxBundleBytes: 4_000_000))
-        try await assertInstallFails(cache, url,
-                                     contains: "app.js is 3 MB by its manifest, larger than the 2 MB limit per file (DownloadLimits.maxFileBytes)")
+        try await assertInstallFails(
+            cache, url,
+            contains: "app.js is 3 MB by its manifest, larger than the 2 MB limit per file (DownloadLimits.maxFileBytes)")
         try declare("app.js", size: 1_500_000)
         try declare("lib.js", size: 2_000_000)
         cache.limits.maxBundleBytes = 3_000_000
-        try await assertInstallFails(cache, url, contains: "larger than the 3 MB limit per bundle (DownloadLimits.maxBundleBytes)")
+        try await assertInstallFails(
+            cache, url, contains: "larger than the 3 MB limit per bundle (DownloadLimits.maxBundleBytes)")
     }
 
     /// A manifest is read into memory: it stops at `maxDocumentBytes`.
@@ -139,10 +151,12 @@ final class BundleDownloadTests: XCTestCase {
     func testAManifestWithoutEndStopsAtTheDocumentLimit() async throws {
         let url = try publish()
         try server.route("b/manifest.json", ["forever": true, "bytes": 20_000_000])
-        try await assertInstallFails(try cache(DownloadLimits(maxDocumentBytes: 100_000)), url,
-                                     contains: "download of \(url) stopped: larger than the 100000 bytes limit for a manifest or config")
-        await XCTAssertThrowsErrorAsync(try await BundleSource.download(url, timeout: 30, limits: DownloadLimits(maxDocumentBytes: 100_000)),
-                                        contains: "larger than the 100000 bytes limit for a manifest or config")
+        try await assertInstallFails(
+            try cache(DownloadLimits(maxDocumentBytes: 100_000)), url,
+            contains: "download of \(url) stopped: larger than the 100000 bytes limit for a manifest or config")
+        await assertThrowsErrorAsync(
+            try await BundleSource.download(url, timeout: 30, limits: DownloadLimits(maxDocumentBytes: 100_000)),
+            contains: "larger than the 100000 bytes limit for a manifest or config")
     }
 
     /// A server trickling a byte at a time never goes idle: the bundle's deadline ends it.
@@ -150,8 +164,10 @@ final class BundleDownloadTests: XCTestCase {
     func testATricklingServerIsStoppedByTheDeadline() async throws {
         let url = try publish(["index.html": String(repeating: "x", count: 200)])
         try server.route("b/index.html", ["trickle": .number(0.05), "bytes": 200])
-        try await assertInstallFails(try cache(DownloadLimits(deadline: 0.5)), url,
-                                     contains: "index.html stopped: timed out after 0.5 s, the limit for downloading a whole bundle (DownloadLimits.deadline)")
+        try await assertInstallFails(
+            try cache(DownloadLimits(deadline: 0.5)), url,
+            contains:
+                "index.html stopped: timed out after 0.5 s, the limit for downloading a whole bundle (DownloadLimits.deadline)")
     }
 
     /// A server that goes quiet fails after the idle timeout, in words.
@@ -160,8 +176,9 @@ final class BundleDownloadTests: XCTestCase {
         let url = try publish(["index.html": "xxx"])
         try server.route("b/index.html", ["trickle": 5, "bytes": 3])
         // Under a second counts as one: URLSession on Linux would make it 0 and fail at once.
-        try await assertInstallFails(try cache(DownloadLimits(idleTimeout: 0.3)), url,
-                                     contains: "cannot fetch \(server.url("b/index.html")): timed out: nothing arrived for 1 s")
+        try await assertInstallFails(
+            try cache(DownloadLimits(idleTimeout: 0.3)), url,
+            contains: "cannot fetch \(server.url("b/index.html")): timed out: nothing arrived for 1 s")
     }
 
     /// No server: words, not `NSURLErrorDomain error -1004`.

@@ -13,23 +13,29 @@ final class CachedPaywallTests: XCTestCase {
     private func cache() throws -> BundleCache { try BundleCache(directory: dir.appendingPathComponent("cache")) }
 
     @MainActor
-    private func find(_ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache,
-                      onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws -> CachedPaywall? {
+    private func find(
+        _ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache,
+        onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }
+    ) async throws -> CachedPaywall? {
         try await CachedPaywall.find(id: id, config: config, in: cache, onRefused: onRefused)
     }
 
     /// `find`, failing the test when nothing is found.
     @MainActor
-    private func found(_ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache,
-                       onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }) async throws -> CachedPaywall {
+    private func found(
+        _ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache,
+        onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }
+    ) async throws -> CachedPaywall {
         let paywall = try await find(id, config, in: cache, onRefused: onRefused)
         return try XCTUnwrap(paywall)
     }
 
     /// `find`, expecting an error `matches` accepts.
     @MainActor
-    private func assertFindFails(_ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache, _ unexpected: String,
-                                 matches: (Error) -> Bool, file: StaticString = #filePath, line: UInt = #line) async {
+    private func assertFindFails(
+        _ id: String, _ config: PaywallConfig? = nil, in cache: BundleCache, _ unexpected: String,
+        matches: (Error) -> Bool, file: StaticString = #filePath, line: UInt = #line
+    ) async {
         do {
             _ = try await find(id, config, in: cache)
             XCTFail(unexpected, file: file, line: line)
@@ -72,8 +78,11 @@ final class CachedPaywallTests: XCTestCase {
 
     @MainActor
     func testAConfigEntryWhoseBundleWasNeverInstalledIsNotCached() async throws {
-        let config = PaywallConfig(paywalls: [.init(id: "spring", source: "https://cdn.example.com/spring/manifest.json",
-                                                    slots: ProductSlots(), preload: false)])
+        let config = PaywallConfig(paywalls: [
+            .init(
+                id: "spring", source: "https://cdn.example.com/spring/manifest.json",
+                slots: ProductSlots(), preload: false)
+        ])
         await assertFindFails("spring", config, in: try cache(), "found a bundle that was never installed") {
             if case BundleCache.CacheError.notCached("spring") = $0 { true } else { false }
         }
@@ -109,9 +118,9 @@ final class CachedPaywallTests: XCTestCase {
         var found = try await find("promo", in: cache)
         XCTAssertNotNil(found)
         let other = try BundleCache(directory: cache.directory)  // another process's cache
-        await XCTAssertEqualAsync(try await other.prune(budgetBytes: 0), [])
+        await assertEqualAsync(try await other.prune(budgetBytes: 0), [])
         XCTAssertThrowsError(try other.remove(id: "promo")) { XCTAssertTrue("\($0)".contains("promo is on screen"), "\($0)") }
         found = nil
-        await XCTAssertEqualAsync(try await other.prune(budgetBytes: 0), ["promo 1"])
+        await assertEqualAsync(try await other.prune(budgetBytes: 0), ["promo 1"])
     }
 }

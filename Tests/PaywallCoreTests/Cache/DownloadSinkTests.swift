@@ -32,14 +32,17 @@ final class DownloadSinkTests: XCTestCase {
     func testABundleFileLinkedToAnEndlessDeviceIsRefused() async throws {
         let root = dir.appendingPathComponent("bundle")
         try writeFile("<p>x</p>", to: "index.html", in: root)
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("data.bin").path, withDestinationPath: "/dev/zero")
-        try writeFile(#"""
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("data.bin").path, withDestinationPath: "/dev/zero")
+        try writeFile(
+            #"""
             {"id": "zero", "version": "1", "files": {
               "index.html": {"sha256": "\#(SHA256.hex(Data("<p>x</p>".utf8)))", "size": 8},
               "data.bin": {"sha256": "\#(String(repeating: "0", count: 64))", "size": 1000}}}
             """#, to: "manifest.json", in: root)
         let cache = try BundleCache(directory: dir.appendingPathComponent("cache"))
-        await XCTAssertThrowsErrorAsync(try await cache.install(.directory(root)),
-                                        contains: "download of \(root.path)/data.bin stopped: larger than the 1000 bytes its manifest gives it")
+        await assertThrowsErrorAsync(
+            try await cache.install(.directory(root)),
+            contains: "download of \(root.path)/data.bin stopped: larger than the 1000 bytes its manifest gives it")
     }
 }

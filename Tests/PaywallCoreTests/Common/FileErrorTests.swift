@@ -11,12 +11,16 @@ final class FileErrorTests: XCTestCase {
         XCTAssertEqual(FileError.reason(errno: EACCES), "permission denied")
         XCTAssertEqual(FileError.reason(errno: EROFS), "read-only file system")
         // Foundation's codes without an underlying POSIX error.
-        XCTAssertEqual(FileError.reason(NSError(domain: NSCocoaErrorDomain, code: NSFileWriteOutOfSpaceError)), "no space left on device")
-        XCTAssertEqual(FileError.reason(NSError(domain: NSCocoaErrorDomain, code: NSFileWriteVolumeReadOnlyError)), "read-only file system")
+        XCTAssertEqual(
+            FileError.reason(NSError(domain: NSCocoaErrorDomain, code: NSFileWriteOutOfSpaceError)), "no space left on device")
+        XCTAssertEqual(
+            FileError.reason(NSError(domain: NSCocoaErrorDomain, code: NSFileWriteVolumeReadOnlyError)), "read-only file system")
     }
 
     func testAFullDeviceIsNamedWithItsFile() {
-        XCTAssertThrowsError(try FileError.wrap("write", "/dev/full") { try Data("x".utf8).write(to: URL(fileURLWithPath: "/dev/full")) }) {
+        XCTAssertThrowsError(
+            try FileError.wrap("write", "/dev/full") { try Data("x".utf8).write(to: URL(fileURLWithPath: "/dev/full")) }
+        ) {
             XCTAssertEqual("\($0)", "cannot write /dev/full: no space left on device")
         }
     }
@@ -30,8 +34,11 @@ final class FileErrorTests: XCTestCase {
             XCTFail("a 300-character name must not be writable")
         } catch {
             XCTAssertEqual(FileError.describe(error), "\(long.path): file name too long")
-            XCTAssertEqual(FileError(error, action: "write", path: long.path).description, "cannot write \(long.path): file name too long")
+            XCTAssertEqual(
+                FileError(error, action: "write", path: long.path).description, "cannot write \(long.path): file name too long")
         }
-        XCTAssertEqual(FileError.describe(CocoaError(.coderInvalidValue)), "\(CocoaError(.coderInvalidValue))", "not a file error: unchanged")
+        XCTAssertEqual(
+            FileError.describe(CocoaError(.coderInvalidValue)), "\(CocoaError(.coderInvalidValue))", "not a file error: unchanged"
+        )
     }
 }

@@ -11,25 +11,31 @@ final class ConfigLoaderTests: XCTestCase {
 
     private var cachePath: String { dir.appendingPathComponent("config.json").path }
     private func config(_ ids: [String]) -> Data {
-        Data(#"{"paywalls": [\#(ids.map { #"{"id": "\#($0)", "manifest_url": "/b/\#($0)", "preload": true}"# }.joined(separator: ","))]}"#.utf8)
+        Data(
+            #"{"paywalls": [\#(ids.map { #"{"id": "\#($0)", "manifest_url": "/b/\#($0)", "preload": true}"# }.joined(separator: ","))]}"#
+                .utf8)
     }
 
     func testParsing() throws {
-        let parsed = try PaywallConfig(data: Data(#"""
-            {"paywalls": [{"id": "promo", "manifest_url": "https://cdn.example.com/m.json",
-                           "products": {"secondary": "b", "primary": "a"}, "preload": true},
-                          {"id": "onboarding", "manifest_url": "bundles/onb"}]}
-            """#.utf8), origin: "c.json")
+        let parsed = try PaywallConfig(
+            data: Data(
+                #"""
+                {"paywalls": [{"id": "promo", "manifest_url": "https://cdn.example.com/m.json",
+                               "products": {"secondary": "b", "primary": "a"}, "preload": true},
+                              {"id": "onboarding", "manifest_url": "bundles/onb"}]}
+                """#.utf8), origin: "c.json")
         XCTAssertEqual(parsed.paywalls.map(\.id), ["promo", "onboarding"])
         XCTAssertEqual(parsed.entry(id: "promo")?.slots.entries.map(\.slot), ["primary", "secondary"])
         XCTAssertEqual(parsed.entry(id: "promo")?.preload, true)
         XCTAssertEqual(parsed.entry(id: "onboarding")?.preload, false)
-        for (json, expected) in [("[]", "expected {\"paywalls\""), (#"{"paywalls": [{"id": "x"}]}"#, "needs a \"manifest_url\""),
-                                 (#"{"paywalls": [{"id": "x", "manifest_url": "a"}, {"id": "x", "manifest_url": "b"}]}"#, "appears twice"),
-                                 (#"{"paywalls": [{"id": "x", "manifest_url": "a", "preload": "yes"}]}"#, "true or false"),
-                                 (Fuzz.deeplyNested, "nested more than 512 levels"), (Fuzz.wideAndDeep, "expected {\"paywalls\""),
-                                 (#"{"paywalls": [], "paywalls": [{"id": "x", "manifest_url": "a"}]}"#, #"duplicate key "paywalls""#),
-                                 (#"{"paywalls": [{"id": "x", "manifest_url": "a", "id": "y"}]}"#, "line 1, column 48")] {
+        for (json, expected) in [
+            ("[]", "expected {\"paywalls\""), (#"{"paywalls": [{"id": "x"}]}"#, "needs a \"manifest_url\""),
+            (#"{"paywalls": [{"id": "x", "manifest_url": "a"}, {"id": "x", "manifest_url": "b"}]}"#, "appears twice"),
+            (#"{"paywalls": [{"id": "x", "manifest_url": "a", "preload": "yes"}]}"#, "true or false"),
+            (Fuzz.deeplyNested, "nested more than 512 levels"), (Fuzz.wideAndDeep, "expected {\"paywalls\""),
+            (#"{"paywalls": [], "paywalls": [{"id": "x", "manifest_url": "a"}]}"#, #"duplicate key "paywalls""#),
+            (#"{"paywalls": [{"id": "x", "manifest_url": "a", "id": "y"}]}"#, "line 1, column 48"),
+        ] {
             XCTAssertThrowsError(try PaywallConfig(data: Data(json.utf8), origin: "c.json")) { error in
                 XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("c.json"), "\(json.prefix(100)): \(error)")
             }
@@ -50,18 +56,29 @@ final class ConfigLoaderTests: XCTestCase {
     /// not to the working directory, and the cached copy holds it absolute for any later process.
     @MainActor
     func testRelativeManifestURLsAreRelativeToTheConfig() async throws {
-        let data = Data(#"""
+        let data = Data(
+            #"""
             {"paywalls": [{"id": "a", "manifest_url": "bundles/a"}, {"id": "b", "manifest_url": "../b"},
                           {"id": "c", "manifest_url": "/abs/c"}, {"id": "d", "manifest_url": "https://cdn.example.com/d/manifest.json"}]}
             """#.utf8)
         let (fromFile, _) = try await ConfigLoader(cachePath: cachePath).load(origin: "/apps/lumen/config/paywalls.json") { data }
-        XCTAssertEqual(fromFile.paywalls.map(\.source), ["/apps/lumen/config/bundles/a", "/apps/lumen/b", "/abs/c",
-                                                        "https://cdn.example.com/d/manifest.json"])
+        XCTAssertEqual(
+            fromFile.paywalls.map(\.source),
+            [
+                "/apps/lumen/config/bundles/a", "/apps/lumen/b", "/abs/c",
+                "https://cdn.example.com/d/manifest.json",
+            ])
         let cached = try PaywallConfig(data: XCTUnwrap(FileManager.default.contents(atPath: cachePath)), origin: "cache")
         XCTAssertEqual(cached.paywalls.map(\.source), fromFile.paywalls.map(\.source))
-        let (fromURL, _) = try await ConfigLoader(cachePath: cachePath).load(origin: "https://cdn.example.com/app/config.json") { data }
-        XCTAssertEqual(fromURL.paywalls.map(\.source), ["https://cdn.example.com/app/bundles/a", "https://cdn.example.com/b", "/abs/c",
-                                                       "https://cdn.example.com/d/manifest.json"])
+        let (fromURL, _) = try await ConfigLoader(cachePath: cachePath).load(origin: "https://cdn.example.com/app/config.json") {
+            data
+        }
+        XCTAssertEqual(
+            fromURL.paywalls.map(\.source),
+            [
+                "https://cdn.example.com/app/bundles/a", "https://cdn.example.com/b", "/abs/c",
+                "https://cdn.example.com/d/manifest.json",
+            ])
     }
 
     /// A source slower than the bound: the cached copy now, the new one cached in the background.

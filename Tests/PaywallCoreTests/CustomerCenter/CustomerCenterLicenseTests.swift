@@ -23,9 +23,11 @@ final class CustomerCenterLicenseTests: XCTestCase {
         server = try LemonSqueezyTestServer(directory: directory.appendingPathComponent("server"))
         server.keys[Self.key] = LemonSqueezyTestServer.key(id: 1)
         let services = LicenseServices(openURL: { _ in true }, instanceName: { "test" }, refreshesPeriodically: false)
-        runtime = try PaywallRuntime(.init(dataDirectory: directory.appendingPathComponent("data").path,
-                                           store: .fakeStore(catalog: try server.writeCatalog(in: directory)), logLevel: .none),
-                                     licenseServices: services)
+        runtime = try PaywallRuntime(
+            .init(
+                dataDirectory: directory.appendingPathComponent("data").path,
+                store: .fakeStore(catalog: try server.writeCatalog(in: directory)), logLevel: .none),
+            licenseServices: services)
         runtime.events.observe { [weak self] in self?.events.append($0) }
         session = CustomerCenterSession(
             configuration: .default, presentation: .sheet, purchases: runtime.purchases, strings: try ccStrings(),
@@ -46,7 +48,8 @@ final class CustomerCenterLicenseTests: XCTestCase {
     }
 
     private func tap(_ pathId: String) {
-        session.channel.receive(envelope([#"{"event_name": "customer_center_path", "path_id": "\#(pathId)", "product_id": "pro.lifetime"}"#]))
+        session.channel.receive(
+            envelope([#"{"event_name": "customer_center_path", "path_id": "\#(pathId)", "product_id": "pro.lifetime"}"#]))
     }
 
     private func press(_ action: String) {
@@ -75,7 +78,8 @@ final class CustomerCenterLicenseTests: XCTestCase {
         XCTAssertEqual(row["reason"], .null)
         XCTAssertEqual(model.ccPathIds, ["license.deactivate", "license.manage", "restore"])
         XCTAssertEqual(model.ccRows.first { $0["path_id"] == "license.manage" }?["url"], .string(Self.portal.absoluteString))
-        XCTAssertNil(model.ccRows.first { $0["kind"] == "purchase" }, "the license's purchase is its license row, not a second one")
+        XCTAssertNil(
+            model.ccRows.first { $0["kind"] == "purchase" }, "the license's purchase is its license row, not a second one")
         XCTAssertFalse(model.jsonText.contains(Self.key), "the key is only ever shown masked")
     }
 
@@ -106,8 +110,9 @@ final class CustomerCenterLicenseTests: XCTestCase {
         press("confirm")
         try await waitUntilIdle()
         XCTAssertEqual(model["dialog"]?["title"], "Could Not Deactivate")
-        XCTAssertEqual(model["dialog"]?["message"],
-                       "The license server could not be reached. Check your internet connection and try again.")
+        XCTAssertEqual(
+            model["dialog"]?["message"],
+            "The license server could not be reached. Check your internet connection and try again.")
         XCTAssertEqual(try runtime.licenseStore!.licenses().count, 1)
         press("ok")
         XCTAssertNotNil(model.ccRows.first { $0["kind"] == "license" })
@@ -133,9 +138,10 @@ final class CustomerCenterLicenseTests: XCTestCase {
         var screen = try CCFixture.screen([])
         let day = Date(timeIntervalSince1970: 1_798_632_000)  // Dec 30, 2026, noon UTC
         func license(_ state: EntitlementState, _ reason: LicenseStatus.Reason?, expires: Date? = nil) -> LicenseStatus {
-            LicenseStatus(maskedKey: "****4d51", keyStatus: .active, state: state, reason: reason, activationUsage: 3, activationLimit: nil,
-                          expiresAt: expires, productId: "lifetime", productName: nil, variantName: nil, instanceName: "test",
-                          activatedAt: day, validatedAt: day, graceEndsAt: day)
+            LicenseStatus(
+                maskedKey: "****4d51", keyStatus: .active, state: state, reason: reason, activationUsage: 3, activationLimit: nil,
+                expiresAt: expires, productId: "lifetime", productName: nil, variantName: nil, instanceName: "test",
+                activatedAt: day, validatedAt: day, graceEndsAt: day)
         }
         let cases: [(LicenseStatus, String)] = [
             (license(.subscribed, nil), "Active, never expires"),

@@ -51,8 +51,9 @@ final class CustomerCenterReviewTests: XCTestCase {
         rig.send(#"{"event_name": "customer_center_path", "path_id": "refund", "product_id": "pro.monthly"}"#)
         XCTAssertNotNil(rig.session.dialog?.confirming)
         rig.send(#"{"event_name": "customer_center_action", "action": "close"}"#)
-        XCTAssertEqual(rig.events(named: .customerCenterRefundRequest).map(\.params),
-                       [["product_id": "pro.monthly", "status": "user_cancelled"]])
+        XCTAssertEqual(
+            rig.events(named: .customerCenterRefundRequest).map(\.params),
+            [["product_id": "pro.monthly", "status": "user_cancelled"]])
         XCTAssertEqual(delegate.refunds.map(\.status), [.userCancelled])
         XCTAssertEqual(rig.names.suffix(2), [.customerCenterRefundRequest, .customerCenterClose])
     }
@@ -80,8 +81,10 @@ final class CustomerCenterReviewTests: XCTestCase {
     func testConfigRefusesNonASCIIHexAndNonWebURLs() {
         let bad = [
             (##"{"appearance": {"accent": {"light": "#ＡＢＣＤＥＦ", "dark": "#000000"}}}"##, "appearance.accent.light"),
-            (#"{"management": {"paths": [{"id": "x", "type": "url", "url": "javascript:alert(1)", "title": "X"}]}}"#,
-             "management.paths[0].url: must be an http or https URL"),
+            (
+                #"{"management": {"paths": [{"id": "x", "type": "url", "url": "javascript:alert(1)", "title": "X"}]}}"#,
+                "management.paths[0].url: must be an http or https URL"
+            ),
             (#"{"support": {"web_management_url": "file:///etc/passwd"}}"#, "support.web_management_url"),
             (#"{"support": {"update_feed_url": "/latest.json"}}"#, "support.update_feed_url"),
         ]
@@ -93,22 +96,25 @@ final class CustomerCenterReviewTests: XCTestCase {
     }
 
     func testRetitlingAScreenKeepsItsDefaultPaths() throws {
-        let config = try CustomerCenterConfiguration(data: Data(#"{"management": {"title": "Your plan"}}"#.utf8), origin: "cc.json")
+        let config = try CustomerCenterConfiguration(
+            data: Data(#"{"management": {"title": "Your plan"}}"#.utf8), origin: "cc.json")
         XCTAssertEqual(config.managementScreen.title, "Your plan")
         XCTAssertEqual(config.managementScreen.paths, CustomerCenterConfiguration.defaultManagementScreen.paths)
     }
 
     @MainActor
     func testChangePlanProductsTheCatalogDoesNotSellAreReported() throws {
-        let config = CustomerCenterConfiguration(managementScreen: .init(paths: [
-            .init(id: "change_plan", type: .changePlan(productIds: ["pro.yearly", "pro.weekly"])),
-        ]))
+        let config = CustomerCenterConfiguration(
+            managementScreen: .init(paths: [
+                .init(id: "change_plan", type: .changePlan(productIds: ["pro.yearly", "pro.weekly"]))
+            ]))
         XCTAssertEqual(config.problems(with: F.catalog).count, 1)
         XCTAssertTrue(config.problems(with: F.catalog)[0].contains("pro.weekly"), "\(config.problems(with: F.catalog))")
         XCTAssertEqual(CustomerCenterConfiguration.default.problems(with: F.catalog), [])
         // One missing product a path and id, for `customer-center --strict`.
-        XCTAssertEqual(config.missingProducts(in: F.catalog),
-                       [MissingProduct(slot: "management/change_plan", productId: "pro.weekly", reason: .notInCatalog)])
+        XCTAssertEqual(
+            config.missingProducts(in: F.catalog),
+            [MissingProduct(slot: "management/change_plan", productId: "pro.weekly", reason: .notInCatalog)])
         XCTAssertEqual(CustomerCenterConfiguration.default.missingProducts(in: F.catalog), [])
         let rig = try CCSessionRig(dir: dir, configuration: config)
         rig.open()

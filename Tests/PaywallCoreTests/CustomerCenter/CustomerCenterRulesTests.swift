@@ -14,18 +14,25 @@ final class CustomerCenterRulesTests: XCTestCase {
     override func setUpWithError() throws { dir = try makeTemporaryDirectory("CustomerCenterRulesTests") }
     override func tearDown() { removeTemporaryDirectory(dir) }
 
-    private func resolve(_ type: Config.PathType, _ purchase: CustomerCenterPurchase,
-                         _ capabilities: StoreCapabilities = F.appStoreController, webManagementURL: URL? = nil,
-                         at now: Date = F.now) -> CustomerCenterRules.Resolution? {
-        CustomerCenterRules.resolve(type, for: purchase, capabilities: capabilities, catalog: F.catalog,
-                                    webManagementURL: webManagementURL, now: now)
+    private func resolve(
+        _ type: Config.PathType, _ purchase: CustomerCenterPurchase,
+        _ capabilities: StoreCapabilities = F.appStoreController, webManagementURL: URL? = nil,
+        at now: Date = F.now
+    ) -> CustomerCenterRules.Resolution? {
+        CustomerCenterRules.resolve(
+            type, for: purchase, capabilities: capabilities, catalog: F.catalog,
+            webManagementURL: webManagementURL, now: now)
     }
 
-    private func detailPathIds(_ purchase: CustomerCenterPurchase, _ capabilities: StoreCapabilities = F.appStoreController,
-                               configuration: Config = .default) -> [String] {
-        CustomerCenterRules.detailPaths(configuration.managementScreen, for: purchase, capabilities: capabilities,
-                                        catalog: F.catalog, webManagementURL: configuration.support.webManagementURL,
-                                        now: F.now).map(\.path.id)
+    private func detailPathIds(
+        _ purchase: CustomerCenterPurchase, _ capabilities: StoreCapabilities = F.appStoreController,
+        configuration: Config = .default
+    ) -> [String] {
+        CustomerCenterRules.detailPaths(
+            configuration.managementScreen, for: purchase, capabilities: capabilities,
+            catalog: F.catalog, webManagementURL: configuration.support.webManagementURL,
+            now: F.now
+        ).map(\.path.id)
     }
 
     // MARK: 0. Capabilities come from SubscriptionManaging
@@ -174,7 +181,8 @@ final class CustomerCenterRulesTests: XCTestCase {
     func testNothingToManageLineForPlayStorePurchases() throws {
         let row = try F.row([F.sub("t1", store: .playStore)])
         XCTAssertEqual(detailPathIds(row), [])
-        XCTAssertEqual(CustomerCenterRules.nothingToManageKey(for: row, capabilities: F.appStoreController), "cc.detail.google_play")
+        XCTAssertEqual(
+            CustomerCenterRules.nothingToManageKey(for: row, capabilities: F.appStoreController), "cc.detail.google_play")
         let model = try F.screen([row]).model(route: [.home, .detail(purchaseKey: "pro.monthly")], dialog: nil, busy: false)
         XCTAssertEqual(model["message"], "Manage this subscription through Google Play.")
         XCTAssertEqual(model.ccPathIds, [])
@@ -184,7 +192,8 @@ final class CustomerCenterRulesTests: XCTestCase {
         let row = try F.row([F.sub("t1", store: .other)])
         XCTAssertTrue(row.isActive)
         XCTAssertEqual(detailPathIds(row), [])
-        XCTAssertEqual(CustomerCenterRules.nothingToManageKey(for: row, capabilities: F.appStoreController), "cc.detail.elsewhere")
+        XCTAssertEqual(
+            CustomerCenterRules.nothingToManageKey(for: row, capabilities: F.appStoreController), "cc.detail.elsewhere")
         let model = try F.screen([row]).model(route: [.home, .detail(purchaseKey: "pro.monthly")], dialog: nil, busy: false)
         XCTAssertEqual(model["message"], "Manage this subscription where you bought it.")
     }
@@ -192,8 +201,9 @@ final class CustomerCenterRulesTests: XCTestCase {
     func testNothingToManageLineOtherwise() throws {
         // An expired purchase from another store.
         let expiredElsewhere = try F.row([F.sub("t1", store: .other, daysAgo: 40)])
-        XCTAssertEqual(CustomerCenterRules.nothingToManageKey(for: expiredElsewhere, capabilities: F.appStoreController),
-                       "cc.detail.nothing")
+        XCTAssertEqual(
+            CustomerCenterRules.nothingToManageKey(for: expiredElsewhere, capabilities: F.appStoreController),
+            "cc.detail.nothing")
         // An active free trial of the controller's own store with auto-renew off.
         let own = try F.row([F.sub("t2", length: 7, willRenew: false, offer: .trial, price: 0)])
         XCTAssertTrue(own.isActive)
@@ -203,8 +213,9 @@ final class CustomerCenterRulesTests: XCTestCase {
         XCTAssertEqual(model["message"], "There's nothing to manage for this purchase.")
         // An entitlement with no transaction.
         let granted = F.rows([], status: .active(["beta"]))
-        XCTAssertEqual(CustomerCenterRules.nothingToManageKey(for: try XCTUnwrap(granted.first), capabilities: F.appStoreController),
-                       "cc.detail.nothing")
+        XCTAssertEqual(
+            CustomerCenterRules.nothingToManageKey(for: try XCTUnwrap(granted.first), capabilities: F.appStoreController),
+            "cc.detail.nothing")
     }
 
     func testDetailScreenWithPathsHasNoNothingToManageLine() throws {
@@ -225,7 +236,8 @@ final class CustomerCenterRulesTests: XCTestCase {
 
     func testSurveyIsSkippedWhenThePathOpensAWebManagementPageOrTheReceiptLink() {
         let manage = Config.default.managementScreen.paths.first { $0.id == "manage_subscription" }!
-        XCTAssertFalse(CustomerCenterRules.asksSurvey(manage, resolution: .webManagement(URL(string: "https://billing.example.com")!)))
+        XCTAssertFalse(
+            CustomerCenterRules.asksSurvey(manage, resolution: .webManagement(URL(string: "https://billing.example.com")!)))
         XCTAssertFalse(CustomerCenterRules.asksSurvey(manage, resolution: .receiptLink))
     }
 
@@ -250,8 +262,9 @@ final class CustomerCenterRulesTests: XCTestCase {
         let rows = F.rows([F.sub("t1", store: .stripe), F.sub("t2", product: "pro.yearly", store: .superwall, daysAgo: 2)])
         let model = try F.screen(rows, configuration: .init(warnsAboutDuplicateSubscriptions: false))
             .model(route: [.home], dialog: nil, busy: false)
-        let badges = Dictionary(uniqueKeysWithValues: model.ccRows.filter { $0["kind"] == "purchase" }
-            .map { ($0["product_id"]?.stringValue ?? "", $0["badge"]?.stringValue ?? "") })
+        let badges = Dictionary(
+            uniqueKeysWithValues: model.ccRows.filter { $0["kind"] == "purchase" }
+                .map { ($0["product_id"]?.stringValue ?? "", $0["badge"]?.stringValue ?? "") })
         XCTAssertEqual(badges, ["pro.monthly": "Web", "pro.yearly": "Superwall"])
         let detail = try F.screen(rows).model(route: [.home, .detail(purchaseKey: "pro.monthly")], dialog: nil, busy: false)
         XCTAssertEqual(detail["badge"], "Web")
@@ -263,7 +276,8 @@ final class CustomerCenterRulesTests: XCTestCase {
             let row = try F.row([F.sub("t1", store: store)])
             XCTAssertTrue(row.isWebPurchase)
             // The controller does not act on web stores: the page does the managing.
-            XCTAssertEqual(resolve(.manageSubscription, row, F.appStoreController, webManagementURL: url), .webManagement(url), "\(store)")
+            XCTAssertEqual(
+                resolve(.manageSubscription, row, F.appStoreController, webManagementURL: url), .webManagement(url), "\(store)")
         }
     }
 
@@ -284,8 +298,9 @@ final class CustomerCenterRulesTests: XCTestCase {
         XCTAssertTrue(CustomerCenterRules.hasDuplicateSubscriptions(rows))
         let model = try F.screen(rows).model(route: [.home], dialog: nil, busy: false)
         XCTAssertEqual(model.ccBannerKinds, ["duplicate"])
-        XCTAssertEqual(model["banners"]?.arrayValue?.first?["text"],
-                       "You may be paying twice: this subscription is active through two stores. Cancel one of them to stop paying twice.")
+        XCTAssertEqual(
+            model["banners"]?.arrayValue?.first?["text"],
+            "You may be paying twice: this subscription is active through two stores. Cancel one of them to stop paying twice.")
     }
 
     func testNoDuplicateBannerWhenTheWarningIsOff() throws {
@@ -301,7 +316,9 @@ final class CustomerCenterRulesTests: XCTestCase {
         XCTAssertFalse(CustomerCenterRules.hasDuplicateSubscriptions(rows))
         XCTAssertEqual(try F.screen(rows).model(route: [.home], dialog: nil, busy: false).ccBannerKinds, [])
         // Nor when the second store's subscription has lapsed.
-        let lapsed = F.rows([F.sub("t1", store: .appStore), F.sub("t2", product: "pro.yearly", store: .stripe, daysAgo: 40, length: 30)])
+        let lapsed = F.rows([
+            F.sub("t1", store: .appStore), F.sub("t2", product: "pro.yearly", store: .stripe, daysAgo: 40, length: 30),
+        ])
         XCTAssertFalse(CustomerCenterRules.hasDuplicateSubscriptions(lapsed))
     }
 
@@ -309,8 +326,10 @@ final class CustomerCenterRulesTests: XCTestCase {
     /// chains are active and billed, so the user pays twice and must be warned.
     func testDuplicateBannerWhenTheSameProductIsActiveThroughTwoStores() throws {
         let rows = F.rows([F.sub("ios1", store: .appStore, daysAgo: 5), F.sub("gp1", store: .playStore, daysAgo: 2)])
-        XCTAssertTrue(CustomerCenterRules.hasDuplicateSubscriptions(rows),
-                      "two active subscriptions of pro.monthly from APP_STORE and PLAY_STORE; rows: \(rows.map { "\($0.key)@\($0.store?.rawValue ?? "-")" })")
+        XCTAssertTrue(
+            CustomerCenterRules.hasDuplicateSubscriptions(rows),
+            "two active subscriptions of pro.monthly from APP_STORE and PLAY_STORE; rows: \(rows.map { "\($0.key)@\($0.store?.rawValue ?? "-")" })"
+        )
         XCTAssertEqual(try F.screen(rows).model(route: [.home], dialog: nil, busy: false).ccBannerKinds, ["duplicate"])
     }
 
@@ -342,9 +361,11 @@ final class CustomerCenterRulesTests: XCTestCase {
         let rows = F.rows([F.sub("t1")])
         let model = try F.screen(rows, appVersion: "2.9", latestVersion: "2.10").model(route: [.home], dialog: nil, busy: false)
         XCTAssertEqual(model.ccBannerKinds, ["update"])
-        XCTAssertEqual(model["banners"]?.arrayValue?.first?["text"],
-                       "Version 2.10 is available. Update the app to get the latest fixes.")
-        let current = try F.screen(rows, appVersion: "1.0", latestVersion: "1.0.0").model(route: [.home], dialog: nil, busy: false)
+        XCTAssertEqual(
+            model["banners"]?.arrayValue?.first?["text"],
+            "Version 2.10 is available. Update the app to get the latest fixes.")
+        let current = try F.screen(rows, appVersion: "1.0", latestVersion: "1.0.0").model(
+            route: [.home], dialog: nil, busy: false)
         XCTAssertEqual(current.ccBannerKinds, [])
     }
 
@@ -358,8 +379,10 @@ final class CustomerCenterRulesTests: XCTestCase {
 
     private func writeCache(feed: String, version: String, checkedAt: Date) throws -> String {
         let path = dir.appendingPathComponent("update-check.json").path
-        let entry: JSONValue = ["feed": .string(feed), "version": .string(version),
-                                "checked_at": .number(checkedAt.timeIntervalSince1970)]
+        let entry: JSONValue = [
+            "feed": .string(feed), "version": .string(version),
+            "checked_at": .number(checkedAt.timeIntervalSince1970),
+        ]
         try Data(entry.jsonText.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -367,8 +390,10 @@ final class CustomerCenterRulesTests: XCTestCase {
     func testCachedVersionIsUsedWhenYoungerThanADayForTheSameFeed() throws {
         let feed = URL(string: "https://example.com/feed.json")!
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let check = UpdateCheck(cachePath: try writeCache(feed: feed.absoluteString, version: "3.1.4",
-                                                          checkedAt: now.addingTimeInterval(-23 * 3600)))
+        let check = UpdateCheck(
+            cachePath: try writeCache(
+                feed: feed.absoluteString, version: "3.1.4",
+                checkedAt: now.addingTimeInterval(-23 * 3600)))
         XCTAssertEqual(check.cachedVersion(feed: feed, now: now), "3.1.4")
         XCTAssertEqual(check.cachedVersion(feed: feed, now: now.addingTimeInterval(-23 * 3600)), "3.1.4", "just written")
     }
@@ -376,11 +401,15 @@ final class CustomerCenterRulesTests: XCTestCase {
     func testCachedVersionIsIgnoredWhenOlderThanADayOrForAnotherFeed() throws {
         let feed = URL(string: "https://example.com/feed.json")!
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let stale = UpdateCheck(cachePath: try writeCache(feed: feed.absoluteString, version: "3.1.4",
-                                                          checkedAt: now.addingTimeInterval(-25 * 3600)))
+        let stale = UpdateCheck(
+            cachePath: try writeCache(
+                feed: feed.absoluteString, version: "3.1.4",
+                checkedAt: now.addingTimeInterval(-25 * 3600)))
         XCTAssertNil(stale.cachedVersion(feed: feed, now: now))
-        let fresh = UpdateCheck(cachePath: try writeCache(feed: feed.absoluteString, version: "3.1.4",
-                                                          checkedAt: now.addingTimeInterval(-60)))
+        let fresh = UpdateCheck(
+            cachePath: try writeCache(
+                feed: feed.absoluteString, version: "3.1.4",
+                checkedAt: now.addingTimeInterval(-60)))
         XCTAssertNil(fresh.cachedVersion(feed: URL(string: "https://example.com/other.json")!, now: now))
         XCTAssertEqual(fresh.cachedVersion(feed: feed, now: now), "3.1.4")
         XCTAssertNil(UpdateCheck(cachePath: dir.appendingPathComponent("missing.json").path).cachedVersion(feed: feed, now: now))
@@ -403,7 +432,8 @@ final class CustomerCenterRulesTests: XCTestCase {
         let row = try XCTUnwrap(model.ccRows.first { $0["kind"] == "purchase" })
         XCTAssertEqual(row["title"], "Purchase")
         XCTAssertFalse(model.ccRows.contains { $0["title"] == "com.example.gone" })
-        let detail = try F.screen([nameless]).model(route: [.home, .detail(purchaseKey: "com.example.gone")], dialog: nil, busy: false)
+        let detail = try F.screen([nameless]).model(
+            route: [.home, .detail(purchaseKey: "com.example.gone")], dialog: nil, busy: false)
         XCTAssertEqual(detail["title"], "Purchase")
     }
 
@@ -422,12 +452,13 @@ final class CustomerCenterRulesTests: XCTestCase {
     }
 
     func testRowsListActiveSubscriptionsNewestFirstThenInactiveThenEntitlementsThenOneTimePurchases() {
-        let rows = F.rows([
-            F.sub("a", daysAgo: 20),
-            F.sub("b", product: "pro.yearly", daysAgo: 2, length: 1),
-            F.sub("c", product: "team.monthly", daysAgo: 10, entitlements: ["team"], group: "team"),
-            F.oneTime("d", daysAgo: 1),
-        ], status: .active(["pro", "team", "lifetime", "beta"]))
+        let rows = F.rows(
+            [
+                F.sub("a", daysAgo: 20),
+                F.sub("b", product: "pro.yearly", daysAgo: 2, length: 1),
+                F.sub("c", product: "team.monthly", daysAgo: 10, entitlements: ["team"], group: "team"),
+                F.oneTime("d", daysAgo: 1),
+            ], status: .active(["pro", "team", "lifetime", "beta"]))
         XCTAssertEqual(rows.map(\.key), ["team.monthly", "pro.monthly", "pro.yearly", "entitlement:beta", "lifetime"])
         XCTAssertEqual(rows.map(\.isActive), [true, true, false, true, true])
     }
@@ -471,10 +502,12 @@ final class CustomerCenterRulesTests: XCTestCase {
         let screen = Config.default.managementScreen
         XCTAssertEqual(CustomerCenterRules.screenPaths(screen, support: .init()).map(\.id), ["restore"])
         XCTAssertEqual(CustomerCenterRules.screenPaths(screen, support: .init(email: "")).map(\.id), ["restore"])
-        XCTAssertEqual(CustomerCenterRules.screenPaths(screen, support: .init(email: "help@example.com")).map(\.id),
-                       ["restore", "contact_support"])
-        XCTAssertEqual(CustomerCenterRules.screenPaths(Config.default.noPurchasesScreen, support: .init(email: "help@example.com"))
-            .map(\.id), ["restore", "contact_support"])
+        XCTAssertEqual(
+            CustomerCenterRules.screenPaths(screen, support: .init(email: "help@example.com")).map(\.id),
+            ["restore", "contact_support"])
+        XCTAssertEqual(
+            CustomerCenterRules.screenPaths(Config.default.noPurchasesScreen, support: .init(email: "help@example.com"))
+                .map(\.id), ["restore", "contact_support"])
         var configuration = Config.default
         configuration.support.email = "help@example.com"
         let model = try F.screen([], configuration: configuration).model(route: [.home], dialog: nil, busy: false)
@@ -485,11 +518,16 @@ final class CustomerCenterRulesTests: XCTestCase {
     func testPurchasePathsNeverAppearOnTheManagementScreenItself() throws {
         var configuration = Config.default
         configuration.support.email = "help@example.com"
-        configuration.managementScreen.paths.append(.init(id: "faq", type: .url(URL(string: "https://example.com/faq")!,
-                                                                                title: "FAQ", openMethod: .inApp)))
+        configuration.managementScreen.paths.append(
+            .init(
+                id: "faq",
+                type: .url(
+                    URL(string: "https://example.com/faq")!,
+                    title: "FAQ", openMethod: .inApp)))
         let ids = CustomerCenterRules.screenPaths(configuration.managementScreen, support: configuration.support).map(\.id)
         XCTAssertEqual(ids, ["restore", "contact_support", "faq"])
-        let model = try F.screen(F.rows([F.sub("t1")]), configuration: configuration).model(route: [.home], dialog: nil, busy: false)
+        let model = try F.screen(F.rows([F.sub("t1")]), configuration: configuration).model(
+            route: [.home], dialog: nil, busy: false)
         XCTAssertEqual(model["screen"], "management")
         XCTAssertEqual(model.ccPathIds, ["restore", "contact_support", "faq"])
         XCTAssertEqual(model.ccRows.first { $0["path_id"] == "faq" }?["url"], "https://example.com/faq")

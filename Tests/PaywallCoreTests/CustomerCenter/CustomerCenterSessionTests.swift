@@ -10,7 +10,8 @@ final class CustomerCenterSessionTests: XCTestCase {
     override func setUpWithError() throws { dir = try makeTemporaryDirectory("CustomerCenterSessionTests") }
     override func tearDown() { removeTemporaryDirectory(dir) }
 
-    private static let detailMonthly = #"{"event_name": "customer_center_path", "path_id": "detail", "product_id": "pro.monthly"}"#
+    private static let detailMonthly =
+        #"{"event_name": "customer_center_path", "path_id": "detail", "product_id": "pro.monthly"}"#
     private static func path(_ id: String, product: String = "pro.monthly") -> String {
         #"{"event_name": "customer_center_path", "path_id": "\#(id)", "product_id": "\#(product)"}"#
     }
@@ -24,9 +25,10 @@ final class CustomerCenterSessionTests: XCTestCase {
     /// An active, renewing web subscription of `pro.monthly` bought 3 days before the real now.
     private static func webSubscription(_ store: StoreKind) -> StoreTransaction {
         let bought = Date().addingTimeInterval(-3 * CCFixture.day)
-        return StoreTransaction(id: "web1", productId: "pro.monthly", kind: .autoRenewable, store: store, purchaseDate: bought,
-                                expirationDate: bought.addingTimeInterval(30 * CCFixture.day), willRenew: true,
-                                subscriptionGroupId: "pro", entitlementIds: ["pro"], price: decimalPrice("7.99"))
+        return StoreTransaction(
+            id: "web1", productId: "pro.monthly", kind: .autoRenewable, store: store, purchaseDate: bought,
+            expirationDate: bought.addingTimeInterval(30 * CCFixture.day), willRenew: true,
+            subscriptionGroupId: "pro", entitlementIds: ["pro"], price: decimalPrice("7.99"))
     }
 
     @MainActor
@@ -43,8 +45,9 @@ final class CustomerCenterSessionTests: XCTestCase {
         rig.session.start()
         XCTAssertEqual(rig.page.evaluated, [], "nothing is sent before the page is ready")
         rig.send(#"{"event_name": "ping"}"#)
-        XCTAssertEqual(rig.events(named: .customerCenterOpen).map(\.params),
-                       [["screen": "management", "presentation": "sheet"]])
+        XCTAssertEqual(
+            rig.events(named: .customerCenterOpen).map(\.params),
+            [["screen": "management", "presentation": "sheet"]])
         let model = try XCTUnwrap(rig.page.lastModel)
         XCTAssertEqual(model["screen"], "management")
         XCTAssertEqual(model["close"], "Done")
@@ -89,21 +92,27 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(rig.page.lastModel?.ccPathIds, ["change_plan", "refund", "manage_subscription"])
 
         rig.send(Self.path("manage_subscription"))
-        XCTAssertEqual(rig.events(named: .customerCenterAction).map(\.params),
-                       [["action": "manage_subscription", "path_id": "manage_subscription", "product_id": "pro.monthly"]])
+        XCTAssertEqual(
+            rig.events(named: .customerCenterAction).map(\.params),
+            [["action": "manage_subscription", "path_id": "manage_subscription", "product_id": "pro.monthly"]])
         let survey = try XCTUnwrap(rig.page.lastModel)
         XCTAssertEqual(survey["screen"], "survey")
         XCTAssertEqual(survey["survey_id"], "cancel_survey")
         XCTAssertEqual(survey["title"], "Why are you cancelling?")
-        XCTAssertEqual(survey.ccRows.compactMap { $0["option_id"]?.stringValue }, ["too_expensive", "dont_use", "bought_by_mistake"])
+        XCTAssertEqual(
+            survey.ccRows.compactMap { $0["option_id"]?.stringValue }, ["too_expensive", "dont_use", "bought_by_mistake"])
         XCTAssertEqual(survey.ccRows.first?["title"], "Too expensive")
         XCTAssertNil(rig.session.dialog, "nothing is confirmed before the survey is answered")
 
         rig.send(Self.option("too_expensive"))
-        XCTAssertEqual(rig.events(named: .customerCenterSurveyResponse).map(\.params), [[
-            "survey_id": "cancel_survey", "option_id": "too_expensive", "action": "manage_subscription",
-            "path_id": "manage_subscription", "product_id": "pro.monthly",
-        ]])
+        XCTAssertEqual(
+            rig.events(named: .customerCenterSurveyResponse).map(\.params),
+            [
+                [
+                    "survey_id": "cancel_survey", "option_id": "too_expensive", "action": "manage_subscription",
+                    "path_id": "manage_subscription", "product_id": "pro.monthly",
+                ]
+            ])
         XCTAssertEqual(rig.session.route, [.home, .detail(purchaseKey: "pro.monthly")], "the survey leaves the stack")
         let confirm = try XCTUnwrap(rig.session.dialog)
         XCTAssertEqual(confirm.title, "Cancel Pro Monthly?")
@@ -121,8 +130,9 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertNil(after.revocationDate)
         XCTAssertEqual(rig.purchases.subscriptionStatus, .active(["pro"]), "access lasts to the period's end")
         XCTAssertFalse(rig.purchases.customerInfo.transactions.contains { $0.willRenew })
-        XCTAssertFalse(rig.page.lastModel?.ccPathIds.contains("manage_subscription") ?? true,
-                       "the detail screen no longer offers to cancel")
+        XCTAssertFalse(
+            rig.page.lastModel?.ccPathIds.contains("manage_subscription") ?? true,
+            "the detail screen no longer offers to cancel")
         XCTAssertEqual(ccNames(rig), [.customerCenterOpen, .customerCenterAction, .customerCenterSurveyResponse])
     }
 
@@ -149,12 +159,16 @@ final class CustomerCenterSessionTests: XCTestCase {
         try await rig.waitUntilIdle()
         XCTAssertEqual(rig.session.dialog?.title, "Plan Changed")
         let yearly = try XCTUnwrap(rig.latestStoreTransaction("pro.yearly"))
-        let transactionEvents = rig.events.filter { $0.name.rawValue.hasPrefix("transaction_") || $0.name.rawValue.hasSuffix("_start") }
-        XCTAssertEqual(transactionEvents.map(\.name), [.transactionStart, .transactionComplete, .subscriptionStart],
-                       "\(rig.names)")
+        let transactionEvents = rig.events.filter {
+            $0.name.rawValue.hasPrefix("transaction_") || $0.name.rawValue.hasSuffix("_start")
+        }
+        XCTAssertEqual(
+            transactionEvents.map(\.name), [.transactionStart, .transactionComplete, .subscriptionStart],
+            "\(rig.names)")
         XCTAssertEqual(transactionEvents.first?.params, ["product_identifier": "pro.yearly"])
-        XCTAssertEqual(transactionEvents.dropFirst().first?.params,
-                       ["product_identifier": "pro.yearly", "transaction_id": .string(yearly.id)])
+        XCTAssertEqual(
+            transactionEvents.dropFirst().first?.params,
+            ["product_identifier": "pro.yearly", "transaction_id": .string(yearly.id)])
     }
 
     /// A plan change the store made is shown as done even when the entitlement cache cannot
@@ -201,8 +215,9 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(rig.session.dialog?.title, "Request a Refund for Pro Monthly?", "no survey on refund by default")
         rig.send(Self.action("confirm"))
         try await rig.waitUntilIdle()
-        XCTAssertEqual(rig.events(named: .customerCenterRefundRequest).map(\.params),
-                       [["product_id": "pro.monthly", "status": "success"]])
+        XCTAssertEqual(
+            rig.events(named: .customerCenterRefundRequest).map(\.params),
+            [["product_id": "pro.monthly", "status": "success"]])
         XCTAssertEqual(rig.session.dialog?.title, "Refund Requested")
         XCTAssertNotNil(try XCTUnwrap(rig.latestStoreTransaction("pro.monthly")).revocationDate)
         XCTAssertEqual(rig.purchases.subscriptionStatus, .inactive)
@@ -219,8 +234,9 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertNotNil(rig.session.dialog)
         rig.send(Self.action("dismiss"))
         try await rig.waitUntilIdle()
-        XCTAssertEqual(rig.events(named: .customerCenterRefundRequest).map(\.params),
-                       [["product_id": "pro.monthly", "status": "user_cancelled"]])
+        XCTAssertEqual(
+            rig.events(named: .customerCenterRefundRequest).map(\.params),
+            [["product_id": "pro.monthly", "status": "user_cancelled"]])
         XCTAssertNil(rig.session.dialog)
         XCTAssertNil(try XCTUnwrap(rig.latestStoreTransaction("pro.monthly")).revocationDate)
         XCTAssertEqual(rig.purchases.subscriptionStatus, .active(["pro"]))
@@ -289,10 +305,13 @@ final class CustomerCenterSessionTests: XCTestCase {
         let rig = try CCSessionRig(dir: dir)
         rig.open()
         let channel = rig.session.channel
-        XCTAssertFalse(channel.shouldAllowNavigation(to: "https://example.com/help", bundleHost: "customer-center", newWindow: false))
+        XCTAssertFalse(
+            channel.shouldAllowNavigation(to: "https://example.com/help", bundleHost: "customer-center", newWindow: false))
         XCTAssertFalse(channel.shouldAllowNavigation(to: "myapp://settings", bundleHost: "customer-center", newWindow: false))
-        XCTAssertTrue(channel.shouldAllowNavigation(to: "paywall://customer-center/index.html", bundleHost: "customer-center",
-                                                    newWindow: false))
+        XCTAssertTrue(
+            channel.shouldAllowNavigation(
+                to: "paywall://customer-center/index.html", bundleHost: "customer-center",
+                newWindow: false))
         XCTAssertEqual(rig.page.openedExternally, [URL(string: "https://example.com/help")!])
         let opened = rig.events(named: .urlOpenExternal).map(\.params)
         XCTAssertEqual(opened, [["url": "https://example.com/help", "source": "link", "page": "customer_center"]])
@@ -391,14 +410,16 @@ final class CustomerCenterSessionTests: XCTestCase {
 
     @MainActor
     func testSandboxStoreNeverLooksUpUpdates() async throws {
-        let rig = try CCSessionRig(dir: dir, configuration: updateConfiguration(),
-                                   updateCheck: UpdateCheck(cachePath: dir.appendingPathComponent("update.json").path))
+        let rig = try CCSessionRig(
+            dir: dir, configuration: updateConfiguration(),
+            updateCheck: UpdateCheck(cachePath: dir.appendingPathComponent("update.json").path))
         try await rig.buy(FakeStoreFixture.monthly)
         XCTAssertTrue(StoreCapabilities(rig.purchases.controller).isSandbox)
         rig.open()
         try await Task.sleep(nanoseconds: 1_500_000_000)
-        XCTAssertEqual(rig.events(named: .customerCenterUpdateCheckFail).count, 0,
-                       "a fetch of the unroutable feed was attempted: \(rig.events(named: .customerCenterUpdateCheckFail).map(\.params))")
+        XCTAssertEqual(
+            rig.events(named: .customerCenterUpdateCheckFail).count, 0,
+            "a fetch of the unroutable feed was attempted: \(rig.events(named: .customerCenterUpdateCheckFail).map(\.params))")
         XCTAssertEqual(rig.page.lastModel?.ccBannerKinds, [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("update.json").path))
     }
@@ -406,8 +427,9 @@ final class CustomerCenterSessionTests: XCTestCase {
     /// The control for the sandbox test: a store that is not a sandbox does look the feed up.
     @MainActor
     func testNonSandboxControllerLooksUpUpdates() async throws {
-        let rig = try CCSessionRig(dir: dir, controller: CCController(), transactions: [], configuration: updateConfiguration(),
-                                   updateCheck: UpdateCheck(cachePath: dir.appendingPathComponent("update.json").path))
+        let rig = try CCSessionRig(
+            dir: dir, controller: CCController(), transactions: [], configuration: updateConfiguration(),
+            updateCheck: UpdateCheck(cachePath: dir.appendingPathComponent("update.json").path))
         rig.open()
         for _ in 0..<200 where rig.events(named: .customerCenterUpdateCheckFail).isEmpty {
             try await Task.sleep(nanoseconds: 50_000_000)
@@ -418,11 +440,14 @@ final class CustomerCenterSessionTests: XCTestCase {
     @MainActor
     func testCachedLatestVersionShowsTheUpdateBanner() async throws {
         let cachePath = dir.appendingPathComponent("update.json").path
-        let entry: JSONValue = ["feed": "http://127.0.0.1:9/feed.json", "version": "9.0.0",
-                                "checked_at": .number(Date().timeIntervalSince1970 - 60)]
+        let entry: JSONValue = [
+            "feed": "http://127.0.0.1:9/feed.json", "version": "9.0.0",
+            "checked_at": .number(Date().timeIntervalSince1970 - 60),
+        ]
         try Data(entry.jsonText.utf8).write(to: URL(fileURLWithPath: cachePath))
-        let rig = try CCSessionRig(dir: dir, controller: CCController(), transactions: [Self.webSubscription(.appStore)],
-                                   configuration: updateConfiguration(), updateCheck: UpdateCheck(cachePath: cachePath))
+        let rig = try CCSessionRig(
+            dir: dir, controller: CCController(), transactions: [Self.webSubscription(.appStore)],
+            configuration: updateConfiguration(), updateCheck: UpdateCheck(cachePath: cachePath))
         rig.open()
         try await Task.sleep(nanoseconds: 200_000_000)
         XCTAssertEqual(rig.page.lastModel?.ccBannerKinds, ["update"])
@@ -439,8 +464,9 @@ final class CustomerCenterSessionTests: XCTestCase {
         let controller = CCController()
         controller.stores = [.appStore]
         controller.manages = true
-        let rig = try CCSessionRig(dir: dir, controller: controller, transactions: [Self.webSubscription(.stripe)],
-                                   configuration: configuration)
+        let rig = try CCSessionRig(
+            dir: dir, controller: controller, transactions: [Self.webSubscription(.stripe)],
+            configuration: configuration)
         rig.open()
         rig.send(Self.detailMonthly)
         XCTAssertEqual(rig.page.lastModel?["badge"], "Web")
@@ -510,8 +536,10 @@ final class CustomerCenterSessionTests: XCTestCase {
         let mail = try XCTUnwrap(rig.page.mails.first)
         XCTAssertTrue(mail.absoluteString.hasPrefix("mailto:help@example.com?"), mail.absoluteString)
         let body = try XCTUnwrap(mail.absoluteString.components(separatedBy: "body=").last?.removingPercentEncoding)
-        for line in ["User ID: \(Purchases.anonymousUser)", "App version: 1.0.0", "OS: Ubuntu 24.04",
-                     "Active entitlements: pro", "Sandbox: yes", "Paywall runtime: \(DeviceInfo.runtimeVersion)"] {
+        for line in [
+            "User ID: \(Purchases.anonymousUser)", "App version: 1.0.0", "OS: Ubuntu 24.04",
+            "Active entitlements: pro", "Sandbox: yes", "Paywall runtime: \(DeviceInfo.runtimeVersion)",
+        ] {
             XCTAssertTrue(body.contains(line), "missing \(line) in \(body)")
         }
         XCTAssertNil(rig.session.dialog)

@@ -21,8 +21,9 @@ final class CustomerInfoTests: XCTestCase {
     }
 
     private func lifetime(_ id: String, purchaseDate: Date, entitlement: String = "pro") -> StoreTransaction {
-        StoreTransaction(id: id, productId: "lifetime", kind: .nonConsumable, store: .appStore,
-                         purchaseDate: purchaseDate, entitlementIds: [entitlement], price: decimalPrice("99.99"))
+        StoreTransaction(
+            id: id, productId: "lifetime", kind: .nonConsumable, store: .appStore,
+            purchaseDate: purchaseDate, entitlementIds: [entitlement], price: decimalPrice("99.99"))
     }
 
     // MARK: state(of:now:)
@@ -69,10 +70,14 @@ final class CustomerInfoTests: XCTestCase {
         let info = CustomerInfo(
             transactions: [lifetime("l1", purchaseDate: utcDate(2026, 3, 1)), monthly("m1", willRenew: false)],
             now: now)
-        XCTAssertEqual(info.entitlements, [Entitlement(
-            id: "pro", isActive: true, productIds: ["pro.monthly", "lifetime"], latestProductId: "lifetime",
-            store: .appStore, startsAt: utcDate(2026, 3, 1), renewedAt: nil, expiresAt: nil, isLifetime: true,
-            willRenew: false, state: .subscribed, offerType: nil)])
+        XCTAssertEqual(
+            info.entitlements,
+            [
+                Entitlement(
+                    id: "pro", isActive: true, productIds: ["pro.monthly", "lifetime"], latestProductId: "lifetime",
+                    store: .appStore, startsAt: utcDate(2026, 3, 1), renewedAt: nil, expiresAt: nil, isLifetime: true,
+                    willRenew: false, state: .subscribed, offerType: nil)
+            ])
         XCTAssertEqual(info.subscriptionStatus, .active(["pro"]))
     }
 

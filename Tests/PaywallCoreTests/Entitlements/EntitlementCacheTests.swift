@@ -12,9 +12,10 @@ final class EntitlementCacheTests: XCTestCase {
     override func tearDown() { removeTemporaryDirectory(dir) }
 
     private func monthly(_ id: String, expires: Date) -> StoreTransaction {
-        StoreTransaction(id: id, productId: "pro.monthly", kind: .autoRenewable, store: .fakeStore,
-                         purchaseDate: start, expirationDate: expires, willRenew: true, subscriptionGroupId: "pro",
-                         entitlementIds: ["pro"], price: Decimal(string: "7.99")!)
+        StoreTransaction(
+            id: id, productId: "pro.monthly", kind: .autoRenewable, store: .fakeStore,
+            purchaseDate: start, expirationDate: expires, willRenew: true, subscriptionGroupId: "pro",
+            entitlementIds: ["pro"], price: Decimal(string: "7.99")!)
     }
 
     func testNothingCachedIsUnknown() throws {
@@ -32,8 +33,9 @@ final class EntitlementCacheTests: XCTestCase {
         let beforeExpiry = start.addingTimeInterval(60).addingTimeInterval(-offset)
         XCTAssertEqual(try reopened.coldStartStatus(user: "u", realNow: beforeExpiry).0, .active(["pro"]))
         let afterExpiry = expiry.addingTimeInterval(1).addingTimeInterval(-offset)
-        XCTAssertEqual(try reopened.coldStartStatus(user: "u", realNow: afterExpiry).0, .inactive,
-                       "an expiry since the last sync counts with no network")
+        XCTAssertEqual(
+            try reopened.coldStartStatus(user: "u", realNow: afterExpiry).0, .inactive,
+            "an expiry since the last sync counts with no network")
     }
 
     func testAppSetStatusIsUsedAsSet() throws {

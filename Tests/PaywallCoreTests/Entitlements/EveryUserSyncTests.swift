@@ -17,8 +17,9 @@ final class EveryUserSyncTests: FakeStoreTestCase {
 
     @MainActor
     private func purchases(_ store: FakeStore, cache: EntitlementCache, user: String) throws -> Purchases {
-        try Purchases(controller: store, catalog: store.catalog, cache: cache, transactionSource: store,
-                      events: EventDispatcher(), userId: user)
+        try Purchases(
+            controller: store, catalog: store.catalog, cache: cache, transactionSource: store,
+            events: EventDispatcher(), userId: user)
     }
 
     @MainActor

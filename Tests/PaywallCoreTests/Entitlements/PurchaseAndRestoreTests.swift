@@ -20,11 +20,14 @@ final class PurchaseAndRestoreTests: XCTestCase {
     }
 
     @MainActor
-    private func purchases(_ controller: PurchaseController, source: TransactionSource?, catalog: Catalog,
-                           user: String = Purchases.anonymousUser, events: EventDispatcher) throws -> Purchases {
-        let purchases = try Purchases(controller: controller, catalog: catalog,
-                                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
-                                      transactionSource: source, events: events, userId: user)
+    private func purchases(
+        _ controller: PurchaseController, source: TransactionSource?, catalog: Catalog,
+        user: String = Purchases.anonymousUser, events: EventDispatcher
+    ) throws -> Purchases {
+        let purchases = try Purchases(
+            controller: controller, catalog: catalog,
+            cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+            transactionSource: source, events: events, userId: user)
         try purchases.refresh()
         return purchases
     }
@@ -82,7 +85,8 @@ final class PurchaseAndRestoreTests: XCTestCase {
         recorder.events = []
         guard case .purchased = await purchases.purchase(F.yearly, changingPlan: true) else { return XCTFail() }
         let yearly = try XCTUnwrap(try store.currentTransactions().last { $0.productId == F.yearly.id })
-        XCTAssertEqual(recorder.names.filter { $0.rawValue.hasPrefix("transaction_") }, [.transactionStart, .transactionComplete])
+        XCTAssertEqual(
+            recorder.names.filter { $0.rawValue.hasPrefix("transaction_") }, [.transactionStart, .transactionComplete])
         XCTAssertEqual(recorder.events.first { $0.name == .transactionComplete }?.params["transaction_id"], .string(yearly.id))
         XCTAssertTrue(purchases.customerInfo.transactions.contains { $0.id == yearly.id }, "the status was read again")
     }

@@ -23,19 +23,21 @@ final class ScriptedController: PurchaseController {
 
     func release() {
         hold = false
-        waiting.forEach { $0.resume() }
+        for continuation in waiting { continuation.resume() }
         waiting = []
     }
 }
 
 let testCatalog = Catalog(products: [
-    Product(id: "pro.monthly", displayName: "Pro Monthly", price: Decimal(string: "7.99")!, currencyCode: "USD",
-            kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro",
-            groupRank: 2, introductoryOffer: IntroductoryOffer(mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week)),
-            entitlements: ["pro"]),
+    Product(
+        id: "pro.monthly", displayName: "Pro Monthly", price: Decimal(string: "7.99")!, currencyCode: "USD",
+        kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro",
+        groupRank: 2, introductoryOffer: IntroductoryOffer(mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week)),
+        entitlements: ["pro"]),
     Product(id: "credits", displayName: "Credits", price: Decimal(string: "0.99")!, currencyCode: "USD", kind: .consumable),
-    Product(id: "lifetime", displayName: "Lifetime", price: 99, currencyCode: "USD", kind: .nonConsumable,
-            entitlements: ["pro"]),
+    Product(
+        id: "lifetime", displayName: "Lifetime", price: 99, currencyCode: "USD", kind: .nonConsumable,
+        entitlements: ["pro"]),
 ])
 
 /// The purchase state in app mode (the app owns the status) and runtime mode (a store does).
@@ -45,10 +47,13 @@ final class PurchasesTests: XCTestCase {
     override func tearDown() { removeTemporaryDirectory(dir) }
 
     @MainActor
-    private func appMode(_ events: EventDispatcher = EventDispatcher(), user: String = Purchases.anonymousUser) throws -> Purchases {
-        try Purchases(controller: ScriptedController(), catalog: testCatalog,
-                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
-                      transactionSource: nil, events: events, userId: user)
+    private func appMode(_ events: EventDispatcher = EventDispatcher(), user: String = Purchases.anonymousUser) throws
+        -> Purchases
+    {
+        try Purchases(
+            controller: ScriptedController(), catalog: testCatalog,
+            cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+            transactionSource: nil, events: events, userId: user)
     }
 
     @MainActor
@@ -108,16 +113,21 @@ final class PurchasesTests: XCTestCase {
         let dispatcher = EventDispatcher()
         dispatcher.observe { events.append($0) }
         let store = try FakeStore(catalog: testCatalog, databasePath: dir.appendingPathComponent("s.sqlite").path)
-        let purchases = try Purchases(controller: store, catalog: testCatalog,
-                                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
-                                      transactionSource: store, events: dispatcher)
+        let purchases = try Purchases(
+            controller: store, catalog: testCatalog,
+            cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+            transactionSource: store, events: dispatcher)
         try purchases.refresh()
         XCTAssertEqual(purchases.subscriptionStatus, .inactive)
         guard case .purchased = await store.purchase(testCatalog.product(id: "pro.monthly")!) else { return XCTFail() }
         try purchases.refresh()
         XCTAssertEqual(purchases.subscriptionStatus, .active(["pro"]))
-        XCTAssertEqual(events.map(\.name), [.subscriptionStatusDidChange, .customerInfoDidChange,
-                                            .subscriptionStatusDidChange])
+        XCTAssertEqual(
+            events.map(\.name),
+            [
+                .subscriptionStatusDidChange, .customerInfoDidChange,
+                .subscriptionStatusDidChange,
+            ])
         XCTAssertEqual(events.last?.params["entitlements"], ["pro"])
     }
 
@@ -126,8 +136,9 @@ final class PurchasesTests: XCTestCase {
     @MainActor
     private func runtimeMode(_ events: EventDispatcher) throws -> (FakeStore, Purchases) {
         let store = try FakeStore(catalog: testCatalog, databasePath: dir.appendingPathComponent("s.sqlite").path)
-        let purchases = try Purchases(controller: store, catalog: testCatalog,
-                                      cache: EntitlementCache(path: cachePath), transactionSource: store, events: events)
+        let purchases = try Purchases(
+            controller: store, catalog: testCatalog,
+            cache: EntitlementCache(path: cachePath), transactionSource: store, events: events)
         try purchases.refresh()
         return (store, purchases)
     }

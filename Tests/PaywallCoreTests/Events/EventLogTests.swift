@@ -61,8 +61,9 @@ final class EventLogTests: XCTestCase {
         let path = dir.appendingPathComponent("again.jsonl").path
         try EventLog(path: path).append(PaywallEvent(.paywallOpen))
         try EventLog(path: path).append(PaywallEvent(.paywallClose))
-        XCTAssertEqual(try lines(of: path).map { try JSONValue(parsing: $0)["name"] },
-                       [EventName.paywallOpen, .paywallClose].map { .string($0.rawValue) })
+        XCTAssertEqual(
+            try lines(of: path).map { try JSONValue(parsing: $0)["name"] },
+            [EventName.paywallOpen, .paywallClose].map { .string($0.rawValue) })
     }
 
     func testMissingDirectoryThrowsCannotOpenNamingThePath() throws {

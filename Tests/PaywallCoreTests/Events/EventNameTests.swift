@@ -17,7 +17,8 @@ final class EventNameTests: XCTestCase {
         let undocumented = cases.filter { !documented.contains($0) }
         XCTAssertEqual(undocumented, [], "EventName cases missing from the README's event tables: add a row for each")
         let unknown = documented.filter { EventName(rawValue: $0) == nil }
-        XCTAssertEqual(unknown, [], "README event tables name events that are not EventName cases: fix the spelling or add the case")
+        XCTAssertEqual(
+            unknown, [], "README event tables name events that are not EventName cases: fix the spelling or add the case")
         XCTAssertEqual(Set(documented).count, documented.count, "an event is listed twice: \(documented)")
     }
 
@@ -32,8 +33,9 @@ final class EventNameTests: XCTestCase {
             ### Next
             | `after_the_section` | |
             """
-        XCTAssertEqual(try Self.firstCellNames(in: Self.section("### Events", of: text)),
-                       ["alpha_one", "beta_two", "gamma_three", "delta_four"])
+        XCTAssertEqual(
+            try Self.firstCellNames(in: Self.section("### Events", of: text)),
+            ["alpha_one", "beta_two", "gamma_three", "delta_four"])
         XCTAssertThrowsError(try Self.section("### Missing", of: text))
     }
 

@@ -6,16 +6,19 @@ import XCTest
 final class PaywallEventTests: XCTestCase {
     func testJSONLineIsExact() {
         // 2023-11-14T22:13:20.250Z
-        let event = PaywallEvent(.paywallClose, ["result": "declined", "paywall_identifier": "pw"],
-                                 timestamp: Date(timeIntervalSince1970: 1_700_000_000.25))
+        let event = PaywallEvent(
+            .paywallClose, ["result": "declined", "paywall_identifier": "pw"],
+            timestamp: Date(timeIntervalSince1970: 1_700_000_000.25))
         XCTAssertEqual(
             event.jsonLine,
-            #"{"name":"\#(EventName.paywallClose.rawValue)","params":{"paywall_identifier":"pw","result":"declined"},"timestamp":"2023-11-14T22:13:20.250Z"}"#)
+            #"{"name":"\#(EventName.paywallClose.rawValue)","params":{"paywall_identifier":"pw","result":"declined"},"timestamp":"2023-11-14T22:13:20.250Z"}"#
+        )
     }
 
     func testJSONLineWithoutParams() {
         let event = PaywallEvent(.paywallOpen, timestamp: Date(timeIntervalSince1970: 0))
-        XCTAssertEqual(event.jsonLine, #"{"name":"\#(EventName.paywallOpen.rawValue)","params":{},"timestamp":"1970-01-01T00:00:00.000Z"}"#)
+        XCTAssertEqual(
+            event.jsonLine, #"{"name":"\#(EventName.paywallOpen.rawValue)","params":{},"timestamp":"1970-01-01T00:00:00.000Z"}"#)
     }
 
     func testJSONLineRoundTrips() throws {

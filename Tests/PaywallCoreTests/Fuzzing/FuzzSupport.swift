@@ -32,11 +32,12 @@ enum Fuzz {
 
     /// Pieces of JSON (and near-JSON) that mutations splice in: structure, escapes, lone
     /// surrogates, huge numbers, and bytes that are not UTF-8.
-    private static let fragments: [[UInt8]] = [
-        "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\ud800", "\\udc00", "\\ud83d\\ude00", "null", "true", "-",
-        "0", "1e400", "1e-400", "0.1", "-0", "99999999999999999999999999999999999999999", "\"\":", "\"id\":", "[[[[[[[[",
-        "]]]]", "\u{0}", "\n", "\u{FEFF}", "é", "../", "*", "@",
-    ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xED, 0xA0, 0x80]]
+    private static let fragments: [[UInt8]] =
+        [
+            "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\ud800", "\\udc00", "\\ud83d\\ude00", "null", "true", "-",
+            "0", "1e400", "1e-400", "0.1", "-0", "99999999999999999999999999999999999999999", "\"\":", "\"id\":", "[[[[[[[[",
+            "]]]]", "\u{0}", "\n", "\u{FEFF}", "é", "../", "*", "@",
+        ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xED, 0xA0, 0x80]]
 
     /// `base` changed in one to four places: bytes flipped, deleted, duplicated or replaced by fragments.
     static func mutate(_ base: [UInt8], using rng: inout SplitMix64) -> [UInt8] {
@@ -70,9 +71,10 @@ enum Fuzz {
             return "[" + (0..<count).map { _ in value(depth: depth - 1, keys: keys, using: &rng) }.joined(separator: ",") + "]"
         default:
             let count = Int.random(in: 0...4, using: &rng)
-            return "{" + (0..<count).map { _ in
-                "\"\(keys.randomElement(using: &rng)!)\":\(value(depth: depth - 1, keys: keys, using: &rng))"
-            }.joined(separator: ",") + "}"
+            return "{"
+                + (0..<count).map { _ in
+                    "\"\(keys.randomElement(using: &rng)!)\":\(value(depth: depth - 1, keys: keys, using: &rng))"
+                }.joined(separator: ",") + "}"
         }
     }
 }
@@ -80,6 +82,10 @@ enum Fuzz {
 extension Fuzz {
     /// Many arrays nested just under the depth limit, side by side: the shape that took
     /// `JSONDecoder` over a minute (each level's failed type guesses cost its whole depth).
-    static let wideAndDeep = "[" + Array(repeating: String(repeating: "[", count: 500) + String(repeating: "]", count: 500),
-                                         count: 150).joined(separator: ",") + "]"
+    static let wideAndDeep =
+        "["
+        + Array(
+            repeating: String(repeating: "[", count: 500) + String(repeating: "]", count: 500),
+            count: 150
+        ).joined(separator: ",") + "]"
 }

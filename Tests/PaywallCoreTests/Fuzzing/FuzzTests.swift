@@ -11,10 +11,13 @@ final class FuzzTests: XCTestCase {
     private let repository = TestPaths.repository
     private let fixtures = TestPaths.fixtures
 
-    private func assertMessage(_ message: String, _ input: [UInt8], _ label: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertFalse(message.trimmingCharacters(in: .whitespaces).isEmpty,
-                       "\(label): empty error message for \(String(decoding: input.prefix(300), as: UTF8.self).debugDescription)",
-                       file: file, line: line)
+    private func assertMessage(
+        _ message: String, _ input: [UInt8], _ label: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertFalse(
+            message.trimmingCharacters(in: .whitespaces).isEmpty,
+            "\(label): empty error message for \(String(decoding: input.prefix(300), as: UTF8.self).debugDescription)",
+            file: file, line: line)
     }
 
     // MARK: The bridge
@@ -22,8 +25,10 @@ final class FuzzTests: XCTestCase {
     func testBridgeEnvelopes() throws {
         var rng = SplitMix64(seed: Fuzz.seed)
         let corpus = try ConformanceTests.corpusFileNames().map { Array(try ConformanceTests.corpusText($0).utf8) }
-        let keys = ["event_name", "eventName", "version", "payload", "events", "product_identifier", "url", "data", "name",
-                    "params", "attributes", "key", "value", "request_id", "delay", "flow_position", "ping", "custom", "purchase"]
+        let keys = [
+            "event_name", "eventName", "version", "payload", "events", "product_identifier", "url", "data", "name",
+            "params", "attributes", "key", "value", "request_id", "delay", "flow_position", "ping", "custom", "purchase",
+        ]
         let decoder = PageEnvelopeDecoder(maximumBytes: 1 << 16)
         for iteration in 0..<Fuzz.iterations {
             let input: [UInt8]
@@ -54,7 +59,8 @@ final class FuzzTests: XCTestCase {
     private func fuzz(_ name: String, seed: [UInt8], keys: [String], _ load: ([UInt8]) -> String?) {
         var rng = SplitMix64(seed: Fuzz.seed ^ UInt64(truncatingIfNeeded: name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
         for iteration in 0..<Fuzz.iterations {
-            let input = iteration % 4 == 3
+            let input =
+                iteration % 4 == 3
                 ? Array(Fuzz.value(depth: 5, keys: keys, using: &rng).utf8) : Fuzz.mutate(seed, using: &rng)
             if let message = load(input) { assertMessage(message, input, "\(name) case \(iteration) (seed \(Fuzz.seed))") }
         }
@@ -62,8 +68,13 @@ final class FuzzTests: XCTestCase {
 
     func testCatalogs() throws {
         let seed = Array(try Data(contentsOf: repository.appendingPathComponent("templates/classic/store.json")))
-        fuzz("catalog", seed: seed, keys: ["products", "id", "display_name", "price", "currency", "kind", "period", "group",
-                                           "group_rank", "intro_offer", "mode", "count", "groups", "settings", "entitlements"]) { input in
+        fuzz(
+            "catalog", seed: seed,
+            keys: [
+                "products", "id", "display_name", "price", "currency", "kind", "period", "group",
+                "group_rank", "intro_offer", "mode", "count", "groups", "settings", "entitlements",
+            ]
+        ) { input in
             do {
                 _ = try CatalogFile.parse(Data(input))
                 return nil
@@ -73,9 +84,14 @@ final class FuzzTests: XCTestCase {
 
     func testStoreKitFiles() throws {
         let seed = Array(try Data(contentsOf: fixtures.appendingPathComponent("Lumen.storekit")))
-        fuzz("storekit", seed: seed, keys: ["products", "productID", "referenceName", "type", "displayPrice", "localizations",
-                                            "subscriptionGroups", "subscriptions", "groupNumber", "recurringSubscriptionPeriod",
-                                            "introductoryOffer", "paymentMode", "settings", "_locale"]) { input in
+        fuzz(
+            "storekit", seed: seed,
+            keys: [
+                "products", "productID", "referenceName", "type", "displayPrice", "localizations",
+                "subscriptionGroups", "subscriptions", "groupNumber", "recurringSubscriptionPeriod",
+                "introductoryOffer", "paymentMode", "settings", "_locale",
+            ]
+        ) { input in
             do {
                 _ = try StoreKitConfiguration.parse(Data(input))
                 return nil
@@ -87,14 +103,20 @@ final class FuzzTests: XCTestCase {
         let root = try makeTemporaryDirectory("FuzzTests")
         defer { removeTemporaryDirectory(root) }
         _ = try writeFile("{}", to: "store.json", in: root)
-        let seed = Array(#"""
+        let seed = Array(
+            #"""
             {"id": "classic", "version": "1.2.0", "entry": "index.html", "preview_store": "store.json",
              "files": {"index.html": {"sha256": "\#(String(repeating: "ab", count: 32))", "size": 5120}},
              "products": {"primary": "pro.yearly", "secondary": "pro.monthly"},
              "allowed_origins": ["https://cdn.example.com", "https://*.example.com"], "min_runtime_version": "0.1.0"}
             """#.utf8)
-        fuzz("manifest", seed: seed, keys: ["id", "version", "entry", "files", "sha256", "size", "products", "primary",
-                                            "preview_store", "allowed_origins", "min_runtime_version"]) { input in
+        fuzz(
+            "manifest", seed: seed,
+            keys: [
+                "id", "version", "entry", "files", "sha256", "size", "products", "primary",
+                "preview_store", "allowed_origins", "min_runtime_version",
+            ]
+        ) { input in
             do {
                 let manifest = try BundleManifest(data: Data(input), root: root, path: "manifest.json")
                 _ = manifest.json
@@ -104,7 +126,8 @@ final class FuzzTests: XCTestCase {
     }
 
     func testAppConfigs() throws {
-        let seed = Array(#"""
+        let seed = Array(
+            #"""
             {"paywalls": [{"id": "promo", "manifest_url": "https://cdn.example.com/promo/manifest.json",
                            "products": {"primary": "pro.yearly"}, "preload": true},
                           {"id": "onboarding", "manifest_url": "bundles/onboarding"}]}
@@ -118,7 +141,8 @@ final class FuzzTests: XCTestCase {
     }
 
     func testCustomerCenterConfigs() throws {
-        let seed = Array(#"""
+        let seed = Array(
+            #"""
             {"management": {"title": "Your plan", "paths": [
                {"id": "restore", "type": "restore"},
                {"id": "cancel", "type": "manage_subscription", "survey": {"id": "why", "options": [{"id": "a", "title": "A"}]}},
@@ -128,9 +152,14 @@ final class FuzzTests: XCTestCase {
              "support": {"email": "help@example.com", "latest_app_version": "2.0.0", "update_feed_url": "https://example.com/f.json"},
              "appearance": {"accent": {"light": "#0A84FF", "dark": "#409CFF"}}, "shows_account_details": false}
             """#.utf8)
-        fuzz("customer center config", seed: seed, keys: ["management", "no_purchases", "support", "appearance", "paths", "id",
-                                                          "type", "title", "survey", "options", "url", "identifier", "email",
-                                                          "accent", "light", "dark", "window", "product_ids"]) { input in
+        fuzz(
+            "customer center config", seed: seed,
+            keys: [
+                "management", "no_purchases", "support", "appearance", "paths", "id",
+                "type", "title", "survey", "options", "url", "identifier", "email",
+                "accent", "light", "dark", "window", "product_ids",
+            ]
+        ) { input in
             do {
                 _ = try CustomerCenterConfiguration(data: Data(input), origin: "cc.json")
                 return nil

@@ -64,18 +64,22 @@ final class JSONCodecTests: XCTestCase {
 
     /// As `JSON.parse` does: a surrogate without its pair is kept as U+FFFD rather than refused.
     func testLoneSurrogatesBecomeReplacementCharacters() throws {
-        for (text, expected) in [(#""\ud800""#, "\u{FFFD}"), (#""\ud83d alone""#, "\u{FFFD} alone"), (#""\ude00""#, "\u{FFFD}"),
-                                 (#""\ud800\u0041""#, "\u{FFFD}A"), (#""\ud800\ud83d\ude00""#, "\u{FFFD}😀"),
-                                 (#""\ude00\ud83d""#, "\u{FFFD}\u{FFFD}"), (#""x\ud800\n""#, "x\u{FFFD}\n")] {
+        for (text, expected) in [
+            (#""\ud800""#, "\u{FFFD}"), (#""\ud83d alone""#, "\u{FFFD} alone"), (#""\ude00""#, "\u{FFFD}"),
+            (#""\ud800\u0041""#, "\u{FFFD}A"), (#""\ud800\ud83d\ude00""#, "\u{FFFD}😀"),
+            (#""\ude00\ud83d""#, "\u{FFFD}\u{FFFD}"), (#""x\ud800\n""#, "x\u{FFFD}\n"),
+        ] {
             XCTAssertEqual(try JSONParser.parse(text), .string(expected), text)
         }
     }
 
     /// Files refuse what page messages accept: a repeated key, and bytes that are not UTF-8.
     func testFilesRefuseDuplicateKeysAndBytesThatAreNotUTF8() throws {
-        XCTAssertEqual(try JSONParser.parseFile(Array(#"{"a": {"b": 1}, "c": [{"b": 2}]}"#.utf8)), ["a": ["b": 1], "c": [["b": 2]]])
+        XCTAssertEqual(
+            try JSONParser.parseFile(Array(#"{"a": {"b": 1}, "c": [{"b": 2}]}"#.utf8)), ["a": ["b": 1], "c": [["b": 2]]])
         XCTAssertThrowsError(try JSONParser.parseFile(Array("{\"a\": 1,\n \"a\": 2}".utf8))) { error in
-            XCTAssertEqual("\(error)", #"duplicate key "a" (each key may appear once in an object; remove one) at line 2, column 2"#)
+            XCTAssertEqual(
+                "\(error)", #"duplicate key "a" (each key may appear once in an object; remove one) at line 2, column 2"#)
         }
         XCTAssertThrowsError(try JSONParser.parseFile(Array(#"{"é": ""#.utf8) + [0xFF, 0x22, 0x7D])) { error in
             XCTAssertEqual("\(error)", "bytes that are not UTF-8 text (save the file as UTF-8) at line 1, column 8")

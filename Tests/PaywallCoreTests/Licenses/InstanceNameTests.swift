@@ -4,7 +4,9 @@ import XCTest
 
 final class InstanceNameTests: XCTestCase {
     func testThePrettyHostnameAsSystemdWritesIt() {
-        XCTAssertEqual(InstanceName.prettyHostname(in: "CHASSIS=laptop\nPRETTY_HOSTNAME=\"Ada's \\\"Think\\\" Pad\"\n"), "Ada's \"Think\" Pad")
+        XCTAssertEqual(
+            InstanceName.prettyHostname(in: "CHASSIS=laptop\nPRETTY_HOSTNAME=\"Ada's \\\"Think\\\" Pad\"\n"),
+            "Ada's \"Think\" Pad")
         XCTAssertEqual(InstanceName.prettyHostname(in: "PRETTY_HOSTNAME='Work box'"), "Work box")
         XCTAssertEqual(InstanceName.prettyHostname(in: "PRETTY_HOSTNAME=plain"), "plain")
         XCTAssertNil(InstanceName.prettyHostname(in: "PRETTY_HOSTNAME=\"\"\nCHASSIS=desktop"))

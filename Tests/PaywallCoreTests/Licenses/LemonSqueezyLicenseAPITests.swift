@@ -23,8 +23,9 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
 
     private func api(retries: Int = 3, maxResponseBytes: Int = 64_000) throws(LicenseError) -> LemonSqueezyLicenseAPI {
         let pauses = self.pauses
-        return try LemonSqueezyLicenseAPI(baseURL: server.baseURL, retries: retries, maxResponseBytes: maxResponseBytes,
-                                          sleep: { await pauses.record($0) })
+        return try LemonSqueezyLicenseAPI(
+            baseURL: server.baseURL, retries: retries, maxResponseBytes: maxResponseBytes,
+            sleep: { await pauses.record($0) })
     }
 
     func testActivateSendsTheDocumentedFormAndReadsTheAnswer() async throws {
@@ -54,8 +55,12 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
         XCTAssertEqual(valid.instance?.id, activated.instance?.id)
         _ = try await api.validate(key: "KEY-1111-2222-3333", instanceId: nil)
         let forms = server.requests.suffix(2).map { $0["form"] }
-        XCTAssertEqual(forms, [.object(["license_key": "KEY-1111-2222-3333", "instance_id": .string(activated.instance!.id)]),
-                               .object(["license_key": "KEY-1111-2222-3333"])])
+        XCTAssertEqual(
+            forms,
+            [
+                .object(["license_key": "KEY-1111-2222-3333", "instance_id": .string(activated.instance!.id)]),
+                .object(["license_key": "KEY-1111-2222-3333"]),
+            ])
     }
 
     func testUnknownKeyIsNotFound() async throws {
@@ -85,7 +90,8 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
     }
 
     func testExpiredAndDisabledKeysAreRefusedWithTheirStatus() async throws {
-        server.keys["KEY-EXPD-EXPD-EXPD"] = LemonSqueezyTestServer.key(id: 9, status: "expired", expiresAt: "2023-01-01T00:00:00.000000Z")
+        server.keys["KEY-EXPD-EXPD-EXPD"] = LemonSqueezyTestServer.key(
+            id: 9, status: "expired", expiresAt: "2023-01-01T00:00:00.000000Z")
         server.keys["KEY-DSBL-DSBL-DSBL"] = LemonSqueezyTestServer.key(id: 10, status: "disabled")
         for (key, status) in [("KEY-EXPD-EXPD-EXPD", LicenseKeyStatus.expired), ("KEY-DSBL-DSBL-DSBL", .disabled)] {
             do {
@@ -131,8 +137,16 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
             .object(["raw": "[1, 2]"]),
             .object(["json": .object(["valid": "yes"])]),
             .object(["json": .object(["valid": true, "license_key": .object(["id": 1, "status": "sleeping", "key": "K"])])]),
-            .object(["json": .object(["valid": true, "license_key": .object(["id": 1, "status": "active", "key": "K", "activation_usage": -3])])]),
-            .object(["json": .object(["valid": true, "license_key": .object(["id": 1, "status": "active", "key": "K", "expires_at": "soon"])])]),
+            .object([
+                "json": .object([
+                    "valid": true, "license_key": .object(["id": 1, "status": "active", "key": "K", "activation_usage": -3]),
+                ])
+            ]),
+            .object([
+                "json": .object([
+                    "valid": true, "license_key": .object(["id": 1, "status": "active", "key": "K", "expires_at": "soon"]),
+                ])
+            ]),
             .object(["status": 302, "headers": .object(["Location": "/elsewhere"])]),
             .object(["status": 307, "headers": .object(["Location": "http://example.com/v1/licenses/validate"])]),
         ]

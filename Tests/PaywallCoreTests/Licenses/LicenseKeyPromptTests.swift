@@ -38,8 +38,10 @@ final class LicenseKeyPromptTests: XCTestCase {
     private func runtime(_ prompt: RecordingPrompt) throws -> PaywallRuntime {
         let catalog = try server.writeCatalog(in: directory)
         let services = LicenseServices(openURL: { _ in true }, instanceName: { "test" }, refreshesPeriodically: false)
-        let runtime = try PaywallRuntime(.init(dataDirectory: directory.appendingPathComponent("data").path,
-                                               store: .fakeStore(catalog: catalog), logLevel: .none), licenseServices: services)
+        let runtime = try PaywallRuntime(
+            .init(
+                dataDirectory: directory.appendingPathComponent("data").path,
+                store: .fakeStore(catalog: catalog), logLevel: .none), licenseServices: services)
         runtime.licenseStore?.prompt = prompt
         return runtime
     }

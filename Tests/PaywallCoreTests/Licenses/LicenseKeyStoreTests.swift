@@ -35,13 +35,20 @@ final class LicenseKeyStoreTests: XCTestCase {
         throws -> PaywallRuntime
     {
         let clock = self.clock!
-        let services = LicenseServices(now: { clock.now }, openURL: { [weak self] url in self?.opened.append(url); return true },
-                                       instanceName: { "Ada's ThinkPad" }, refreshesPeriodically: false)
+        let services = LicenseServices(
+            now: { clock.now },
+            openURL: { [weak self] url in
+                self?.opened.append(url)
+                return true
+            },
+            instanceName: { "Ada's ThinkPad" }, refreshesPeriodically: false)
         let events = EventDispatcher()
         events.observe { [weak self] in self?.events.append($0) }
-        let runtime = try PaywallRuntime(.init(dataDirectory: directory.appendingPathComponent("data").path,
-                                               store: .fakeStore(catalog: catalog), userId: user, logLevel: .none),
-                                         events: events, licenseServices: services)
+        let runtime = try PaywallRuntime(
+            .init(
+                dataDirectory: directory.appendingPathComponent("data").path,
+                store: .fakeStore(catalog: catalog), userId: user, logLevel: .none),
+            events: events, licenseServices: services)
         var answers = answers
         runtime.licenseStore?.prompt = ClosureLicenseKeyPrompt { request in
             asked?(request)
@@ -82,8 +89,9 @@ final class LicenseKeyStoreTests: XCTestCase {
         XCTAssertEqual(pro.state, .subscribed)
         XCTAssertEqual(pro.store, .lemonSqueezy)
 
-        XCTAssertEqual(server.requests.map { $0["path"]?.stringValue }, ["/v1/licenses/validate", "/v1/licenses/activate"],
-                       "a key is checked before an activation is used up")
+        XCTAssertEqual(
+            server.requests.map { $0["path"]?.stringValue }, ["/v1/licenses/validate", "/v1/licenses/activate"],
+            "a key is checked before an activation is used up")
         XCTAssertEqual(server.requests.last?["form"]?["instance_name"], "Ada's ThinkPad")
         let status = try XCTUnwrap(try runtime.licenseStore?.licenses().first)
         XCTAssertEqual(status.maskedKey, "****4d51")
@@ -216,7 +224,8 @@ final class LicenseKeyStoreTests: XCTestCase {
         XCTAssertEqual(status.keyStatus, .active, "the provider's last word is kept")
 
         // The entitlement cache alone (no store, as `paywall status` reads it) says the same.
-        let cache = try EntitlementCache(path: DataDirectory(explicit: directory.appendingPathComponent("data").path).entitlementCache)
+        let cache = try EntitlementCache(
+            path: DataDirectory(explicit: directory.appendingPathComponent("data").path).entitlementCache)
         XCTAssertEqual(try cache.coldStartStatus(user: Purchases.anonymousUser).0, .inactive)
     }
 
@@ -330,9 +339,11 @@ extension LicenseKeyStoreTests {
     func testTheSupportEmailNamesTheLicenseMasked() async throws {
         let runtime = try runtime()
         try await runtime.licenseStore!.redeem(key: Self.key)
-        let mail = SupportEmail(address: "help@example.com", diagnostics: .init(
-            userId: "u", appVersion: "1", os: "Debian", deviceModel: "PC", activeEntitlements: ["pro"], isSandbox: false,
-            licenses: try runtime.licenseStore!.licenses()), strings: try ccStrings())
+        let mail = SupportEmail(
+            address: "help@example.com",
+            diagnostics: .init(
+                userId: "u", appVersion: "1", os: "Debian", deviceModel: "PC", activeEntitlements: ["pro"], isSandbox: false,
+                licenses: try runtime.licenseStore!.licenses()), strings: try ccStrings())
         XCTAssertTrue(mail.body.contains("License: ****4d51 (pro.lifetime, active)"), mail.body)
         XCTAssertFalse(mail.body.contains(Self.key))
         XCTAssertFalse(mail.url.absoluteString.contains("a91d"), "no part of the key but its last four")

@@ -20,11 +20,15 @@ final class BundleStringsTests: XCTestCase {
 
     func testPluralFormsMustBeICUsForEachTable() throws {
         try write("en", #"{"title": "Hi", "days.one": "{count} day", "days.other": "{count} days"}"#)
-        try write("pl", #"{"title": "Cześć", "days.one": "{count} dzień", "days.few": "{count} dni", "days.many": "{count} dni", "days.other": "{count} dnia"}"#)
+        try write(
+            "pl",
+            #"{"title": "Cześć", "days.one": "{count} dzień", "days.few": "{count} dni", "days.many": "{count} dni", "days.other": "{count} dnia"}"#
+        )
         XCTAssertEqual(BundleStrings.problems(bundleRoot: root), [])
         try write("ar", #"{"title": "مرحبا", "days.other": "{count} يوم"}"#)
-        XCTAssertEqual(BundleStrings.problems(bundleRoot: root),
-                       [#"locales/ar.json: "days" has the forms [other]; ar needs exactly [zero, one, two, few, many, other]"#])
+        XCTAssertEqual(
+            BundleStrings.problems(bundleRoot: root),
+            [#"locales/ar.json: "days" has the forms [other]; ar needs exactly [zero, one, two, few, many, other]"#])
     }
 
     func testUnreadableTablesAndAMissingEnglishAreProblems() throws {

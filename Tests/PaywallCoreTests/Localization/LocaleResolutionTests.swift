@@ -69,7 +69,10 @@ final class LocaleResolutionTests: XCTestCase {
     }
 
     func testWellFormedIdentifiers() {
-        for good in ["en", "pt_BR", "pt-BR", "pt_BR.UTF-8", "sr@latin", "zh_Hant", "zh-Hant-TW", "es_419", "C", "POSIX", "C.UTF-8", "xx_YY", "ast"] {
+        for good in [
+            "en", "pt_BR", "pt-BR", "pt_BR.UTF-8", "sr@latin", "zh_Hant", "zh-Hant-TW", "es_419", "C", "POSIX", "C.UTF-8",
+            "xx_YY", "ast",
+        ] {
             XCTAssertTrue(LocaleResolution.isWellFormed(good), good)
         }
         for bad in ["garbage!!@#", "", "e", "english", "pt_BRA_x", "de DE", "../en", "pt_BR.UTF-8\n"] {

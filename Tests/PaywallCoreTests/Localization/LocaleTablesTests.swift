@@ -43,7 +43,10 @@ final class LocaleTablesTests: XCTestCase {
             }
             let icu = PluralRule.categories(locale: locale)
             for base in bases {
-                let forms = Set(strings.keys.filter { StringTable.pluralBase($0) == base }.compactMap { PluralRule.Category(rawValue: String($0.split(separator: ".").last!)) })
+                let forms = Set(
+                    strings.keys.filter { StringTable.pluralBase($0) == base }.compactMap {
+                        PluralRule.Category(rawValue: String($0.split(separator: ".").last!))
+                    })
                 XCTAssertEqual(forms, icu, "\(folder)/\(locale): \(base) carries ICU's categories")
             }
             let extra = strings.keys.filter { plain[$0] == nil && !bases.contains(StringTable.pluralBase($0) ?? "") }
@@ -57,7 +60,9 @@ final class LocaleTablesTests: XCTestCase {
 
     /// Regional tables differ where usage differs.
     func testRegionalVariantsDiffer() throws {
-        for (a, b) in [("en", "en_GB"), ("pt_BR", "pt_PT"), ("es", "es_419"), ("fr", "fr_CA"), ("zh_Hans", "zh_Hant"), ("nb", "nn")] {
+        for (a, b) in [
+            ("en", "en_GB"), ("pt_BR", "pt_PT"), ("es", "es_419"), ("fr", "fr_CA"), ("zh_Hans", "zh_Hant"), ("nb", "nn"),
+        ] {
             let (first, second) = (try table("locales", a), try table("locales", b))
             let differing = first.keys.filter { first[$0] != second[$0] }
             let template = (try table("templates/classic/locales", a), try table("templates/classic/locales", b))

@@ -18,8 +18,9 @@ final class StoreErrorTextTests: XCTestCase {
 
     func testAnUnknownCodeIsTheStoresRefusalWithTheCode() throws {
         let english = try StringTable(directory: locales, locale: "en")
-        XCTAssertEqual(StoreErrorText.reason(for: FakeStoreError.purchaseFailed(reason: "x42"), strings: english),
-                       "the store declined the purchase (x42)")
+        XCTAssertEqual(
+            StoreErrorText.reason(for: FakeStoreError.purchaseFailed(reason: "x42"), strings: english),
+            "the store declined the purchase (x42)")
     }
 
     func testAnErrorWithoutACodeIsAnUnknownError() throws {
@@ -41,8 +42,9 @@ final class StoreErrorTextTests: XCTestCase {
         struct Sentences: LocalizedError { var errorDescription: String? { "Your card was declined. Try another card. " } }
         struct Japanese: LocalizedError { var errorDescription: String? { "カードが拒否されました。" } }
         let english = try StringTable(directory: locales, locale: "en")
-        XCTAssertEqual(english.text("purchase.failed.message", ["reason": StoreErrorText.reason(for: Sentences(), strings: english)]),
-                       "The purchase could not be completed: Your card was declined. Try another card. You have not been charged.")
+        XCTAssertEqual(
+            english.text("purchase.failed.message", ["reason": StoreErrorText.reason(for: Sentences(), strings: english)]),
+            "The purchase could not be completed: Your card was declined. Try another card. You have not been charged.")
         XCTAssertEqual(StoreErrorText.reason(for: Japanese(), strings: english), "カードが拒否されました")
     }
 

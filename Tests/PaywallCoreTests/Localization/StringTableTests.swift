@@ -60,9 +60,11 @@ final class StringTableTests: XCTestCase {
     }
 
     func testDeepNestingDuplicateKeysAndNonStringsAreRefused() throws {
-        for (text, expected) in [(Fuzz.deeplyNested, "nested more than 512 levels"), (Fuzz.wideAndDeep, "the top level is not an object"),
-                                 (#"{"greeting": "Hi", "greeting": "Hello"}"#, #"duplicate key "greeting" (each key may appear once"#),
-                                 (#"{"greeting": 1}"#, #""greeting" is not a string"#)] {
+        for (text, expected) in [
+            (Fuzz.deeplyNested, "nested more than 512 levels"), (Fuzz.wideAndDeep, "the top level is not an object"),
+            (#"{"greeting": "Hi", "greeting": "Hello"}"#, #"duplicate key "greeting" (each key may appear once"#),
+            (#"{"greeting": 1}"#, #""greeting" is not a string"#),
+        ] {
             try Data(text.utf8).write(to: dir.appendingPathComponent("en.json"))
             XCTAssertThrowsError(try StringTable(directory: dir, locale: "en")) { error in
                 XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("en.json"), "\(text.prefix(100)): \(error)")
@@ -98,7 +100,8 @@ final class StringTableTests: XCTestCase {
     /// in for a form the language's table lacks (its "other" does).
     func testPluralFormsAreNeverMixedWithEnglish() throws {
         try write("en", ["greeting": "Hello {name}", "days.one": "{count} day", "days.other": "{count} days"])
-        try write("ar", ["days.zero": "لا أيام", "days.few": "{count} أيام", "days.many": "{count} يومًا", "days.other": "{count} يوم"])
+        try write(
+            "ar", ["days.zero": "لا أيام", "days.few": "{count} أيام", "days.many": "{count} يومًا", "days.other": "{count} يوم"])
         let arabic = try StringTable(directory: dir, locale: "ar_EG")
         XCTAssertEqual(arabic.plural("days", count: 1), "١ يوم", "ar's own other, not English's one")
         XCTAssertEqual(arabic.plural("days", count: 3), "٣ أيام")

@@ -57,7 +57,8 @@ final class PageActionLimitsTests: XCTestCase {
 
     func testALinkNavigationNeedsAGestureToo() async {
         let h = PaywallSessionTests.Harness()
-        XCTAssertFalse(h.session.channel.shouldAllowNavigation(to: "https://example.com/terms", bundleHost: "bundle", newWindow: false))
+        XCTAssertFalse(
+            h.session.channel.shouldAllowNavigation(to: "https://example.com/terms", bundleHost: "bundle", newWindow: false))
         XCTAssertEqual(h.page.openedExternally, [])
         XCTAssertEqual(h.events.last?.params["action"], "link")
     }
@@ -77,9 +78,10 @@ final class PageActionLimitsTests: XCTestCase {
         let h = PaywallSessionTests.Harness()
         h.session.onUserAttributes = { try state.setUserAttributes($0, user: "u") }
         let big = String(repeating: "x", count: RuntimeState.maxAttributeBytes)
-        h.session.channel.receive(envelope([
-            #"{"event_name": "user_attribute_updated", "attributes": [{"key": "small", "value": 1}, {"key": "big", "value": "\#(big)"}]}"#,
-        ]))
+        h.session.channel.receive(
+            envelope([
+                #"{"event_name": "user_attribute_updated", "attributes": [{"key": "small", "value": 1}, {"key": "big", "value": "\#(big)"}]}"#
+            ]))
         XCTAssertEqual(try state.userAttributes(user: "u"), [:], "the update is refused whole")
         XCTAssertEqual(h.events.last?.name, EventName.pageActionRefused)
         XCTAssertEqual(h.events.last?.params["action"], "user_attribute_updated")

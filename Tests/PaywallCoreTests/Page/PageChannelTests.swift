@@ -55,10 +55,12 @@ final class PageChannelTests: XCTestCase {
         let center = Rig<CustomerCenterMessage>(tag: customerCenterTag)
         for (drive, tag) in [(drive(paywall), paywallTag), (drive(center), customerCenterTag)] {
             let events = drive()
-            XCTAssertEqual(events.map(\.name), [
-                .webviewLoadStart, .webviewLoadComplete, .pageMessageInvalid, .pageReady, .pageMessageInvalid,
-                .webviewProcessTerminated,
-            ])
+            XCTAssertEqual(
+                events.map(\.name),
+                [
+                    .webviewLoadStart, .webviewLoadComplete, .pageMessageInvalid, .pageReady, .pageMessageInvalid,
+                    .webviewProcessTerminated,
+                ])
             for event in events {
                 for (key, value) in tag { XCTAssertEqual(event.params[key], value, "\(event.name) carries the page's tag") }
             }
@@ -106,7 +108,8 @@ final class PageChannelTests: XCTestCase {
             rig.messages.append(message)
             rig.closed = true
         }
-        rig.channel.receive(envelope([#"{"event_name": "ping"}"#, #"{"event_name": "customer_center_action", "action": "back"}"#]))
+        rig.channel.receive(
+            envelope([#"{"event_name": "ping"}"#, #"{"event_name": "customer_center_action", "action": "back"}"#]))
         XCTAssertEqual(rig.messages, [.ping])
     }
 
@@ -122,7 +125,8 @@ final class PageChannelTests: XCTestCase {
         XCTAssertEqual(paywall.page.openedExternally, [])
         XCTAssertEqual(paywall.named(.pageActionRefused).map { $0["url"] }, ["https://example.com/a"])
         XCTAssertEqual(center.page.openedExternally, [URL(string: "https://example.com/a")!])
-        XCTAssertEqual(center.named(.urlOpenExternal), [["url": "https://example.com/a", "source": "link", "page": "customer_center"]])
+        XCTAssertEqual(
+            center.named(.urlOpenExternal), [["url": "https://example.com/a", "source": "link", "page": "customer_center"]])
         paywall.channel.userInput()
         paywall.channel.openExternally("mailto:help@example.com", source: "link")
         XCTAssertEqual(paywall.page.openedExternally, [URL(string: "mailto:help@example.com")!], "right after a click")

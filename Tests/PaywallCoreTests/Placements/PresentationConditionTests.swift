@@ -47,15 +47,24 @@ final class PresentationConditionTests: XCTestCase {
 
     func testBadPlacementsAreRefusedWithThePathNamed() {
         let cases: [(String, String)] = [
-            (#""placements": {"x": {"paywall": "missing"}}"#, #"c.json: placements.x: no paywall "missing" in "paywalls" (ids: a)"#),
+            (
+                #""placements": {"x": {"paywall": "missing"}}"#,
+                #"c.json: placements.x: no paywall "missing" in "paywalls" (ids: a)"#
+            ),
             (#""placements": {"x": {}}"#, #"c.json: placements.x needs a "paywall""#),
             (#""placements": {"x": {"paywall": "a", "gated": "yes"}}"#, #"c.json: placements.x: "gated" must be true or false"#),
-            (#""placements": {"x": {"paywall": "a", "presentation_condition": "sometimes"}}"#,
-             #"c.json: placements.x: "presentation_condition" must be check_user_subscription, always or entitlements"#),
-            (#""placements": {"x": {"paywall": "a", "presentation_condition": "entitlements"}}"#,
-             #"c.json: placements.x: "presentation_condition": "entitlements" needs an "entitlements" list"#),
-            (#""placements": {"x": {"paywall": "a", "presentation_condition": "always", "entitlements": ["pro"]}}"#,
-             #"c.json: placements.x: "entitlements" goes with "presentation_condition": "entitlements", not "always""#),
+            (
+                #""placements": {"x": {"paywall": "a", "presentation_condition": "sometimes"}}"#,
+                #"c.json: placements.x: "presentation_condition" must be check_user_subscription, always or entitlements"#
+            ),
+            (
+                #""placements": {"x": {"paywall": "a", "presentation_condition": "entitlements"}}"#,
+                #"c.json: placements.x: "presentation_condition": "entitlements" needs an "entitlements" list"#
+            ),
+            (
+                #""placements": {"x": {"paywall": "a", "presentation_condition": "always", "entitlements": ["pro"]}}"#,
+                #"c.json: placements.x: "entitlements" goes with "presentation_condition": "entitlements", not "always""#
+            ),
             (#""placements": []"#, #"c.json: "placements" must be an object of name -> placement"#),
         ]
         for (placements, expected) in cases {

@@ -34,12 +34,18 @@ final class PaywallSessionTests: XCTestCase {
     func testMissingProductsAreReportedOneEventASlot() async throws {
         let h = Harness(paywallId: "upsell")
         h.session.productSlots = try ProductSlots(parsing: "primary=pro.yearly,secondary=pro.gone,badge=pro.nope")
-        let catalog = Catalog(products: [Product(id: "pro.yearly", displayName: "Pro", price: 1, currencyCode: "USD", kind: .nonConsumable)])
+        let catalog = Catalog(products: [
+            Product(id: "pro.yearly", displayName: "Pro", price: 1, currencyCode: "USD", kind: .nonConsumable)
+        ])
         let missing = h.session.reportMissingProducts(in: catalog)
         XCTAssertEqual(missing.map(\.slot), ["secondary", "badge"])
         XCTAssertEqual(h.names, [.paywallProductsLoadFail, .paywallProductsLoadFail])
-        XCTAssertEqual(h.events[0].params, ["slot": "secondary", "product_id": "pro.gone", "reason": "not_in_catalog",
-                                            "paywall_identifier": "upsell"])
+        XCTAssertEqual(
+            h.events[0].params,
+            [
+                "slot": "secondary", "product_id": "pro.gone", "reason": "not_in_catalog",
+                "paywall_identifier": "upsell",
+            ])
         XCTAssertEqual(h.events[1].params["product_id"], "pro.nope")
         // No catalog: nothing is checked, nothing reported.
         XCTAssertEqual(h.session.reportMissingProducts(in: nil), [])
@@ -50,11 +56,12 @@ final class PaywallSessionTests: XCTestCase {
 
     func testBatchWithUnknownEventAndClose() async throws {
         let h = Harness()
-        h.session.channel.receive(envelope([
-            #"{"event_name": "custom", "data": "hello"}"#,
-            #"{"event_name": "teleport"}"#,
-            #"{"event_name": "close"}"#,
-        ]))
+        h.session.channel.receive(
+            envelope([
+                #"{"event_name": "custom", "data": "hello"}"#,
+                #"{"event_name": "teleport"}"#,
+                #"{"event_name": "close"}"#,
+            ]))
         // Events are reported in batch order, problems included.
         XCTAssertEqual(h.names, [.custom, .pageMessageInvalid, .paywallDecline, .paywallClose])
 
@@ -77,12 +84,15 @@ final class PaywallSessionTests: XCTestCase {
     func testBatchWithUnknownEventAndCloseHandlesEveryEvent() async throws {
         // The same batch, order aside: each event is reported exactly once.
         let h = Harness()
-        h.session.channel.receive(envelope([
-            #"{"event_name": "custom", "data": "hello"}"#,
-            #"{"event_name": "teleport"}"#,
-            #"{"event_name": "close"}"#,
-        ]))
-        XCTAssertEqual(h.names.map(\.rawValue).sorted(), [EventName.custom, .pageMessageInvalid, .paywallClose, .paywallDecline].map(\.rawValue))
+        h.session.channel.receive(
+            envelope([
+                #"{"event_name": "custom", "data": "hello"}"#,
+                #"{"event_name": "teleport"}"#,
+                #"{"event_name": "close"}"#,
+            ]))
+        XCTAssertEqual(
+            h.names.map(\.rawValue).sorted(),
+            [EventName.custom, .pageMessageInvalid, .paywallClose, .paywallDecline].map(\.rawValue))
         XCTAssertEqual(
             h.names.filter { $0 != .pageMessageInvalid }, [.custom, .paywallDecline, .paywallClose])
         XCTAssertEqual(h.finished, [.declined])
@@ -104,11 +114,12 @@ final class PaywallSessionTests: XCTestCase {
 
     func testMessagesAfterCloseInTheSameBatchAreNotActedOn() async {
         let h = Harness()
-        h.session.channel.receive(envelope([
-            #"{"event_name": "close"}"#,
-            #"{"event_name": "open_url_external", "url": "https://example.com"}"#,
-            #"{"event_name": "custom", "data": "late"}"#,
-        ]))
+        h.session.channel.receive(
+            envelope([
+                #"{"event_name": "close"}"#,
+                #"{"event_name": "open_url_external", "url": "https://example.com"}"#,
+                #"{"event_name": "custom", "data": "late"}"#,
+            ]))
         XCTAssertEqual(h.names, [.paywallDecline, .paywallClose])
         XCTAssertEqual(h.page.openedExternally, [])
     }
@@ -194,14 +205,15 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.loadStarted(url: "paywall://b/index.html")
         h.session.channel.loadFinished(url: "paywall://b/index.html")
         h.session.presented()
-        h.session.channel.receive(envelope([
-            #"{"event_name": "ping", "version": "1"}"#,
-            #"{"event_name": "custom", "data": "d"}"#,
-            #"{"event_name": "nope"}"#,
-            #"{"event_name": "restore"}"#,
-            #"{"event_name": "open_url_external", "url": "https://e.x"}"#,
-            #"{"event_name": "open_url_external", "url": "file:///etc/passwd"}"#,
-        ]))
+        h.session.channel.receive(
+            envelope([
+                #"{"event_name": "ping", "version": "1"}"#,
+                #"{"event_name": "custom", "data": "d"}"#,
+                #"{"event_name": "nope"}"#,
+                #"{"event_name": "restore"}"#,
+                #"{"event_name": "open_url_external", "url": "https://e.x"}"#,
+                #"{"event_name": "open_url_external", "url": "file:///etc/passwd"}"#,
+            ]))
         h.session.channel.receive("garbage")
         _ = h.session.channel.shouldAllowNavigation(to: "paywall://other/x", bundleHost: "b", newWindow: false)
         h.session.channel.loadFailed(url: "paywall://b/x", reason: "boom")
@@ -238,11 +250,13 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.receive(envelope([#"{"event_name": "close"}"#]))
         XCTAssertEqual(h.page.evaluated.count, 3)
         XCTAssertTrue(h.page.evaluated.allSatisfy { $0.contains("accept64(") })
-        XCTAssertEqual(h.page.deliveredEvents, [
-            ["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-7"],
-            ["event_name": .string(EventName.paywallDecline.rawValue), "paywall_identifier": "pw-7", "source": "page"],
-            ["event_name": .string(EventName.paywallClose.rawValue), "paywall_identifier": "pw-7", "result": "declined"],
-        ])
+        XCTAssertEqual(
+            h.page.deliveredEvents,
+            [
+                ["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-7"],
+                ["event_name": .string(EventName.paywallDecline.rawValue), "paywall_identifier": "pw-7", "source": "page"],
+                ["event_name": .string(EventName.paywallClose.rawValue), "paywall_identifier": "pw-7", "result": "declined"],
+            ])
     }
 
     func testTemplateVariablesAreSentAgainOnlyWhenTheyChanged() async throws {
@@ -271,10 +285,12 @@ final class PaywallSessionTests: XCTestCase {
             h.page.deliveredEvents, [["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-8"]])
         // Delivered once: a later event does not resend it.
         h.session.finish(.timeout)
-        XCTAssertEqual(h.page.deliveredEvents, [
-            ["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-8"],
-            ["event_name": .string(EventName.paywallClose.rawValue), "paywall_identifier": "pw-8", "result": "timeout"],
-        ])
+        XCTAssertEqual(
+            h.page.deliveredEvents,
+            [
+                ["event_name": .string(EventName.paywallOpen.rawValue), "paywall_identifier": "pw-8"],
+                ["event_name": .string(EventName.paywallClose.rawValue), "paywall_identifier": "pw-8", "result": "timeout"],
+            ])
     }
 
     func testPageMessagesAreNotEchoedToThePage() async {
@@ -357,10 +373,12 @@ final class PaywallSessionTests: XCTestCase {
         h.session.channel.loadFinished(url: "paywall://b/index.html")
         h.session.channel.loadFailed(url: "paywall://b/x.html", reason: "gone")
         h.session.channel.webProcessTerminated(reason: "crash")
-        XCTAssertEqual(h.names, [
-            .webviewLoadStart, .webviewLoadComplete, .webviewLoadFail, .paywallFallback,
-            .webviewProcessTerminated,
-        ])
+        XCTAssertEqual(
+            h.names,
+            [
+                .webviewLoadStart, .webviewLoadComplete, .webviewLoadFail, .paywallFallback,
+                .webviewProcessTerminated,
+            ])
         XCTAssertEqual(h.events.first?.params["url"], "paywall://b/index.html")
         XCTAssertEqual(h.events.first { $0.name == .webviewLoadFail }?.params["reason"], "gone")
     }

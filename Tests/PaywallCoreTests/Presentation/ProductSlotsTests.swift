@@ -17,14 +17,19 @@ final class ProductSlotsTests: XCTestCase {
     }
 
     func testMissingProductsAreTheSlotsTheCatalogDoesNotSell() throws {
-        let catalog = Catalog(products: [Product(id: "pro.yearly", displayName: "Pro", price: 1, currencyCode: "USD", kind: .nonConsumable)])
-        let page = try slots("primary=pro.yearly,secondary=pro.yerly,badge=gone")
-        XCTAssertEqual(page.missingProducts(in: catalog), [
-            MissingProduct(slot: "secondary", productId: "pro.yerly", reason: .notInCatalog),
-            MissingProduct(slot: "badge", productId: "gone", reason: .notInCatalog),
+        let catalog = Catalog(products: [
+            Product(id: "pro.yearly", displayName: "Pro", price: 1, currencyCode: "USD", kind: .nonConsumable)
         ])
-        XCTAssertEqual(page.missingProducts(in: catalog)[0].eventParams,
-                       ["slot": "secondary", "product_id": "pro.yerly", "reason": "not_in_catalog"])
+        let page = try slots("primary=pro.yearly,secondary=pro.yerly,badge=gone")
+        XCTAssertEqual(
+            page.missingProducts(in: catalog),
+            [
+                MissingProduct(slot: "secondary", productId: "pro.yerly", reason: .notInCatalog),
+                MissingProduct(slot: "badge", productId: "gone", reason: .notInCatalog),
+            ])
+        XCTAssertEqual(
+            page.missingProducts(in: catalog)[0].eventParams,
+            ["slot": "secondary", "product_id": "pro.yerly", "reason": "not_in_catalog"])
         XCTAssertEqual(try slots("primary=pro.yearly").missingProducts(in: catalog), [])
         // No catalog at all: nothing to check against, nothing reported.
         XCTAssertEqual(page.missingProducts(in: nil), [])

@@ -22,9 +22,10 @@ final class PurchaseFlowTests: XCTestCase {
         init(dir: URL, store: FakeStore? = nil, app: PurchaseController? = nil) throws {
             let dispatcher = EventDispatcher()
             session = PaywallSession(paywallId: "pw", events: dispatcher)
-            purchases = try Purchases(controller: store ?? app ?? controller, catalog: testCatalog,
-                                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
-                                      transactionSource: store, events: dispatcher)
+            purchases = try Purchases(
+                controller: store ?? app ?? controller, catalog: testCatalog,
+                cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+                transactionSource: store, events: dispatcher)
             session.enablePurchases(purchases, strings: try StringTable(directory: TestPaths.locales, locale: "en"))
             session.page = page
             // A loaded page that pinged, so events reach it directly.
@@ -53,7 +54,9 @@ final class PurchaseFlowTests: XCTestCase {
         XCTAssertEqual(rig.finished, [.purchased(productId: "pro.monthly")])
         XCTAssertEqual(rig.page.progress, [true, false], "the overlay is shown and always cleared")
         XCTAssertEqual(rig.events[0].params["product_identifier"], "pro.monthly")
-        XCTAssertTrue(rig.page.deliveredEvents.contains { $0["event_name"] == .string(EventName.transactionComplete.rawValue) }, "the page hears it too")
+        XCTAssertTrue(
+            rig.page.deliveredEvents.contains { $0["event_name"] == .string(EventName.transactionComplete.rawValue) },
+            "the page hears it too")
     }
 
     /// The store charged: the paywall says so and closes even though the entitlement cache
@@ -300,8 +303,9 @@ final class PurchaseFlowTests: XCTestCase {
         XCTAssertEqual(rig.names, [.transactionStart, .transactionFail, .dialogShown])
         XCTAssertEqual(rig.events[1].params["message"], "card declined")
         XCTAssertEqual(rig.page.alerts.first?.title, "Purchase Failed")
-        XCTAssertEqual(rig.page.alerts.first?.message,
-                       "The purchase could not be completed: the card was declined (card_declined). You have not been charged.")
+        XCTAssertEqual(
+            rig.page.alerts.first?.message,
+            "The purchase could not be completed: the card was declined (card_declined). You have not been charged.")
     }
 
     @MainActor
@@ -380,9 +384,10 @@ final class PresentationGateTests: XCTestCase {
 
     @MainActor
     private func purchases(_ events: EventDispatcher) throws -> Purchases {
-        try Purchases(controller: ScriptedController(), catalog: testCatalog,
-                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
-                      transactionSource: nil, events: events)
+        try Purchases(
+            controller: ScriptedController(), catalog: testCatalog,
+            cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+            transactionSource: nil, events: events)
     }
 
     @MainActor

@@ -56,43 +56,58 @@ final class ConformanceTests: XCTestCase {
         "open_url_external.json": messages(.openURLExternal(url: "https://lumen.app/legal/terms")),
         "open_deep_link.json": messages(.openDeepLink(link: "lumen://settings/subscription?source=paywall")),
         "custom.json": messages(.custom(data: "show_onboarding_tips")),
-        "custom_placement.json": messages(.customPlacement(name: "upsell_lifetime", params: [
-            "source": "annual_plan_card", "discount_percent": 40, "is_returning": true, "highlight": .null,
-        ])),
-        "user_attribute_updated.json": messages(.userAttributesUpdated([
-            .init(key: "selected_plan", value: "annual"),
-            .init(key: "quiz_score", value: .number(7.5)),
-            .init(key: "marketing_opt_in", value: false),
-            .init(key: "goals", value: ["focus", "sleep"]),
-            .init(key: "referrer", value: .null),
-        ])),
+        "custom_placement.json": messages(
+            .customPlacement(
+                name: "upsell_lifetime",
+                params: [
+                    "source": "annual_plan_card", "discount_percent": 40, "is_returning": true, "highlight": .null,
+                ])),
+        "user_attribute_updated.json": messages(
+            .userAttributesUpdated([
+                .init(key: "selected_plan", value: "annual"),
+                .init(key: "quiz_score", value: .number(7.5)),
+                .init(key: "marketing_opt_in", value: false),
+                .init(key: "goals", value: ["focus", "sleep"]),
+                .init(key: "referrer", value: .null),
+            ])),
         "request_store_review.json": messages(.requestStoreReview(reviewType: "in-app")),
-        "schedule_notification.json": messages(.scheduleNotification(.init(
-            type: "TRIAL_STARTED", title: "Your free trial ends tomorrow", subtitle: "Lumen Pro",
-            body: "Cancel anytime in Settings before Friday to avoid being charged.", delay: 518_400_000))),
+        "schedule_notification.json": messages(
+            .scheduleNotification(
+                .init(
+                    type: "TRIAL_STARTED", title: "Your free trial ends tomorrow", subtitle: "Lumen Pro",
+                    body: "Cancel anytime in Settings before Friday to avoid being charged.", delay: 518_400_000))),
         "request_permission.json": messages(
             .requestPermission(permissionType: "notification", requestId: "perm_8f3a1c2e")),
-        "request_callback.json": messages(.requestCallback(
-            requestId: "cb_2d9e7b41", name: "validate_promo_code", behavior: "blocking",
-            variables: ["code": "SPRING40", "plan": "annual"])),
+        "request_callback.json": messages(
+            .requestCallback(
+                requestId: "cb_2d9e7b41", name: "validate_promo_code", behavior: "blocking",
+                variables: ["code": "SPRING40", "plan": "annual"])),
         "haptic_feedback.json": messages(.hapticFeedback(hapticType: "medium")),
-        "page_view.json": messages(.pageView(.init(
-            pageNodeId: "node_plans", flowPosition: 2, pageName: "Choose your plan", navigationNodeId: "nav_3f1a",
-            previousPageNodeId: "node_features", previousFlowPosition: 1, type: "forward",
-            timeOnPreviousPageMs: 5230))),
-        "initiate_web_checkout.json": messages(.webCheckout(
-            kind: .initiateWebCheckout, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
-        "stripe_checkout_start.json": messages(.webCheckout(
-            kind: .stripeCheckoutStart, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
-        "stripe_checkout_complete.json": messages(.webCheckout(
-            kind: .stripeCheckoutComplete, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
-        "stripe_checkout_submit.json": messages(.webCheckout(
-            kind: .stripeCheckoutSubmit, checkoutContextId: "wcc_7Hq2LmN9", productId: nil)),
-        "stripe_checkout_fail.json": messages(.webCheckout(
-            kind: .stripeCheckoutFail, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.monthly")),
+        "page_view.json": messages(
+            .pageView(
+                .init(
+                    pageNodeId: "node_plans", flowPosition: 2, pageName: "Choose your plan", navigationNodeId: "nav_3f1a",
+                    previousPageNodeId: "node_features", previousFlowPosition: 1, type: "forward",
+                    timeOnPreviousPageMs: 5230))),
+        "initiate_web_checkout.json": messages(
+            .webCheckout(
+                kind: .initiateWebCheckout, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
+        "stripe_checkout_start.json": messages(
+            .webCheckout(
+                kind: .stripeCheckoutStart, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
+        "stripe_checkout_complete.json": messages(
+            .webCheckout(
+                kind: .stripeCheckoutComplete, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.annual")),
+        "stripe_checkout_submit.json": messages(
+            .webCheckout(
+                kind: .stripeCheckoutSubmit, checkoutContextId: "wcc_7Hq2LmN9", productId: nil)),
+        "stripe_checkout_fail.json": messages(
+            .webCheckout(
+                kind: .stripeCheckoutFail, checkoutContextId: "wcc_7Hq2LmN9", productId: "com.lumen.pro.monthly")),
         // An explicit `"product_identifier": null` reads as absent.
-        "stripe_checkout_abandon.json": messages(.webCheckout(
-            kind: .stripeCheckoutAbandon, checkoutContextId: "wcc_7Hq2LmN9", productId: nil)),
+        "stripe_checkout_abandon.json": messages(
+            .webCheckout(
+                kind: .stripeCheckoutAbandon, checkoutContextId: "wcc_7Hq2LmN9", productId: nil)),
         "template_variable_unknown.json": messages(.templateVariableUnknown(name: "primary.trialPeriodPrices")),
 
         // MARK: Whole envelopes rejected
@@ -106,42 +121,50 @@ final class ConformanceTests: XCTestCase {
 
         // MARK: Events rejected one by one
 
-        "invalid-missing-field.json": .batch(Batch(items: [
-            problem(0, "purchase", #"missing string field "product_identifier""#),
-        ])),
-        "unknown-event.json": .batch(Batch(items: [
-            problem(0, "present_survey", #"unknown event_name "present_survey""# + unknownReason),
-        ])),
+        "invalid-missing-field.json": .batch(
+            Batch(items: [
+                problem(0, "purchase", #"missing string field "product_identifier""#)
+            ])),
+        "unknown-event.json": .batch(
+            Batch(items: [
+                problem(0, "present_survey", #"unknown event_name "present_survey""# + unknownReason)
+            ])),
         // Valid, unknown and malformed events in one batch: each is decoded on its own, in order.
-        "mixed-batch.json": .batch(Batch(items: [
-            ok(.ping(version: "2.1.0")),
-            // The problem names the event as the page spelled it; the reason uses the normalized name.
-            problem(1, "presentSurvey", #"unknown event_name "presentSurvey""# + unknownReason),
-            problem(2, nil, "event is not an object"),
-            problem(3, nil, #"missing "event_name""#),
-            problem(4, "purchase", #"field "should_dismiss" must be a boolean"#),
-            problem(5, "page_view", #"field "flow_position" must be a number"#),
-            // NOTE: "a array" is the decoder's wording (EventFields.wrongType prefixes every type with "a").
-            problem(6, "user_attribute_updated", #"field "attributes" must be a list of {key, value} objects"#),
-            ok(.custom(data: "after_the_bad_ones")),
-            ok(.close),
-        ])),
+        "mixed-batch.json": .batch(
+            Batch(items: [
+                ok(.ping(version: "2.1.0")),
+                // The problem names the event as the page spelled it; the reason uses the normalized name.
+                problem(1, "presentSurvey", #"unknown event_name "presentSurvey""# + unknownReason),
+                problem(2, nil, "event is not an object"),
+                problem(3, nil, #"missing "event_name""#),
+                problem(4, "purchase", #"field "should_dismiss" must be a boolean"#),
+                problem(5, "page_view", #"field "flow_position" must be a number"#),
+                // NOTE: "a array" is the decoder's wording (EventFields.wrongType prefixes every type with "a").
+                problem(6, "user_attribute_updated", #"field "attributes" must be a list of {key, value} objects"#),
+                ok(.custom(data: "after_the_bad_ones")),
+                ok(.close),
+            ])),
 
         // MARK: camelCase keys (and camelCase event names)
 
         "camelcase-purchase.json": messages(
             .purchase(productId: "com.lumen.pro.monthly", shouldDismiss: false, slot: "secondary")),
         // The keys inside `variables` are the app's data and keep their spelling.
-        "camelcase-request_callback.json": messages(.requestCallback(
-            requestId: "cb_71f0aa", name: "check_eligibility", behavior: "non-blocking",
-            variables: ["userId": "u_4821", "planTier": "pro"])),
-        "camelcase-page_view.json": messages(.pageView(.init(
-            pageNodeId: "node_checkout", flowPosition: 3, pageName: "Checkout", navigationNodeId: "nav_9c2d",
-            previousPageNodeId: "node_plans", previousFlowPosition: 2, type: "forward",
-            timeOnPreviousPageMs: 12_480.5))),
-        "camelcase-schedule_notification.json": messages(.scheduleNotification(.init(
-            type: "TRIAL_STARTED", title: "Trial reminder", subtitle: nil,
-            body: "Your Lumen Pro trial ends in 2 days.", delay: 432_000_000))),
+        "camelcase-request_callback.json": messages(
+            .requestCallback(
+                requestId: "cb_71f0aa", name: "check_eligibility", behavior: "non-blocking",
+                variables: ["userId": "u_4821", "planTier": "pro"])),
+        "camelcase-page_view.json": messages(
+            .pageView(
+                .init(
+                    pageNodeId: "node_checkout", flowPosition: 3, pageName: "Checkout", navigationNodeId: "nav_9c2d",
+                    previousPageNodeId: "node_plans", previousFlowPosition: 2, type: "forward",
+                    timeOnPreviousPageMs: 12_480.5))),
+        "camelcase-schedule_notification.json": messages(
+            .scheduleNotification(
+                .init(
+                    type: "TRIAL_STARTED", title: "Trial reminder", subtitle: nil,
+                    body: "Your Lumen Pro trial ends in 2 days.", delay: 432_000_000))),
         // `requestID` (an acronym) normalizes to `request_id`.
         "camelcase-request_permission.json": messages(
             .requestPermission(permissionType: "notification", requestId: "perm_c0ffee")),
@@ -154,9 +177,10 @@ final class ConformanceTests: XCTestCase {
 
         "direction-from-paywall.json": messages(
             .ping(version: "2.1.0"),
-            .pageView(.init(
-                pageNodeId: "node_welcome", flowPosition: 0, pageName: "Welcome", navigationNodeId: "nav_0001",
-                type: "entry"))),
+            .pageView(
+                .init(
+                    pageNodeId: "node_welcome", flowPosition: 0, pageName: "Welcome", navigationNodeId: "nav_0001",
+                    type: "entry"))),
     ]
 
     // MARK: Helpers

@@ -9,33 +9,39 @@ final class PageEnvelopeDecoderTests: XCTestCase {
     // MARK: Batches
 
     func testValidBatchDecodesEveryEventInOrder() throws {
-        let batch = try PageEnvelopeDecoder().decode(envelope([
-            #"{"event_name": "ping", "version": "1.2.0"}"#,
-            #"{"event_name": "custom", "data": "hello"}"#,
-            #"{"event_name": "open_url_external", "url": "https://example.com/terms"}"#,
-            #"{"event_name": "close"}"#,
-        ]))
-        XCTAssertEqual(batch.messages, [
-            .ping(version: "1.2.0"),
-            .custom(data: "hello"),
-            .openURLExternal(url: "https://example.com/terms"),
-            .close,
-        ])
+        let batch = try PageEnvelopeDecoder().decode(
+            envelope([
+                #"{"event_name": "ping", "version": "1.2.0"}"#,
+                #"{"event_name": "custom", "data": "hello"}"#,
+                #"{"event_name": "open_url_external", "url": "https://example.com/terms"}"#,
+                #"{"event_name": "close"}"#,
+            ]))
+        XCTAssertEqual(
+            batch.messages,
+            [
+                .ping(version: "1.2.0"),
+                .custom(data: "hello"),
+                .openURLExternal(url: "https://example.com/terms"),
+                .close,
+            ])
         XCTAssertEqual(batch.problems, [])
     }
 
     /// `JSON.stringify` writes a lone surrogate as `"\ud800"`; refusing it dropped the whole batch.
     func testALoneSurrogateDoesNotDropItsBatch() throws {
-        let batch = try PageEnvelopeDecoder().decode(envelope([
-            #"{"event_name": "custom", "data": "before"}"#,
-            #"{"event_name": "custom", "data": "half \ud83d of an emoji"}"#,
-            #"{"event_name": "custom_placement", "name": "x", "params": {"k": "\udc00"}}"#,
-            #"{"event_name": "close"}"#,
-        ]))
-        XCTAssertEqual(batch.messages, [
-            .custom(data: "before"), .custom(data: "half \u{FFFD} of an emoji"),
-            .customPlacement(name: "x", params: ["k": "\u{FFFD}"]), .close,
-        ])
+        let batch = try PageEnvelopeDecoder().decode(
+            envelope([
+                #"{"event_name": "custom", "data": "before"}"#,
+                #"{"event_name": "custom", "data": "half \ud83d of an emoji"}"#,
+                #"{"event_name": "custom_placement", "name": "x", "params": {"k": "\udc00"}}"#,
+                #"{"event_name": "close"}"#,
+            ]))
+        XCTAssertEqual(
+            batch.messages,
+            [
+                .custom(data: "before"), .custom(data: "half \u{FFFD} of an emoji"),
+                .customPlacement(name: "x", params: ["k": "\u{FFFD}"]), .close,
+            ])
     }
 
     func testEmptyEventsArrayDecodesToEmptyBatch() throws {
@@ -44,16 +50,20 @@ final class PageEnvelopeDecoderTests: XCTestCase {
     }
 
     func testUnknownEventInTheMiddleIsAProblemAndTheOthersStillDecode() throws {
-        let batch = try PageEnvelopeDecoder().decode(envelope([
-            #"{"event_name": "custom", "data": "before"}"#,
-            #"{"event_name": "teleport", "where": "moon"}"#,
-            #"{"event_name": "custom", "data": "after"}"#,
-        ]))
+        let batch = try PageEnvelopeDecoder().decode(
+            envelope([
+                #"{"event_name": "custom", "data": "before"}"#,
+                #"{"event_name": "teleport", "where": "moon"}"#,
+                #"{"event_name": "custom", "data": "after"}"#,
+            ]))
         XCTAssertEqual(batch.messages, [.custom(data: "before"), .custom(data: "after")])
-        XCTAssertEqual(batch.problems, [
-            Problem(index: 1, eventName: "teleport",
-                    reason: #"unknown event_name "teleport"; see PROTOCOL.md for the known events"#),
-        ])
+        XCTAssertEqual(
+            batch.problems,
+            [
+                Problem(
+                    index: 1, eventName: "teleport",
+                    reason: #"unknown event_name "teleport"; see PROTOCOL.md for the known events"#)
+            ])
     }
 
     func testDirectionKeyIsAccepted() throws {
@@ -119,9 +129,11 @@ final class PageEnvelopeDecoderTests: XCTestCase {
             try decodeOne(
                 #"{"event_name": "custom_placement", "name": "upsell", "params": {"tier": "gold", "count": 3, "nested": {"ok": true}}}"#
             ),
-            .customPlacement(name: "upsell", params: [
-                "tier": "gold", "count": 3, "nested": ["ok": true],
-            ]))
+            .customPlacement(
+                name: "upsell",
+                params: [
+                    "tier": "gold", "count": 3, "nested": ["ok": true],
+                ]))
     }
 
     func testCustomPlacementWithoutParamsHasEmptyParams() throws {
@@ -157,8 +169,9 @@ final class PageEnvelopeDecoderTests: XCTestCase {
             try decodeOne(
                 #"{"event_name": "schedule_notification", "type": "trial_started", "title": "Trial", "subtitle": "Day 1", "body": "Welcome", "delay": 86400000}"#
             ),
-            .scheduleNotification(.init(
-                type: "trial_started", title: "Trial", subtitle: "Day 1", body: "Welcome", delay: 86_400_000)))
+            .scheduleNotification(
+                .init(
+                    type: "trial_started", title: "Trial", subtitle: "Day 1", body: "Welcome", delay: 86_400_000)))
         XCTAssertEqual(
             try decodeOne(
                 #"{"event_name": "schedule_notification", "type": "t", "title": "T", "body": "B", "delay": 1.5}"#),
@@ -193,9 +206,10 @@ final class PageEnvelopeDecoderTests: XCTestCase {
             try decodeOne(
                 #"{"event_name": "page_view", "page_node_id": "p2", "flow_position": 2, "page_name": "Plans", "navigation_node_id": "n1", "previous_page_node_id": "p1", "previous_flow_position": 1, "type": "forward", "time_on_previous_page_ms": 1250}"#
             ),
-            .pageView(.init(
-                pageNodeId: "p2", flowPosition: 2, pageName: "Plans", navigationNodeId: "n1",
-                previousPageNodeId: "p1", previousFlowPosition: 1, type: "forward", timeOnPreviousPageMs: 1250)))
+            .pageView(
+                .init(
+                    pageNodeId: "p2", flowPosition: 2, pageName: "Plans", navigationNodeId: "n1",
+                    previousPageNodeId: "p1", previousFlowPosition: 1, type: "forward", timeOnPreviousPageMs: 1250)))
     }
 
     func testPageViewWithoutOptionalFields() throws {
@@ -203,9 +217,10 @@ final class PageEnvelopeDecoderTests: XCTestCase {
             try decodeOne(
                 #"{"event_name": "page_view", "page_node_id": "p1", "flow_position": 0, "page_name": "Intro", "navigation_node_id": "n0", "type": "entry"}"#
             ),
-            .pageView(.init(
-                pageNodeId: "p1", flowPosition: 0, pageName: "Intro", navigationNodeId: "n0",
-                previousPageNodeId: nil, previousFlowPosition: nil, type: "entry", timeOnPreviousPageMs: nil)))
+            .pageView(
+                .init(
+                    pageNodeId: "p1", flowPosition: 0, pageName: "Intro", navigationNodeId: "n0",
+                    previousPageNodeId: nil, previousFlowPosition: nil, type: "entry", timeOnPreviousPageMs: nil)))
     }
 
     func testWebCheckoutFamily() throws {
@@ -228,11 +243,12 @@ final class PageEnvelopeDecoderTests: XCTestCase {
         let names = [
             "ping", "close", "restore", "custom", "open_url_external", "stripe_checkout_fail",
         ]
-        let batch = try PageEnvelopeDecoder().decode(envelope([
-            #"{"event_name": "ping"}"#, #"{"event_name": "close"}"#, #"{"event_name": "restore"}"#,
-            #"{"event_name": "custom", "data": ""}"#, #"{"event_name": "openUrlExternal", "url": "u"}"#,
-            #"{"event_name": "stripe_checkout_fail", "checkout_context_id": "c"}"#,
-        ]))
+        let batch = try PageEnvelopeDecoder().decode(
+            envelope([
+                #"{"event_name": "ping"}"#, #"{"event_name": "close"}"#, #"{"event_name": "restore"}"#,
+                #"{"event_name": "custom", "data": ""}"#, #"{"event_name": "openUrlExternal", "url": "u"}"#,
+                #"{"event_name": "stripe_checkout_fail", "checkout_context_id": "c"}"#,
+            ]))
         XCTAssertEqual(batch.messages.map(\.eventName), names)
     }
 
@@ -241,10 +257,12 @@ final class PageEnvelopeDecoderTests: XCTestCase {
     func testEventThatIsNotAnObject() throws {
         let batch = try PageEnvelopeDecoder().decode(envelope([#"{"event_name": "close"}"#, #""close""#, "42"]))
         XCTAssertEqual(batch.messages, [.close])
-        XCTAssertEqual(batch.problems, [
-            Problem(index: 1, eventName: nil, reason: "event is not an object"),
-            Problem(index: 2, eventName: nil, reason: "event is not an object"),
-        ])
+        XCTAssertEqual(
+            batch.problems,
+            [
+                Problem(index: 1, eventName: nil, reason: "event is not an object"),
+                Problem(index: 2, eventName: nil, reason: "event is not an object"),
+            ])
     }
 
     func testEventWithoutEventName() throws {
@@ -260,8 +278,10 @@ final class PageEnvelopeDecoderTests: XCTestCase {
 
     func testMissingRequiredFieldIsNamed() throws {
         let problem = try decodeProblem(#"{"event_name": "purchase"}"#)
-        XCTAssertEqual(problem, Problem(
-            index: 0, eventName: "purchase", reason: #"missing string field "product_identifier""#))
+        XCTAssertEqual(
+            problem,
+            Problem(
+                index: 0, eventName: "purchase", reason: #"missing string field "product_identifier""#))
     }
 
     func testWrongFieldTypeIsNamed() throws {
@@ -370,20 +390,34 @@ final class PageEnvelopeDecoderTests: XCTestCase {
 
     func testCamelCaseKeysDecodeTheSameAsSnakeCase() throws {
         let pairs: [(camel: String, snake: String)] = [
-            (#"{"eventName": "purchase", "productIdentifier": "p", "shouldDismiss": false, "product": "primary"}"#,
-             #"{"event_name": "purchase", "product_identifier": "p", "should_dismiss": false, "product": "primary"}"#),
-            (#"{"eventName": "request_permission", "permissionType": "camera", "requestId": "r"}"#,
-             #"{"event_name": "request_permission", "permission_type": "camera", "request_id": "r"}"#),
-            (#"{"eventName": "open_url", "url": "https://x.y", "browserType": "payment_sheet"}"#,
-             #"{"event_name": "open_url", "url": "https://x.y", "browser_type": "payment_sheet"}"#),
-            (#"{"eventName": "page_view", "pageNodeId": "a", "flowPosition": 1, "pageName": "P", "navigationNodeId": "n", "previousPageNodeId": "z", "previousFlowPosition": 0, "type": "t", "timeOnPreviousPageMs": 9}"#,
-             #"{"event_name": "page_view", "page_node_id": "a", "flow_position": 1, "page_name": "P", "navigation_node_id": "n", "previous_page_node_id": "z", "previous_flow_position": 0, "type": "t", "time_on_previous_page_ms": 9}"#),
-            (#"{"eventName": "stripe_checkout_start", "checkoutContextId": "c", "productIdentifier": "p"}"#,
-             #"{"event_name": "stripe_checkout_start", "checkout_context_id": "c", "product_identifier": "p"}"#),
-            (#"{"eventName": "haptic_feedback", "hapticType": "heavy"}"#,
-             #"{"event_name": "haptic_feedback", "haptic_type": "heavy"}"#),
-            (#"{"eventName": "request_store_review", "reviewType": "in-app"}"#,
-             #"{"event_name": "request_store_review", "review_type": "in-app"}"#),
+            (
+                #"{"eventName": "purchase", "productIdentifier": "p", "shouldDismiss": false, "product": "primary"}"#,
+                #"{"event_name": "purchase", "product_identifier": "p", "should_dismiss": false, "product": "primary"}"#
+            ),
+            (
+                #"{"eventName": "request_permission", "permissionType": "camera", "requestId": "r"}"#,
+                #"{"event_name": "request_permission", "permission_type": "camera", "request_id": "r"}"#
+            ),
+            (
+                #"{"eventName": "open_url", "url": "https://x.y", "browserType": "payment_sheet"}"#,
+                #"{"event_name": "open_url", "url": "https://x.y", "browser_type": "payment_sheet"}"#
+            ),
+            (
+                #"{"eventName": "page_view", "pageNodeId": "a", "flowPosition": 1, "pageName": "P", "navigationNodeId": "n", "previousPageNodeId": "z", "previousFlowPosition": 0, "type": "t", "timeOnPreviousPageMs": 9}"#,
+                #"{"event_name": "page_view", "page_node_id": "a", "flow_position": 1, "page_name": "P", "navigation_node_id": "n", "previous_page_node_id": "z", "previous_flow_position": 0, "type": "t", "time_on_previous_page_ms": 9}"#
+            ),
+            (
+                #"{"eventName": "stripe_checkout_start", "checkoutContextId": "c", "productIdentifier": "p"}"#,
+                #"{"event_name": "stripe_checkout_start", "checkout_context_id": "c", "product_identifier": "p"}"#
+            ),
+            (
+                #"{"eventName": "haptic_feedback", "hapticType": "heavy"}"#,
+                #"{"event_name": "haptic_feedback", "haptic_type": "heavy"}"#
+            ),
+            (
+                #"{"eventName": "request_store_review", "reviewType": "in-app"}"#,
+                #"{"event_name": "request_store_review", "review_type": "in-app"}"#
+            ),
         ]
         for (camel, snake) in pairs {
             let fromCamel = try decodeOne(camel)

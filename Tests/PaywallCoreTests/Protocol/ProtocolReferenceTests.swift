@@ -25,7 +25,9 @@ final class ProtocolReferenceTests: XCTestCase {
         var description: String { "web/PROTOCOL.md has no section \(heading)" }
     }
 
-    private func assertNamed(_ names: [String], in text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertNamed(
+        _ names: [String], in text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let missing = names.filter { !text.contains("`\($0)`") }
         XCTAssertEqual(missing, [], "\(what) missing from web/PROTOCOL.md: document each", file: file, line: line)
     }
@@ -34,16 +36,17 @@ final class ProtocolReferenceTests: XCTestCase {
 
     /// One of each `PageMessage` case. `caseIndex` must list every case (the compiler checks
     /// that), and the test checks every index has a sample, so a new case needs one here.
-    private static let samples: [PageMessage] = [
-        .ping(version: nil), .close, .restore, .purchase(productId: "p", shouldDismiss: true, slot: nil),
-        .openURL(url: "u", browserType: nil), .openURLExternal(url: "u"), .openDeepLink(link: "l"), .custom(data: "d"),
-        .customPlacement(name: "n", params: [:]), .userAttributesUpdated([]), .requestStoreReview(reviewType: "t"),
-        .scheduleNotification(.init(type: "t", title: "t", subtitle: nil, body: "b", delay: 0)),
-        .requestPermission(permissionType: "t", requestId: "r"),
-        .requestCallback(requestId: "r", name: "n", behavior: "b", variables: nil), .hapticFeedback(hapticType: "t"),
-        .pageView(.init(pageNodeId: "p", flowPosition: 0, pageName: "n", navigationNodeId: "n", type: "t")),
-        .templateVariableUnknown(name: "n"),
-    ] + EventName.webCheckoutSteps.map { .webCheckout(kind: $0, checkoutContextId: "c", productId: nil) }
+    private static let samples: [PageMessage] =
+        [
+            .ping(version: nil), .close, .restore, .purchase(productId: "p", shouldDismiss: true, slot: nil),
+            .openURL(url: "u", browserType: nil), .openURLExternal(url: "u"), .openDeepLink(link: "l"), .custom(data: "d"),
+            .customPlacement(name: "n", params: [:]), .userAttributesUpdated([]), .requestStoreReview(reviewType: "t"),
+            .scheduleNotification(.init(type: "t", title: "t", subtitle: nil, body: "b", delay: 0)),
+            .requestPermission(permissionType: "t", requestId: "r"),
+            .requestCallback(requestId: "r", name: "n", behavior: "b", variables: nil), .hapticFeedback(hapticType: "t"),
+            .pageView(.init(pageNodeId: "p", flowPosition: 0, pageName: "n", navigationNodeId: "n", type: "t")),
+            .templateVariableUnknown(name: "n"),
+        ] + EventName.webCheckoutSteps.map { .webCheckout(kind: $0, checkoutContextId: "c", productId: nil) }
 
     private static let caseCount = 18
 
@@ -84,15 +87,19 @@ final class ProtocolReferenceTests: XCTestCase {
     // MARK: Events
 
     func testEveryEventNameIsDocumented() throws {
-        assertNamed(EventName.allCases.map(\.rawValue), in: try section("## Events reported to the app", of: try reference()),
-                    "EventName cases")
+        assertNamed(
+            EventName.allCases.map(\.rawValue), in: try section("## Events reported to the app", of: try reference()),
+            "EventName cases")
     }
 
     /// The events the host sends a page, besides those it also reports to the app.
     func testEveryHostEventIsDocumented() throws {
         let host = try section("## Host to page: events", of: try reference())
-        assertNamed(["products", "template_variables", "template_substitutions_prefix", "fallback_texts", "permission_result",
-                     "callback_result", "paywall_open", "paywall_close", "dialog_shown"], in: host, "host events")
+        assertNamed(
+            [
+                "products", "template_variables", "template_substitutions_prefix", "fallback_texts", "permission_result",
+                "callback_result", "paywall_open", "paywall_close", "dialog_shown",
+            ], in: host, "host events")
     }
 
     // MARK: Template variables
@@ -103,20 +110,24 @@ final class ProtocolReferenceTests: XCTestCase {
         defer { removeTemporaryDirectory(bundle) }
         _ = try writeFile(#"{"cta": "Go"}"#, to: "locales/en.json", in: bundle)
         let strings = try StringTable(directory: TestPaths.locales, locale: "en_US")
-        let trial = Product(id: "pro.yearly", displayName: "Pro", price: 39.99, currencyCode: "USD", kind: .autoRenewable,
-                            period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "pro",
-                            introductoryOffer: .init(mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week)),
-                            entitlements: ["pro"])
+        let trial = Product(
+            id: "pro.yearly", displayName: "Pro", price: 39.99, currencyCode: "USD", kind: .autoRenewable,
+            period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "pro",
+            introductoryOffer: .init(mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week)),
+            entitlements: ["pro"])
         let variables = TemplateVariables(
             slots: try ProductSlots(parsing: "primary=pro.yearly"), catalog: Catalog(products: [trial]), purchases: nil,
-            device: DeviceInfo(osName: "Debian GNU/Linux", osVersion: "12", deviceModel: "PC", interfaceStyle: "light", appVersion: "1"),
+            device: DeviceInfo(
+                osName: "Debian GNU/Linux", osVersion: "12", deviceModel: "PC", interfaceStyle: "light", appVersion: "1"),
             locale: Locale(identifier: "en_US"), strings: strings,
             bundleStrings: try BundleStrings(bundleRoot: bundle, locale: "en_US"), userId: "u1")
         let object = try XCTUnwrap(variables.object.objectValue)
         let text = try section("## Template variables", of: try reference())
         assertNamed(object.keys.sorted(), in: text, "template variables")
-        assertNamed(try XCTUnwrap(object["device"]?.objectValue).keys.sorted().map { "device.\($0)" }, in: text, "device variables")
-        assertNamed(try XCTUnwrap(object["primary"]?.objectValue).keys.sorted().map { "primary.\($0)" }, in: text, "product attributes")
+        assertNamed(
+            try XCTUnwrap(object["device"]?.objectValue).keys.sorted().map { "device.\($0)" }, in: text, "device variables")
+        assertNamed(
+            try XCTUnwrap(object["primary"]?.objectValue).keys.sorted().map { "primary.\($0)" }, in: text, "product attributes")
         assertNamed(try XCTUnwrap(object["user"]?.objectValue).keys.sorted().map { "user.\($0)" }, in: text, "user variables")
     }
 

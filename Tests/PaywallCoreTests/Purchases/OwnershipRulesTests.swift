@@ -8,12 +8,15 @@ final class OwnershipRulesTests: XCTestCase {
     private typealias F = FakeStoreFixture
     private let day: TimeInterval = 24 * 60 * 60
 
-    private func transaction(_ id: String, _ product: Product, bought: Date, expires: Date? = nil,
-                             original: String? = nil) -> StoreTransaction {
-        StoreTransaction(id: id, originalId: original, productId: product.id, kind: product.kind, store: .fakeStore,
-                         purchaseDate: bought, expirationDate: expires, subscriptionGroupId: product.subscriptionGroup,
-                         entitlementIds: product.entitlements, isFamilyShared: false, price: product.price,
-                         currencyCode: product.currencyCode)
+    private func transaction(
+        _ id: String, _ product: Product, bought: Date, expires: Date? = nil,
+        original: String? = nil
+    ) -> StoreTransaction {
+        StoreTransaction(
+            id: id, originalId: original, productId: product.id, kind: product.kind, store: .fakeStore,
+            purchaseDate: bought, expirationDate: expires, subscriptionGroupId: product.subscriptionGroup,
+            entitlementIds: product.entitlements, isFamilyShared: false, price: product.price,
+            currencyCode: product.currencyCode)
     }
 
     func testASubscriptionIsHeldWhileItsLatestPeriodGrantsAccess() {
@@ -22,8 +25,9 @@ final class OwnershipRulesTests: XCTestCase {
         let renewal = transaction("t2", F.monthly, bought: start + 30 * day, expires: start + 60 * day, original: "t1")
         XCTAssertTrue(OwnershipRules.holds(F.monthly, transactions: [first, renewal], now: start + 45 * day), "renewed")
         XCTAssertFalse(OwnershipRules.holds(F.monthly, transactions: [first], now: start + 45 * day), "lapsed")
-        XCTAssertFalse(OwnershipRules.holds(F.yearly, transactions: [first, renewal], now: start + 45 * day),
-                       "another plan of the group is not this one")
+        XCTAssertFalse(
+            OwnershipRules.holds(F.yearly, transactions: [first, renewal], now: start + 45 * day),
+            "another plan of the group is not this one")
 
         // An upgrade ends the old chain now and starts the new plan's.
         let ended = transaction("t1", F.monthly, bought: start, expires: start + 10 * day)

@@ -61,8 +61,9 @@ final class PixelDifferenceTests: XCTestCase {
         XCTAssertEqual(one.differingPixels, 1)
         XCTAssertTrue(one.isWithin(maxRatio: 0.001))
         XCTAssertFalse(one.isWithin(maxRatio: 0.0009))
-        let two = PixelDifference(baseline: base, current: setting(setting(base, 5, 5, [255, 0, 0, 255]), 6, 5, [255, 0, 0, 255]),
-                                  tolerance: 2)
+        let two = PixelDifference(
+            baseline: base, current: setting(setting(base, 5, 5, [255, 0, 0, 255]), 6, 5, [255, 0, 0, 255]),
+            tolerance: 2)
         XCTAssertFalse(two.isWithin(maxRatio: 0.001))
     }
 
@@ -91,8 +92,9 @@ final class PixelDifferenceTests: XCTestCase {
     }
 
     func testHighlightOfDifferentSizesCoversTheLargerCanvas() {
-        let diff = PixelDifference.highlight(baseline: image(2, 1, [255, 255, 255, 255]), current: image(1, 2, [255, 255, 255, 255]),
-                                             tolerance: 0)
+        let diff = PixelDifference.highlight(
+            baseline: image(2, 1, [255, 255, 255, 255]), current: image(1, 2, [255, 255, 255, 255]),
+            tolerance: 0)
         XCTAssertEqual([diff.width, diff.height], [2, 2])
         XCTAssertEqual(diff.pixel(1, 0), [255, 0, 0, 255], "only in the baseline")
         XCTAssertEqual(diff.pixel(0, 1), [255, 0, 0, 255], "only in the current image")
@@ -104,8 +106,11 @@ final class PixelDifferenceTests: XCTestCase {
     func testRandomImagesMatchAPlainCount() {
         var generator = SplitMix64(seed: 15)
         for _ in 0..<50 {
-            let width = Int.random(in: 1...6, using: &generator), height = Int.random(in: 1...6, using: &generator)
-            let a = RGBAImage(width: width, height: height, pixels: (0..<width * height * 4).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let width = Int.random(in: 1...6, using: &generator)
+            let height = Int.random(in: 1...6, using: &generator)
+            let a = RGBAImage(
+                width: width, height: height,
+                pixels: (0..<width * height * 4).map { _ in UInt8.random(in: 0...255, using: &generator) })
             var b = a
             for index in b.pixels.indices where Bool.random(using: &generator) {
                 b.pixels[index] = UInt8(clamping: Int(b.pixels[index]) + Int.random(in: -4...4, using: &generator))

@@ -10,8 +10,10 @@ final class DataDirectoryTests: XCTestCase {
     override func tearDown() { removeTemporaryDirectory(dir) }
 
     private var environment: [String: String] {
-        ["HOME": dir.appendingPathComponent("home").path, "XDG_DATA_HOME": dir.appendingPathComponent("data").path,
-         "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path]
+        [
+            "HOME": dir.appendingPathComponent("home").path, "XDG_DATA_HOME": dir.appendingPathComponent("data").path,
+            "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path,
+        ]
     }
 
     func testLocatingCreatesNothing() throws {
@@ -41,7 +43,8 @@ final class DataDirectoryTests: XCTestCase {
     func testRelativeXDGPathsAreIgnored() {
         var relative = environment
         relative["XDG_DATA_HOME"] = "relative/data"
-        XCTAssertEqual(DataDirectory.locate(explicit: nil, environment: relative).url.path,
-                       dir.appendingPathComponent("home/.local/share/paywall").path)
+        XCTAssertEqual(
+            DataDirectory.locate(explicit: nil, environment: relative).url.path,
+            dir.appendingPathComponent("home/.local/share/paywall").path)
     }
 }

@@ -66,8 +66,9 @@ final class RecoveringDatabaseTests: XCTestCase {
             XCTAssertEqual(outcomes.recoveries, [], "round \(round): a fresh file was taken for a foreign one")
             let database = try SQLiteDatabase(path: path)
             XCTAssertEqual(try database.query("PRAGMA user_version").first?["user_version"], .integer(3))
-            XCTAssertEqual(try database.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-                .compactMap { $0["name"]?.string }, ["a", "b"])
+            XCTAssertEqual(
+                try database.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                    .compactMap { $0["name"]?.string }, ["a", "b"])
         }
     }
 
@@ -75,9 +76,10 @@ final class RecoveringDatabaseTests: XCTestCase {
     func testFailedMigrationChangesNothing() throws {
         let path = directory.appendingPathComponent("bad.sqlite").path
         _ = try RecoveringDatabase.open(path: path, applicationId: 0x5445_5354, migrations: Array(Self.migrations.prefix(1)))
-        XCTAssertThrowsError(try RecoveringDatabase.open(
-            path: path, applicationId: 0x5445_5354,
-            migrations: Array(Self.migrations.prefix(1)) + ["CREATE TABLE c (x); CREATE TABLE c (x);"]))
+        XCTAssertThrowsError(
+            try RecoveringDatabase.open(
+                path: path, applicationId: 0x5445_5354,
+                migrations: Array(Self.migrations.prefix(1)) + ["CREATE TABLE c (x); CREATE TABLE c (x);"]))
         let database = try SQLiteDatabase(path: path)
         XCTAssertEqual(try database.query("PRAGMA user_version").first?["user_version"], .integer(1))
         XCTAssertEqual(try database.query("SELECT count(*) AS n FROM sqlite_master WHERE name = 'c'").first?["n"], .integer(0))

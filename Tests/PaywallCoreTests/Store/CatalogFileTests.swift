@@ -38,70 +38,92 @@ final class CatalogFileTests: XCTestCase {
     func testTemplateCatalogLoadsWithEveryField() throws {
         let catalog = try CatalogFile.parse(Data(contentsOf: URL(fileURLWithPath: templateCatalogPath)))
 
-        XCTAssertEqual(catalog.products.map(\.id), [
-            "lumen.pro.yearly", "lumen.pro.monthly", "lumen.pro.lifetime", "lumen.credits.100", "lumen.pass.month",
-        ])
-        XCTAssertEqual(catalog.products[0], Product(
-            id: "lumen.pro.yearly", displayName: "Lumen Pro Yearly",
-            description: "Every Lumen Pro feature, billed once a year.",
-            price: decimal("39.99"), currencyCode: "USD", kind: .autoRenewable,
-            period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "pro", groupRank: 1,
-            introductoryOffer: IntroductoryOffer(
-                mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), count: 1, price: 0),
-            familyShareable: false, entitlements: ["pro"]))
-        XCTAssertEqual(catalog.products[1], Product(
-            id: "lumen.pro.monthly", displayName: "Lumen Pro Monthly",
-            description: "Every Lumen Pro feature, billed monthly.",
-            price: decimal("7.99"), currencyCode: "USD", kind: .autoRenewable,
-            period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro", groupRank: 2,
-            introductoryOffer: nil, familyShareable: false, entitlements: ["pro"]))
-        XCTAssertEqual(catalog.products[2], Product(
-            id: "lumen.pro.lifetime", displayName: "Lumen Pro Lifetime",
-            description: "Every Lumen Pro feature, paid once.",
-            price: decimal("99.99"), currencyCode: "USD", kind: .nonConsumable,
-            period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-            familyShareable: false, entitlements: ["pro"]))
-        XCTAssertEqual(catalog.products[3], Product(
-            id: "lumen.credits.100", displayName: "100 AI Credits", description: "100 credits for AI features.",
-            price: decimal("4.99"), currencyCode: "USD", kind: .consumable,
-            period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-            familyShareable: false, entitlements: []))
-        XCTAssertEqual(catalog.products[4], Product(
-            id: "lumen.pass.month", displayName: "Lumen Pass (1 month)",
-            description: "Lumen Pro for one month, no renewal.",
-            price: decimal("9.99"), currencyCode: "USD", kind: .nonRenewing,
-            period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: nil, groupRank: nil,
-            introductoryOffer: nil, familyShareable: false, entitlements: ["pro"]))
+        XCTAssertEqual(
+            catalog.products.map(\.id),
+            [
+                "lumen.pro.yearly", "lumen.pro.monthly", "lumen.pro.lifetime", "lumen.credits.100", "lumen.pass.month",
+            ])
+        XCTAssertEqual(
+            catalog.products[0],
+            Product(
+                id: "lumen.pro.yearly", displayName: "Lumen Pro Yearly",
+                description: "Every Lumen Pro feature, billed once a year.",
+                price: decimal("39.99"), currencyCode: "USD", kind: .autoRenewable,
+                period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "pro", groupRank: 1,
+                introductoryOffer: IntroductoryOffer(
+                    mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), count: 1, price: 0),
+                familyShareable: false, entitlements: ["pro"]))
+        XCTAssertEqual(
+            catalog.products[1],
+            Product(
+                id: "lumen.pro.monthly", displayName: "Lumen Pro Monthly",
+                description: "Every Lumen Pro feature, billed monthly.",
+                price: decimal("7.99"), currencyCode: "USD", kind: .autoRenewable,
+                period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro", groupRank: 2,
+                introductoryOffer: nil, familyShareable: false, entitlements: ["pro"]))
+        XCTAssertEqual(
+            catalog.products[2],
+            Product(
+                id: "lumen.pro.lifetime", displayName: "Lumen Pro Lifetime",
+                description: "Every Lumen Pro feature, paid once.",
+                price: decimal("99.99"), currencyCode: "USD", kind: .nonConsumable,
+                period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
+                familyShareable: false, entitlements: ["pro"]))
+        XCTAssertEqual(
+            catalog.products[3],
+            Product(
+                id: "lumen.credits.100", displayName: "100 AI Credits", description: "100 credits for AI features.",
+                price: decimal("4.99"), currencyCode: "USD", kind: .consumable,
+                period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
+                familyShareable: false, entitlements: []))
+        XCTAssertEqual(
+            catalog.products[4],
+            Product(
+                id: "lumen.pass.month", displayName: "Lumen Pass (1 month)",
+                description: "Lumen Pro for one month, no renewal.",
+                price: decimal("9.99"), currencyCode: "USD", kind: .nonRenewing,
+                period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: nil, groupRank: nil,
+                introductoryOffer: nil, familyShareable: false, entitlements: ["pro"]))
         XCTAssertEqual(catalog.groupNames, ["pro": "Lumen Pro"])
         XCTAssertEqual(catalog.settings, StoreSettings(gracePeriodDays: 16, billingRetryDays: 60, askToBuy: false))
     }
 
     func testOptionalFieldsTakeTheirDefaults() throws {
-        let catalog = try parse(catalog(product: #"""
-            \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
-            "intro_offer": {"mode": "free_trial", "period": "P3D"}
-            """#))
+        let catalog = try parse(
+            catalog(
+                product: #"""
+                    \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                    "intro_offer": {"mode": "free_trial", "period": "P3D"}
+                    """#))
 
-        XCTAssertEqual(catalog.products, [Product(
-            id: "lumen.x", displayName: "X", description: "", price: decimal("1.99"), currencyCode: "USD",
-            kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "g",
-            groupRank: 1,
-            introductoryOffer: IntroductoryOffer(
-                mode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .day), count: 1, price: 0),
-            familyShareable: false, entitlements: [])])
+        XCTAssertEqual(
+            catalog.products,
+            [
+                Product(
+                    id: "lumen.x", displayName: "X", description: "", price: decimal("1.99"), currencyCode: "USD",
+                    kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "g",
+                    groupRank: 1,
+                    introductoryOffer: IntroductoryOffer(
+                        mode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .day), count: 1, price: 0),
+                    familyShareable: false, entitlements: [])
+            ])
         XCTAssertEqual(catalog.groupNames, [:])
         XCTAssertEqual(catalog.settings, StoreSettings())
     }
 
     func testPaidIntroOfferKeepsCountAndPrice() throws {
-        let catalog = try parse(catalog(product: #"""
-            \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g", "group_rank": 3,
-            "intro_offer": {"mode": "pay_as_you_go", "period": "P1M", "count": 3, "price": "0.99"}
-            """#))
+        let catalog = try parse(
+            catalog(
+                product: #"""
+                    \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g", "group_rank": 3,
+                    "intro_offer": {"mode": "pay_as_you_go", "period": "P1M", "count": 3, "price": "0.99"}
+                    """#))
 
         XCTAssertEqual(catalog.products.first?.groupRank, 3)
-        XCTAssertEqual(catalog.products.first?.introductoryOffer, IntroductoryOffer(
-            mode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), count: 3, price: decimal("0.99")))
+        XCTAssertEqual(
+            catalog.products.first?.introductoryOffer,
+            IntroductoryOffer(
+                mode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), count: 3, price: decimal("0.99")))
     }
 
     func testPriceMayBeAJSONNumberAndStaysExact() throws {
@@ -112,13 +134,15 @@ final class CatalogFileTests: XCTestCase {
 
     func testNumberPriceNeverPassesThroughDouble() throws {
         // More significant digits than a Double holds: any trip through Double would round them.
-        let catalog = try parse(catalog(product: #""display_name": "X", "price": 1234567890.123456789, "currency": "USD", "kind": "consumable""#))
+        let catalog = try parse(
+            catalog(product: #""display_name": "X", "price": 1234567890.123456789, "currency": "USD", "kind": "consumable""#))
 
         XCTAssertEqual(catalog.products.first?.price, decimal("1234567890.123456789"))
     }
 
     func testDecimalPricesAddUpExactly() throws {
-        let catalog = try parse(#"""
+        let catalog = try parse(
+            #"""
             {"products": [
               {"id": "a", "display_name": "A", "price": "0.1", "currency": "USD", "kind": "consumable"},
               {"id": "b", "display_name": "B", "price": "0.2", "currency": "USD", "kind": "consumable"}
@@ -129,7 +153,8 @@ final class CatalogFileTests: XCTestCase {
     }
 
     func testUnknownKeysAreIgnored() throws {
-        let catalog = try parse(#"""
+        let catalog = try parse(
+            #"""
             {"$schema": "x", "notes": ["anything"],
              "products": [{"id": "a", "display_name": "A", "price": "1", "currency": "USD", "kind": "consumable",
                            "color": "red", "tiers": {"x": 1}}]}
@@ -139,7 +164,8 @@ final class CatalogFileTests: XCTestCase {
     }
 
     func testSettingsAndGroupsAreRead() throws {
-        let catalog = try parse(#"""
+        let catalog = try parse(
+            #"""
             {"products": [{"id": "a", "display_name": "A", "price": "1", "currency": "USD", "kind": "consumable"}],
              "groups": {"pro": "Lumen Pro", "team": "Lumen Team"},
              "settings": {"grace_period_days": 3, "billing_retry_days": 30, "ask_to_buy": true}}
@@ -189,39 +215,48 @@ final class CatalogFileTests: XCTestCase {
     func testUnknownKindListsTheKinds() {
         XCTAssertEqual(
             parseError(catalog(product: #"\#(basics), "kind": "subscription""#)),
-            #"products[0] ("lumen.x"): "kind" must be one of auto_renewable, non_renewing, consumable, non_consumable, got "subscription""#)
+            #"products[0] ("lumen.x"): "kind" must be one of auto_renewable, non_renewing, consumable, non_consumable, got "subscription""#
+        )
     }
 
     func testUnknownIntroModeListsTheModes() {
         XCTAssertEqual(
-            parseError(catalog(product: #"""
-                \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
-                "intro_offer": {"mode": "trial", "period": "P1W"}
-                """#)),
+            parseError(
+                catalog(
+                    product: #"""
+                        \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                        "intro_offer": {"mode": "trial", "period": "P1W"}
+                        """#)),
             #"products[0] ("lumen.x"): "intro_offer.mode" must be one of free_trial, pay_as_you_go, pay_up_front, got "trial""#)
     }
 
     func testBadIntroPeriodAndCountAreNamed() {
         XCTAssertEqual(
-            parseError(catalog(product: #"""
-                \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
-                "intro_offer": {"mode": "free_trial", "period": "1 week"}
-                """#)),
+            parseError(
+                catalog(
+                    product: #"""
+                        \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                        "intro_offer": {"mode": "free_trial", "period": "1 week"}
+                        """#)),
             #"products[0] ("lumen.x"): "intro_offer.period" must be an ISO 8601 period like P1M, got "1 week""#)
         XCTAssertEqual(
-            parseError(catalog(product: #"""
-                \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
-                "intro_offer": {"mode": "pay_as_you_go", "period": "P1M", "count": 0, "price": "0.99"}
-                """#)),
+            parseError(
+                catalog(
+                    product: #"""
+                        \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                        "intro_offer": {"mode": "pay_as_you_go", "period": "P1M", "count": 0, "price": "0.99"}
+                        """#)),
             #"products[0] ("lumen.x"): "intro_offer.count" must be a whole number from 1 to 10000, got 0"#)
     }
 
     func testFreeTrialMustBeFree() {
         XCTAssertEqual(
-            parseError(catalog(product: #"""
-                \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
-                "intro_offer": {"mode": "free_trial", "period": "P1W", "price": "0.99"}
-                """#)),
+            parseError(
+                catalog(
+                    product: #"""
+                        \#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g",
+                        "intro_offer": {"mode": "free_trial", "period": "P1W", "price": "0.99"}
+                        """#)),
             #"products[0] ("lumen.x"): "intro_offer.price" must be 0 for a free_trial, got 0.99"#)
     }
 
@@ -239,10 +274,12 @@ final class CatalogFileTests: XCTestCase {
 
     func testIntroOfferOnlyOnAutoRenewable() {
         XCTAssertEqual(
-            parseError(catalog(product: #"""
-                \#(basics), "kind": "non_renewing", "period": "P1M",
-                "intro_offer": {"mode": "free_trial", "period": "P1W"}
-                """#)),
+            parseError(
+                catalog(
+                    product: #"""
+                        \#(basics), "kind": "non_renewing", "period": "P1M",
+                        "intro_offer": {"mode": "free_trial", "period": "P1W"}
+                        """#)),
             #"products[0] ("lumen.x"): "intro_offer" is only allowed on auto_renewable products, not non_renewing"#)
     }
 
@@ -268,9 +305,12 @@ final class CatalogFileTests: XCTestCase {
     }
 
     func testMalformedPriceIsRejected() {
-        for (price, shown) in [(#""4,99""#, #""4,99""#), (#""$4.99""#, #""$4.99""#), (#""4.99abc""#, #""4.99abc""#), ("true", "true")] {
+        for (price, shown) in [
+            (#""4,99""#, #""4,99""#), (#""$4.99""#, #""$4.99""#), (#""4.99abc""#, #""4.99abc""#), ("true", "true"),
+        ] {
             XCTAssertEqual(
-                parseError(catalog(product: #""display_name": "X", "price": \#(price), "currency": "USD", "kind": "consumable""#)),
+                parseError(
+                    catalog(product: #""display_name": "X", "price": \#(price), "currency": "USD", "kind": "consumable""#)),
                 #"products[0] ("lumen.x"): "price" must be a decimal amount like "4.99", got \#(shown)"#)
         }
     }
@@ -278,8 +318,10 @@ final class CatalogFileTests: XCTestCase {
     func testCurrencyMustBeThreeUppercaseLetters() {
         for currency in ["usd", "US", "USDT", "U$D"] {
             XCTAssertEqual(
-                parseError(catalog(product: #""display_name": "X", "price": "1", "currency": "\#(currency)", "kind": "consumable""#)),
-                #"products[0] ("lumen.x"): "currency" must be an ISO 4217 code of three uppercase letters like USD, got "\#(currency)""#)
+                parseError(
+                    catalog(product: #""display_name": "X", "price": "1", "currency": "\#(currency)", "kind": "consumable""#)),
+                #"products[0] ("lumen.x"): "currency" must be an ISO 4217 code of three uppercase letters like USD, got "\#(currency)""#
+            )
         }
     }
 
@@ -303,7 +345,8 @@ final class CatalogFileTests: XCTestCase {
             parseError(catalog(product: #"\#(basics), "kind": "consumable", "family_shareable": "yes""#)),
             #"products[0] ("lumen.x"): "family_shareable" must be true or false, got "yes""#)
         XCTAssertEqual(
-            parseError(catalog(product: #"\#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g", "group_rank": 1.5"#)),
+            parseError(
+                catalog(product: #"\#(basics), "kind": "auto_renewable", "period": "P1M", "group": "g", "group_rank": 1.5"#)),
             #"products[0] ("lumen.x"): "group_rank" must be a whole number from 1 to 10000, got 1.5"#)
         XCTAssertEqual(
             parseError(#"{"products": [], "settings": {"grace_period_days": -1}}"#),
@@ -316,7 +359,8 @@ final class CatalogFileTests: XCTestCase {
 
     func testNotJSONAndNotAnObject() {
         XCTAssertEqual(parseError(#"{"products": [}"#), "is not valid JSON (unexpected character at line 1, column 15)")
-        XCTAssertEqual(parseError("{\n  \"products\": [\n    1 2]}"), "is not valid JSON (expected ',' or ']' at line 3, column 7)")
+        XCTAssertEqual(
+            parseError("{\n  \"products\": [\n    1 2]}"), "is not valid JSON (expected ',' or ']' at line 3, column 7)")
         XCTAssertEqual(parseError("[]"), "must hold a JSON object at the top level, got an array")
     }
 
@@ -329,11 +373,13 @@ final class CatalogFileTests: XCTestCase {
     func testDuplicateKeysAreRefusedWhereTheyAre() {
         XCTAssertEqual(
             parseError(#"{"products": [], "products": 5}"#),
-            #"is not valid JSON (duplicate key "products" (each key may appear once in an object; remove one) at line 1, column 18)"#)
+            #"is not valid JSON (duplicate key "products" (each key may appear once in an object; remove one) at line 1, column 18)"#
+        )
         // A bad value after a good one must not win (nor a good one after a bad one).
         XCTAssertEqual(
             parseError(catalog(product: #"\#(basics), "kind": "consumable", "price": "-1""#)),
-            #"is not valid JSON (duplicate key "price" (each key may appear once in an object; remove one) at line 1, column 112)"#)
+            #"is not valid JSON (duplicate key "price" (each key may appear once in an object; remove one) at line 1, column 112)"#
+        )
     }
 
     func testEmptyCatalogIsRefusedWithAnExample() throws {
@@ -351,7 +397,8 @@ final class CatalogFileTests: XCTestCase {
     }
 
     func testNumbersWithExponentsAndManyDigitsStayExact() throws {
-        let catalog = try parse(#"""
+        let catalog = try parse(
+            #"""
             {"products": [
               {"id": "a", "display_name": "A", "price": 0.1, "currency": "USD", "kind": "consumable"},
               {"id": "b", "display_name": "B", "price": 2.5e1, "currency": "USD", "kind": "consumable"},
@@ -399,7 +446,8 @@ final class CatalogFileTests: XCTestCase {
         XCTAssertThrowsError(try CatalogLoader.load(path: file.path)) { error in
             XCTAssertEqual(
                 (error as? CatalogError)?.message,
-                #"\#(file.path): products[0] ("lumen.x"): "kind" must be one of auto_renewable, non_renewing, consumable, non_consumable, got "hourly""#)
+                #"\#(file.path): products[0] ("lumen.x"): "kind" must be one of auto_renewable, non_renewing, consumable, non_consumable, got "hourly""#
+            )
         }
     }
 
@@ -416,7 +464,9 @@ extension CatalogFileTests {
     }
 
     func testALemonSqueezyCatalogReadsItsLicenseSettingsAndProductIds() throws {
-        let catalog = try parse(#"{"store": "lemon_squeezy", "offline_grace_days": 3, "customer_portal_url": "https://s.lemonsqueezy.com/billing", "products": [{"id": "pro", \#(licenseProduct)}]}"#)
+        let catalog = try parse(
+            #"{"store": "lemon_squeezy", "offline_grace_days": 3, "customer_portal_url": "https://s.lemonsqueezy.com/billing", "products": [{"id": "pro", \#(licenseProduct)}]}"#
+        )
         let licensing = try XCTUnwrap(catalog.licensing)
         XCTAssertEqual(licensing.provider, .lemonSqueezy)
         XCTAssertEqual(licensing.apiBaseURL.absoluteString, "https://api.lemonsqueezy.com")
@@ -424,26 +474,42 @@ extension CatalogFileTests {
         XCTAssertEqual(licensing.customerPortalURL?.absoluteString, "https://s.lemonsqueezy.com/billing")
         XCTAssertEqual(catalog.products[0].lemonSqueezy, LemonSqueezyProduct(productId: "10", variantId: "11"))
         XCTAssertEqual(catalog.products[0].checkoutURL?.absoluteString, "https://s.lemonsqueezy.com/buy/1")
-        XCTAssertEqual(try parse(#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(licenseProduct)}]}"#).licensing?.offlineGraceDays, 14)
+        XCTAssertEqual(
+            try parse(#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(licenseProduct)}]}"#).licensing?
+                .offlineGraceDays, 14)
     }
 
     func testLicenseFieldsAreCheckedWithMessagesSayingWhereAndHow() {
         let cases: [(String, String)] = [
             (#"{"store": "gumroad", "products": [{"id": "pro", \#(licenseProduct)}]}"#, #""store" must be lemon_squeezy"#),
-            (#"{"store": "lemon_squeezy", "license_api_base_url": "http://api.example.com", "products": [{"id": "pro", \#(licenseProduct)}]}"#,
-             #""license_api_base_url" must be https"#),
-            (#"{"store": "lemon_squeezy", "offline_grace_days": -1, "products": [{"id": "pro", \#(licenseProduct)}]}"#,
-             #""offline_grace_days" must be a whole number from 0 to 3650"#),
-            (#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "lemon_squeezy": {"product_id": 1}}]}"#,
-             #"products[0] ("pro"): "checkout_url" is required with "store": "lemon_squeezy""#),
-            (#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy"}]}"#,
-             #"products[0] ("pro"): "lemon_squeezy" is required"#),
-            (#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy", "lemon_squeezy": {"product_id": 1.5}}]}"#,
-             #""lemon_squeezy.product_id" must be an id"#),
-            (catalog(product: #"\#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy""#),
-             #""checkout_url" is only allowed in a catalog with "store": "lemon_squeezy""#),
-            (#"{"offline_grace_days": 3, "products": [{"id": "pro", \#(basics), "kind": "consumable"}]}"#,
-             #""offline_grace_days" is only allowed with "store": "lemon_squeezy""#),
+            (
+                #"{"store": "lemon_squeezy", "license_api_base_url": "http://api.example.com", "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+                #""license_api_base_url" must be https"#
+            ),
+            (
+                #"{"store": "lemon_squeezy", "offline_grace_days": -1, "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+                #""offline_grace_days" must be a whole number from 0 to 3650"#
+            ),
+            (
+                #"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "lemon_squeezy": {"product_id": 1}}]}"#,
+                #"products[0] ("pro"): "checkout_url" is required with "store": "lemon_squeezy""#
+            ),
+            (
+                #"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy"}]}"#,
+                #"products[0] ("pro"): "lemon_squeezy" is required"#
+            ),
+            (
+                #"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy", "lemon_squeezy": {"product_id": 1.5}}]}"#,
+                #""lemon_squeezy.product_id" must be an id"#
+            ),
+            (
+                catalog(product: #"\#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy""#),
+                #""checkout_url" is only allowed in a catalog with "store": "lemon_squeezy""#
+            ),
+            (
+                #"{"offline_grace_days": 3, "products": [{"id": "pro", \#(basics), "kind": "consumable"}]}"#,
+                #""offline_grace_days" is only allowed with "store": "lemon_squeezy""#
+            ),
         ]
         for (json, expected) in cases {
             let message = parseError(json)
@@ -452,7 +518,9 @@ extension CatalogFileTests {
     }
 
     func testLoopbackHTTPIsAllowedForTests() throws {
-        let catalog = try parse(#"{"store": "lemon_squeezy", "license_api_base_url": "http://127.0.0.1:8080", "products": [{"id": "pro", \#(licenseProduct)}]}"#)
+        let catalog = try parse(
+            #"{"store": "lemon_squeezy", "license_api_base_url": "http://127.0.0.1:8080", "products": [{"id": "pro", \#(licenseProduct)}]}"#
+        )
         XCTAssertEqual(catalog.licensing?.apiBaseURL.absoluteString, "http://127.0.0.1:8080")
     }
 }

@@ -30,8 +30,9 @@ final class ClockAdvanceTests: XCTestCase {
 
     func testMonthFromJanuary31IsFebruary28() {
         XCTAssertEqual(ClockAdvance(value: 1, unit: .month).apply(to: jan31), utcDate(2026, 2, 28))
-        XCTAssertEqual(ClockAdvance(value: 1, unit: .month).apply(to: utcDate(2028, 1, 31)), utcDate(2028, 2, 29),
-                       "a leap year")
+        XCTAssertEqual(
+            ClockAdvance(value: 1, unit: .month).apply(to: utcDate(2028, 1, 31)), utcDate(2028, 2, 29),
+            "a leap year")
         XCTAssertEqual(ClockAdvance(value: 1, unit: .year).apply(to: utcDate(2028, 2, 29)), utcDate(2029, 2, 28))
     }
 

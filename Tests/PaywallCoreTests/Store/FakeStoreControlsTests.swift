@@ -86,10 +86,14 @@ final class FakeStoreControlsTests: FakeStoreTestCase {
 
         let records = try store.allRecords()
         XCTAssertEqual(records.map(\.approval), ["approved"])
-        XCTAssertEqual(try store.currentTransactions(), [StoreTransaction(
-            id: "fake_000001", productId: "pro.monthly", kind: .autoRenewable, store: .fakeStore,
-            purchaseDate: approvedAt, expirationDate: F.month.advance(approvedAt), willRenew: true,
-            subscriptionGroupId: "pro", entitlementIds: ["pro"], price: decimalPrice("7.99"), currencyCode: "USD")])
+        XCTAssertEqual(
+            try store.currentTransactions(),
+            [
+                StoreTransaction(
+                    id: "fake_000001", productId: "pro.monthly", kind: .autoRenewable, store: .fakeStore,
+                    purchaseDate: approvedAt, expirationDate: F.month.advance(approvedAt), willRenew: true,
+                    subscriptionGroupId: "pro", entitlementIds: ["pro"], price: decimalPrice("7.99"), currencyCode: "USD")
+            ])
         let info = try customerInfo(of: store)
         XCTAssertEqual(info.subscriptionStatus, .active(["pro"]))
         XCTAssertEqual(info.entitlements.first?.startsAt, approvedAt)
@@ -258,7 +262,8 @@ final class FakeStoreUserTests: FakeStoreTestCase {
         XCTAssertEqual(try store.allRecords().map(\.userId), ["alice", "bob"])
         try advance(store, 40, .day)
         store.switchUser("bob")
-        XCTAssertEqual(try store.currentTransactions().map(\.productId), ["pro.monthly", "pro.monthly"], "renewals stay with their user")
+        XCTAssertEqual(
+            try store.currentTransactions().map(\.productId), ["pro.monthly", "pro.monthly"], "renewals stay with their user")
     }
 
     /// Restoring gives the store account's active purchases of other app users to this one

@@ -49,8 +49,9 @@ enum FakeStoreFixture {
         id: "credits", displayName: "Credits", price: decimalPrice("0.99"), currencyCode: "USD", kind: .consumable)
 
     static func catalog(_ settings: StoreSettings = StoreSettings()) -> Catalog {
-        Catalog(products: [yearly, monthly, teamWeekly, pass, lifetime, credits],
-                groupNames: ["pro": "Pro", "team": "Team"], settings: settings)
+        Catalog(
+            products: [yearly, monthly, teamWeekly, pass, lifetime, credits],
+            groupNames: ["pro": "Pro", "team": "Team"], settings: settings)
     }
 }
 
@@ -58,9 +59,10 @@ enum FakeStoreFixture {
 @MainActor
 func makeFakeStore(in directory: URL, settings: StoreSettings = StoreSettings()) throws -> FakeStore {
     let start = FakeStoreFixture.start
-    return try FakeStore(catalog: FakeStoreFixture.catalog(settings),
-                         databasePath: directory.appendingPathComponent("fake-store.sqlite").path,
-                         realClock: { start })
+    return try FakeStore(
+        catalog: FakeStoreFixture.catalog(settings),
+        databasePath: directory.appendingPathComponent("fake-store.sqlite").path,
+        realClock: { start })
 }
 
 /// What the store's current transactions add up to at the store's time.
@@ -133,17 +135,25 @@ final class FakeStoreLifecycleTests: FakeStoreTestCase {
 
         let expiry = F.month.advance(F.start)
         XCTAssertEqual(expiry, utcDate(2026, 2, 28), "a month from Jan 31 is Feb 28")
-        XCTAssertEqual(try store.currentTransactions(), [StoreTransaction(
-            id: "fake_000001", productId: "pro.monthly", kind: .autoRenewable, store: .fakeStore,
-            purchaseDate: F.start, expirationDate: expiry, willRenew: true, subscriptionGroupId: "pro",
-            entitlementIds: ["pro"], price: decimalPrice("7.99"), currencyCode: "USD")])
+        XCTAssertEqual(
+            try store.currentTransactions(),
+            [
+                StoreTransaction(
+                    id: "fake_000001", productId: "pro.monthly", kind: .autoRenewable, store: .fakeStore,
+                    purchaseDate: F.start, expirationDate: expiry, willRenew: true, subscriptionGroupId: "pro",
+                    entitlementIds: ["pro"], price: decimalPrice("7.99"), currencyCode: "USD")
+            ])
 
         let info = try customerInfo(of: store)
         XCTAssertEqual(info.subscriptionStatus, .active(["pro"]))
-        XCTAssertEqual(info.entitlements, [Entitlement(
-            id: "pro", isActive: true, productIds: ["pro.monthly"], latestProductId: "pro.monthly",
-            store: .fakeStore, startsAt: F.start, renewedAt: nil, expiresAt: expiry, isLifetime: false,
-            willRenew: true, state: .subscribed, offerType: nil)])
+        XCTAssertEqual(
+            info.entitlements,
+            [
+                Entitlement(
+                    id: "pro", isActive: true, productIds: ["pro.monthly"], latestProductId: "pro.monthly",
+                    store: .fakeStore, startsAt: F.start, renewedAt: nil, expiresAt: expiry, isLifetime: false,
+                    willRenew: true, state: .subscribed, offerType: nil)
+            ])
     }
 
     @MainActor
@@ -455,8 +465,9 @@ final class FakeStoreLifecycleTests: FakeStoreTestCase {
         XCTAssertEqual(pro.expiresAt, utcDate(2027, 2, 10))
 
         try advance(store, 1, .month)
-        XCTAssertEqual(try store.currentTransactions().map(\.productId), ["pro.monthly", "pro.yearly"],
-                       "the monthly plan no longer renews")
+        XCTAssertEqual(
+            try store.currentTransactions().map(\.productId), ["pro.monthly", "pro.yearly"],
+            "the monthly plan no longer renews")
     }
 
     @MainActor
@@ -545,10 +556,14 @@ final class FakeStoreLifecycleTests: FakeStoreTestCase {
         let store = try makeStore()
         await expectPurchase(F.pass, on: store, "purchased")
         let expiry = F.month.advance(F.start)
-        XCTAssertEqual(try store.currentTransactions(), [StoreTransaction(
-            id: "fake_000001", productId: "pass.month", kind: .nonRenewing, store: .fakeStore,
-            purchaseDate: F.start, expirationDate: expiry, willRenew: false, entitlementIds: ["pass"],
-            price: decimalPrice("4.99"), currencyCode: "USD")])
+        XCTAssertEqual(
+            try store.currentTransactions(),
+            [
+                StoreTransaction(
+                    id: "fake_000001", productId: "pass.month", kind: .nonRenewing, store: .fakeStore,
+                    purchaseDate: F.start, expirationDate: expiry, willRenew: false, entitlementIds: ["pass"],
+                    price: decimalPrice("4.99"), currencyCode: "USD")
+            ])
         var pass = try XCTUnwrap(try customerInfo(of: store).entitlements.first)
         XCTAssertEqual(pass.id, "pass")
         XCTAssertTrue(pass.isActive)
@@ -592,10 +607,14 @@ final class FakeStoreLifecycleTests: FakeStoreTestCase {
 
         try advance(store, 10, .year)
         let info = try customerInfo(of: store)
-        XCTAssertEqual(info.entitlements, [Entitlement(
-            id: "lifetime", isActive: true, productIds: ["lifetime"], latestProductId: "lifetime", store: .fakeStore,
-            startsAt: F.start, renewedAt: nil, expiresAt: nil, isLifetime: true, willRenew: false,
-            state: .subscribed, offerType: nil)])
+        XCTAssertEqual(
+            info.entitlements,
+            [
+                Entitlement(
+                    id: "lifetime", isActive: true, productIds: ["lifetime"], latestProductId: "lifetime", store: .fakeStore,
+                    startsAt: F.start, renewedAt: nil, expiresAt: nil, isLifetime: true, willRenew: false,
+                    state: .subscribed, offerType: nil)
+            ])
         XCTAssertEqual(info.subscriptionStatus, .active(["lifetime"]))
     }
 

@@ -10,8 +10,10 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
 
     /// Seeds `state` for `product` and returns the entitlement (if any) and the store's time after.
     @MainActor
-    private func seed(_ product: Product, _ state: SeedState, settings: StoreSettings = StoreSettings(),
-                      file: StaticString = #filePath, line: UInt = #line) throws -> (Entitlement?, Date, FakeStore) {
+    private func seed(
+        _ product: Product, _ state: SeedState, settings: StoreSettings = StoreSettings(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (Entitlement?, Date, FakeStore) {
         let store = try freshStore(settings)
         try store.seed(product, state)
         let info = try customerInfo(of: store)
@@ -71,8 +73,9 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
         let (e, now, store) = try seed(F.teamWeekly, .subscribed)
         XCTAssertEqual(now, date(after: F.week, F.week, F.week))
         XCTAssertEqual(e?.expiresAt, date(after: F.week, F.week, F.week, F.week))
-        XCTAssertEqual(try store.currentTransactions().map(\.price),
-                       [decimalPrice("0.99"), decimalPrice("0.99"), decimalPrice("0.99"), decimalPrice("2.99")])
+        XCTAssertEqual(
+            try store.currentTransactions().map(\.price),
+            [decimalPrice("0.99"), decimalPrice("0.99"), decimalPrice("0.99"), decimalPrice("2.99")])
     }
 
     @MainActor
@@ -180,12 +183,15 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
     // MARK: Through the lifecycle, leaving the rest alone
 
     func testStepsAreTheTestersOperations() throws {
-        XCTAssertEqual(try FakeStore.seedSteps(.grace, for: F.monthly, settings: grace),
-                       [.buy(.success), .billingIssue, .advanceToPeriodEnd])
-        XCTAssertEqual(try FakeStore.seedSteps(.billingRetry, for: F.yearly, settings: grace),
-                       [.buy(.success), .advanceToPeriodEnd, .billingIssue, .advanceToPeriodEnd, .advanceToGraceEnd])
-        XCTAssertEqual(try FakeStore.seedSteps(.expired, for: F.monthly, settings: grace),
-                       [.buy(.success), .cancel, .advanceToPeriodEnd])
+        XCTAssertEqual(
+            try FakeStore.seedSteps(.grace, for: F.monthly, settings: grace),
+            [.buy(.success), .billingIssue, .advanceToPeriodEnd])
+        XCTAssertEqual(
+            try FakeStore.seedSteps(.billingRetry, for: F.yearly, settings: grace),
+            [.buy(.success), .advanceToPeriodEnd, .billingIssue, .advanceToPeriodEnd, .advanceToGraceEnd])
+        XCTAssertEqual(
+            try FakeStore.seedSteps(.expired, for: F.monthly, settings: grace),
+            [.buy(.success), .cancel, .advanceToPeriodEnd])
         XCTAssertEqual(try FakeStore.seedSteps(.pending, for: F.credits, settings: grace), [.buy(.pending)])
     }
 
@@ -210,7 +216,8 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
         try store.seed(F.monthly, .subscribed)
         XCTAssertThrowsError(try store.seed(F.yearly, .trial)) { error in
             let refused = error as? SeedUnreachable
-            XCTAssertEqual(refused?.reason, "user $anonymous already has a purchase of its subscription group 'pro' (fake_000001)")
+            XCTAssertEqual(
+                refused?.reason, "user $anonymous already has a purchase of its subscription group 'pro' (fake_000001)")
             XCTAssertEqual(refused?.remedy, "seed another user, or reset the fake store first")
         }
         store.switchUser("bob")
@@ -223,31 +230,48 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
     @MainActor
     func testUnreachableStatesSayWhyAndChangeNothing() async throws {
         let cases: [(Product, SeedState, StoreSettings, String, String)] = [
-            (F.monthly, .trial, grace, "it has no introductory offer",
-             "it can be seeded as subscribed, renewed, cancelled, grace, billing-retry, expired, revoked or pending"),
-            (F.teamWeekly, .trial, grace, "its introductory offer is pay_as_you_go, not a free trial",
-             "it can be seeded as subscribed, renewed, cancelled, grace, billing-retry, expired, revoked or pending"),
-            (F.monthly, .lifetime, grace, "it is a subscription; only a one-time (non-consumable) product is lifetime",
-             "it can be seeded as subscribed, renewed, cancelled, grace, billing-retry, expired, revoked or pending"),
-            (F.lifetime, .subscribed, grace, "it is a one-time purchase, which never renews or expires",
-             "it can be seeded as revoked, pending or lifetime"),
-            (F.pass, .renewed, grace, "a non-renewing subscription never renews: it has no trial, auto-renew or billing retry",
-             "it can be seeded as subscribed, expired, revoked or pending"),
-            (F.credits, .subscribed, grace, "a consumable unlocks no entitlement, so it has no purchase state besides pending",
-             "it can be seeded as pending"),
-            (F.monthly, .grace, StoreSettings(),
-             "the catalog has no grace period (settings.grace_period_days, or _billingGracePeriodEnabled in a .storekit file)",
-             "it can be seeded as subscribed, renewed, cancelled, billing-retry, expired, revoked or pending"),
-            (F.monthly, .billingRetry, StoreSettings(gracePeriodDays: 16, billingRetryDays: 16),
-             "billing retry (16 days) ends before the 16-day grace period does",
-             "it can be seeded as subscribed, renewed, cancelled, grace, expired, revoked or pending"),
+            (
+                F.monthly, .trial, grace, "it has no introductory offer",
+                "it can be seeded as subscribed, renewed, cancelled, grace, billing-retry, expired, revoked or pending"
+            ),
+            (
+                F.teamWeekly, .trial, grace, "its introductory offer is pay_as_you_go, not a free trial",
+                "it can be seeded as subscribed, renewed, cancelled, grace, billing-retry, expired, revoked or pending"
+            ),
+            (
+                F.monthly, .lifetime, grace, "it is a subscription; only a one-time (non-consumable) product is lifetime",
+                "it can be seeded as subscribed, renewed, cancelled, grace, billing-retry, expired, revoked or pending"
+            ),
+            (
+                F.lifetime, .subscribed, grace, "it is a one-time purchase, which never renews or expires",
+                "it can be seeded as revoked, pending or lifetime"
+            ),
+            (
+                F.pass, .renewed, grace, "a non-renewing subscription never renews: it has no trial, auto-renew or billing retry",
+                "it can be seeded as subscribed, expired, revoked or pending"
+            ),
+            (
+                F.credits, .subscribed, grace, "a consumable unlocks no entitlement, so it has no purchase state besides pending",
+                "it can be seeded as pending"
+            ),
+            (
+                F.monthly, .grace, StoreSettings(),
+                "the catalog has no grace period (settings.grace_period_days, or _billingGracePeriodEnabled in a .storekit file)",
+                "it can be seeded as subscribed, renewed, cancelled, billing-retry, expired, revoked or pending"
+            ),
+            (
+                F.monthly, .billingRetry, StoreSettings(gracePeriodDays: 16, billingRetryDays: 16),
+                "billing retry (16 days) ends before the 16-day grace period does",
+                "it can be seeded as subscribed, renewed, cancelled, grace, expired, revoked or pending"
+            ),
         ]
         for (product, state, settings, reason, remedy) in cases {
-                let store = try freshStore(settings)
+            let store = try freshStore(settings)
             try store.setNextOutcome(.pending)
             XCTAssertThrowsError(try store.seed(product, state), "\(product.id) \(state)") { error in
-                XCTAssertEqual(error as? SeedUnreachable,
-                               SeedUnreachable(productId: product.id, state: state, reason: reason, remedy: remedy))
+                XCTAssertEqual(
+                    error as? SeedUnreachable,
+                    SeedUnreachable(productId: product.id, state: state, reason: reason, remedy: remedy))
             }
             XCTAssertEqual(try store.allRecords().count, 0, "\(product.id) \(state)")
             XCTAssertEqual(try store.now(), F.start)

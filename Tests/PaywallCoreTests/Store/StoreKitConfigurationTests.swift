@@ -53,52 +53,66 @@ final class StoreKitConfigurationTests: XCTestCase {
         let catalog = try parse(fixtureText())
 
         // Subscriptions group by group, then products[], then nonRenewingSubscriptions[].
-        XCTAssertEqual(catalog.products.map(\.id), [
-            "lumen.pro.yearly", "lumen.pro.monthly", "lumen.team.weekly",
-            "lumen.credits.100", "lumen.pro.lifetime", "lumen.pass.month",
-        ])
-        XCTAssertEqual(catalog.products[0], Product(
-            id: "lumen.pro.yearly", displayName: "Lumen Pro Yearly",
-            description: "Every Lumen Pro feature, billed once a year.",
-            price: decimal("39.99"), currencyCode: "USD", kind: .autoRenewable,
-            period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "21482756", groupRank: 1,
-            introductoryOffer: IntroductoryOffer(
-                mode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month), count: 1, price: decimal("19.99")),
-            familyShareable: true, entitlements: ["Pro"]))
-        XCTAssertEqual(catalog.products[1], Product(
-            id: "lumen.pro.monthly", displayName: "Lumen Pro Monthly",
-            description: "Every Lumen Pro feature, billed monthly.",
-            price: decimal("7.99"), currencyCode: "USD", kind: .autoRenewable,
-            period: month, subscriptionGroup: "21482756", groupRank: 2,
-            introductoryOffer: IntroductoryOffer(mode: .freeTrial, period: week, count: 1, price: 0),
-            familyShareable: false, entitlements: ["Pro"]))
+        XCTAssertEqual(
+            catalog.products.map(\.id),
+            [
+                "lumen.pro.yearly", "lumen.pro.monthly", "lumen.team.weekly",
+                "lumen.credits.100", "lumen.pro.lifetime", "lumen.pass.month",
+            ])
+        XCTAssertEqual(
+            catalog.products[0],
+            Product(
+                id: "lumen.pro.yearly", displayName: "Lumen Pro Yearly",
+                description: "Every Lumen Pro feature, billed once a year.",
+                price: decimal("39.99"), currencyCode: "USD", kind: .autoRenewable,
+                period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "21482756", groupRank: 1,
+                introductoryOffer: IntroductoryOffer(
+                    mode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month), count: 1, price: decimal("19.99")),
+                familyShareable: true, entitlements: ["Pro"]))
+        XCTAssertEqual(
+            catalog.products[1],
+            Product(
+                id: "lumen.pro.monthly", displayName: "Lumen Pro Monthly",
+                description: "Every Lumen Pro feature, billed monthly.",
+                price: decimal("7.99"), currencyCode: "USD", kind: .autoRenewable,
+                period: month, subscriptionGroup: "21482756", groupRank: 2,
+                introductoryOffer: IntroductoryOffer(mode: .freeTrial, period: week, count: 1, price: 0),
+                familyShareable: false, entitlements: ["Pro"]))
         // Its only localization is fr_FR: with no en_US one, the first localization is used.
-        XCTAssertEqual(catalog.products[2], Product(
-            id: "lumen.team.weekly", displayName: "Lumen Équipe Hebdo",
-            description: "Lumen pour toute l'équipe, facturé chaque semaine.",
-            price: decimal("4.99"), currencyCode: "USD", kind: .autoRenewable,
-            period: week, subscriptionGroup: "21482790", groupRank: 1,
-            introductoryOffer: IntroductoryOffer(mode: .payAsYouGo, period: week, count: 3, price: decimal("0.99")),
-            familyShareable: false, entitlements: ["Team"]))
+        XCTAssertEqual(
+            catalog.products[2],
+            Product(
+                id: "lumen.team.weekly", displayName: "Lumen Équipe Hebdo",
+                description: "Lumen pour toute l'équipe, facturé chaque semaine.",
+                price: decimal("4.99"), currencyCode: "USD", kind: .autoRenewable,
+                period: week, subscriptionGroup: "21482790", groupRank: 1,
+                introductoryOffer: IntroductoryOffer(mode: .payAsYouGo, period: week, count: 3, price: decimal("0.99")),
+                familyShareable: false, entitlements: ["Team"]))
         // No localizations: the reference name is the display name.
-        XCTAssertEqual(catalog.products[3], Product(
-            id: "lumen.credits.100", displayName: "100 AI Credits", description: "",
-            price: decimal("4.99"), currencyCode: "USD", kind: .consumable,
-            period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-            familyShareable: false, entitlements: []))
+        XCTAssertEqual(
+            catalog.products[3],
+            Product(
+                id: "lumen.credits.100", displayName: "100 AI Credits", description: "",
+                price: decimal("4.99"), currencyCode: "USD", kind: .consumable,
+                period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
+                familyShareable: false, entitlements: []))
         // de_DE comes first in the file, but the en_US localization matches _locale.
-        XCTAssertEqual(catalog.products[4], Product(
-            id: "lumen.pro.lifetime", displayName: "Lumen Pro Lifetime",
-            description: "Every Lumen Pro feature, paid once.",
-            price: decimal("99.99"), currencyCode: "USD", kind: .nonConsumable,
-            period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-            familyShareable: true, entitlements: ["lumen.pro.lifetime"]))
-        XCTAssertEqual(catalog.products[5], Product(
-            id: "lumen.pass.month", displayName: "Lumen Pass (1 month)",
-            description: "Lumen Pro for one month, no renewal.",
-            price: decimal("9.99"), currencyCode: "USD", kind: .nonRenewing,
-            period: month, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-            familyShareable: false, entitlements: ["lumen.pass.month"]))
+        XCTAssertEqual(
+            catalog.products[4],
+            Product(
+                id: "lumen.pro.lifetime", displayName: "Lumen Pro Lifetime",
+                description: "Every Lumen Pro feature, paid once.",
+                price: decimal("99.99"), currencyCode: "USD", kind: .nonConsumable,
+                period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
+                familyShareable: true, entitlements: ["lumen.pro.lifetime"]))
+        XCTAssertEqual(
+            catalog.products[5],
+            Product(
+                id: "lumen.pass.month", displayName: "Lumen Pass (1 month)",
+                description: "Lumen Pro for one month, no renewal.",
+                price: decimal("9.99"), currencyCode: "USD", kind: .nonRenewing,
+                period: month, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
+                familyShareable: false, entitlements: ["lumen.pass.month"]))
     }
 
     func testEntitlementRuleForEachKind() throws {
@@ -147,35 +161,48 @@ final class StoreKitConfigurationTests: XCTestCase {
     }
 
     func testWithoutSettingsCurrencyIsUSDAndFirstLocalizationWins() throws {
-        let catalog = try parse(#"""
+        let catalog = try parse(
+            #"""
             {"products": [{"productID": "p", "referenceName": "P", "type": "NonConsumable", "displayPrice": "2.50",
               "localizations": [{"locale": "de_DE", "displayName": "Deutsch", "description": "D"},
                                 {"locale": "en_US", "displayName": "English", "description": "E"}]}]}
             """#)
 
-        XCTAssertEqual(catalog.products, [Product(
-            id: "p", displayName: "Deutsch", description: "D", price: decimal("2.50"), currencyCode: "USD",
-            kind: .nonConsumable, entitlements: ["p"])])
+        XCTAssertEqual(
+            catalog.products,
+            [
+                Product(
+                    id: "p", displayName: "Deutsch", description: "D", price: decimal("2.50"), currencyCode: "USD",
+                    kind: .nonConsumable, entitlements: ["p"])
+            ])
         XCTAssertEqual(catalog.settings, StoreSettings())
         XCTAssertEqual(catalog.groupNames, [:])
     }
 
     func testNonRenewingSubscriptionInProductsIsAMonthLong() throws {
-        let catalog = try parse(storekit(product: #"""
-            {"productID": "pass", "referenceName": "Pass", "type": "NonRenewingSubscription", "displayPrice": "3"}
-            """#))
+        let catalog = try parse(
+            storekit(
+                product: #"""
+                    {"productID": "pass", "referenceName": "Pass", "type": "NonRenewingSubscription", "displayPrice": "3"}
+                    """#))
 
-        XCTAssertEqual(catalog.products, [Product(
-            id: "pass", displayName: "Pass", price: 3, currencyCode: "USD", kind: .nonRenewing,
-            period: StoreKitConfiguration.nonRenewingPeriod, entitlements: ["pass"])])
+        XCTAssertEqual(
+            catalog.products,
+            [
+                Product(
+                    id: "pass", displayName: "Pass", price: 3, currencyCode: "USD", kind: .nonRenewing,
+                    period: StoreKitConfiguration.nonRenewingPeriod, entitlements: ["pass"])
+            ])
         XCTAssertEqual(StoreKitConfiguration.nonRenewingPeriod, month)
     }
 
     func testNullIntroductoryOfferMeansNone() throws {
-        let catalog = try parse(storekit(subscription: #"""
-            {"productID": "s", "referenceName": "S", "type": "RecurringSubscription", "displayPrice": "1.99",
-             "groupNumber": 1, "recurringSubscriptionPeriod": "P1M", "introductoryOffer": null}
-            """#))
+        let catalog = try parse(
+            storekit(
+                subscription: #"""
+                    {"productID": "s", "referenceName": "S", "type": "RecurringSubscription", "displayPrice": "1.99",
+                     "groupNumber": 1, "recurringSubscriptionPeriod": "P1M", "introductoryOffer": null}
+                    """#))
 
         XCTAssertEqual(catalog.products.first?.introductoryOffer, nil)
         XCTAssertEqual(catalog.products.first?.entitlements, ["Gold"])
@@ -220,18 +247,24 @@ final class StoreKitConfigurationTests: XCTestCase {
             parseError(storekit(product: #"{"productID": "x", "referenceName": "X", "type": "Bundle", "displayPrice": "1"}"#)),
             #"products[0] ("x"): "type" must be one of Consumable, NonConsumable, NonRenewingSubscription, got "Bundle""#)
         XCTAssertEqual(
-            parseError(storekit(product: #"{"productID": "x", "referenceName": "X", "type": "RecurringSubscription", "displayPrice": "1"}"#)),
+            parseError(
+                storekit(
+                    product: #"{"productID": "x", "referenceName": "X", "type": "RecurringSubscription", "displayPrice": "1"}"#)),
             #"products[0] ("x"): "type" must be one of Consumable, NonConsumable, NonRenewingSubscription, "#
                 + #"got "RecurringSubscription" (auto-renewable subscriptions belong in subscriptionGroups)"#)
         XCTAssertEqual(
-            parseError(#"{"nonRenewingSubscriptions": [{"productID": "x", "referenceName": "X", "type": "Consumable", "displayPrice": "1"}]}"#),
-            #"nonRenewingSubscriptions[0] ("x"): "type" must be NonRenewingSubscription in nonRenewingSubscriptions, got "Consumable""#)
+            parseError(
+                #"{"nonRenewingSubscriptions": [{"productID": "x", "referenceName": "X", "type": "Consumable", "displayPrice": "1"}]}"#
+            ),
+            #"nonRenewingSubscriptions[0] ("x"): "type" must be NonRenewingSubscription in nonRenewingSubscriptions, got "Consumable""#
+        )
     }
 
     func testBadPeriod() throws {
         XCTAssertEqual(
-            parseError(try fixture(
-                replacing: #""recurringSubscriptionPeriod" : "P1M""#, with: #""recurringSubscriptionPeriod" : "1 month""#)),
+            parseError(
+                try fixture(
+                    replacing: #""recurringSubscriptionPeriod" : "P1M""#, with: #""recurringSubscriptionPeriod" : "1 month""#)),
             #"subscriptionGroups[0] ("21482756").subscriptions[1] ("lumen.pro.monthly"): "#
                 + #""recurringSubscriptionPeriod" must be an ISO 8601 period like P1M, got "1 month""#)
         XCTAssertEqual(

@@ -48,23 +48,30 @@ enum CCFixture {
     }
 
     /// A one-time purchase bought `daysAgo` days before `now`.
-    static func oneTime(_ id: String, product: String = "lifetime", store: StoreKind = .appStore, daysAgo: Double = 10,
-                        entitlements: [String] = ["lifetime"]) -> StoreTransaction {
-        StoreTransaction(id: id, productId: product, kind: .nonConsumable, store: store,
-                         purchaseDate: now.addingTimeInterval(-daysAgo * day), entitlementIds: entitlements,
-                         price: decimalPrice("99.99"))
+    static func oneTime(
+        _ id: String, product: String = "lifetime", store: StoreKind = .appStore, daysAgo: Double = 10,
+        entitlements: [String] = ["lifetime"]
+    ) -> StoreTransaction {
+        StoreTransaction(
+            id: id, productId: product, kind: .nonConsumable, store: store,
+            purchaseDate: now.addingTimeInterval(-daysAgo * day), entitlementIds: entitlements,
+            price: decimalPrice("99.99"))
     }
 
     /// The customer-center rows of `transactions` at `now` (status from the transactions unless given).
-    static func rows(_ transactions: [StoreTransaction], status: SubscriptionStatus? = nil,
-                     catalog: Catalog? = catalog, at moment: Date = now) -> [CustomerCenterPurchase] {
+    static func rows(
+        _ transactions: [StoreTransaction], status: SubscriptionStatus? = nil,
+        catalog: Catalog? = catalog, at moment: Date = now
+    ) -> [CustomerCenterPurchase] {
         let info = CustomerInfo(transactions: transactions, now: moment)
         return CustomerCenterPurchase.rows(info: info, status: status ?? info.subscriptionStatus, catalog: catalog, now: moment)
     }
 
     /// The one row of `transactions` (fails the test when there is not exactly one).
-    static func row(_ transactions: [StoreTransaction], catalog: Catalog? = catalog, at moment: Date = now,
-                    file: StaticString = #filePath, line: UInt = #line) throws -> CustomerCenterPurchase {
+    static func row(
+        _ transactions: [StoreTransaction], catalog: Catalog? = catalog, at moment: Date = now,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> CustomerCenterPurchase {
         let all = rows(transactions, catalog: catalog, at: moment)
         XCTAssertEqual(all.count, 1, "expected one row, got \(all.map(\.key))", file: file, line: line)
         return try XCTUnwrap(all.first, file: file, line: line)
@@ -185,9 +192,10 @@ final class CCSessionRig {
         self.dir = dir
         let store = try makeFakeStore(in: dir)
         self.store = store
-        purchases = try Purchases(controller: store, catalog: store.catalog,
-                                  cache: EntitlementCache(path: dir.appendingPathComponent("cc-cache.sqlite").path),
-                                  transactionSource: store, events: dispatcher)
+        purchases = try Purchases(
+            controller: store, catalog: store.catalog,
+            cache: EntitlementCache(path: dir.appendingPathComponent("cc-cache.sqlite").path),
+            transactionSource: store, events: dispatcher)
         session = try Self.makeSession(configuration, purchases: purchases, dispatcher: dispatcher)
         session.updateCheck = updateCheck
         session.page = page
@@ -195,22 +203,27 @@ final class CCSessionRig {
     }
 
     /// Over `controller`, with `transactions` cached as the store's last word (real time: `Date()`).
-    init(dir: URL, controller: PurchaseController, transactions: [StoreTransaction],
-         configuration: CustomerCenterConfiguration = .default, updateCheck: UpdateCheck? = nil) throws {
+    init(
+        dir: URL, controller: PurchaseController, transactions: [StoreTransaction],
+        configuration: CustomerCenterConfiguration = .default, updateCheck: UpdateCheck? = nil
+    ) throws {
         self.dir = dir
         store = nil
         let cache = try EntitlementCache(path: dir.appendingPathComponent("cc-cache.sqlite").path)
         try cache.storeSynced(user: Purchases.anonymousUser, transactions: transactions, now: Date())
-        purchases = try Purchases(controller: controller, catalog: CCFixture.catalog, cache: cache,
-                                  transactionSource: nil, events: dispatcher)
+        purchases = try Purchases(
+            controller: controller, catalog: CCFixture.catalog, cache: cache,
+            transactionSource: nil, events: dispatcher)
         session = try Self.makeSession(configuration, purchases: purchases, dispatcher: dispatcher)
         session.updateCheck = updateCheck
         session.page = page
         dispatcher.observe { [unowned self] in self.events.append($0) }
     }
 
-    private static func makeSession(_ configuration: CustomerCenterConfiguration, purchases: Purchases,
-                                    dispatcher: EventDispatcher) throws -> CustomerCenterSession {
+    private static func makeSession(
+        _ configuration: CustomerCenterConfiguration, purchases: Purchases,
+        dispatcher: EventDispatcher
+    ) throws -> CustomerCenterSession {
         CustomerCenterSession(
             configuration: configuration, presentation: .sheet, purchases: purchases, strings: try ccStrings(),
             locale: Locale(identifier: "en_US"), events: dispatcher,

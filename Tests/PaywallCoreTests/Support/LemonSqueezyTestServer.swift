@@ -23,8 +23,9 @@ final class LemonSqueezyTestServer {
         controlFile = directory.appendingPathComponent("control.json")
         logFile = directory.appendingPathComponent("requests.jsonl")
         try Data("{}".utf8).write(to: controlFile)
-        port = try TestHTTPServer.launch(process, script: Self.script, arguments: [controlFile.path, logFile.path],
-                                         portFile: directory.appendingPathComponent("port"))
+        port = try TestHTTPServer.launch(
+            process, script: Self.script, arguments: [controlFile.path, logFile.path],
+            portFile: directory.appendingPathComponent("port"))
     }
 
     deinit { stop() }
@@ -32,12 +33,15 @@ final class LemonSqueezyTestServer {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// A key of product 10 / variant 11 (the catalog's `pro`), active with two activations.
-    static func key(id: Int, status: String = "active", limit: Int? = 2, usage: Int = 0, expiresAt: String? = nil,
-                    productId: Int = 10, variantId: Int = 11, revision: Int = 0) -> JSONValue {
+    static func key(
+        id: Int, status: String = "active", limit: Int? = 2, usage: Int = 0, expiresAt: String? = nil,
+        productId: Int = 10, variantId: Int = 11, revision: Int = 0
+    ) -> JSONValue {
         .object([
             "id": .number(Double(id)), "status": .string(status), "activation_limit": limit.map { .number(Double($0)) } ?? .null,
             "activation_usage": .number(Double(usage)), "expires_at": expiresAt.map(JSONValue.string) ?? .null,
-            "product_id": .number(Double(productId)), "variant_id": .number(Double(variantId)), "revision": .number(Double(revision)),
+            "product_id": .number(Double(productId)), "variant_id": .number(Double(variantId)),
+            "revision": .number(Double(revision)),
         ])
     }
 
@@ -50,7 +54,9 @@ final class LemonSqueezyTestServer {
     /// The requests that broke the documented contract (method, headers, form fields).
     var violations: [String] {
         requests.flatMap { request in
-            (request["violations"]?.arrayValue ?? []).compactMap(\.stringValue).map { "\(request["path"]?.stringValue ?? ""): \($0)" }
+            (request["violations"]?.arrayValue ?? []).compactMap(\.stringValue).map {
+                "\(request["path"]?.stringValue ?? ""): \($0)"
+            }
         }
     }
 

@@ -28,9 +28,10 @@ final class PaywallSessionSurveyTests: XCTestCase {
         init(dir: URL, survey: PaywallSurvey?, dialogs: DialogPolicy = .show, user: String = "u1") throws {
             let dispatcher = EventDispatcher()
             session = PaywallSession(paywallId: "pw", events: dispatcher)
-            purchases = try Purchases(controller: ScriptedController(), catalog: testCatalog,
-                                      cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
-                                      transactionSource: nil, events: dispatcher)
+            purchases = try Purchases(
+                controller: ScriptedController(), catalog: testCatalog,
+                cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+                transactionSource: nil, events: dispatcher)
             let strings = try StringTable(directory: TestPaths.locales, locale: "en")
             session.enablePurchases(purchases, strings: strings)
             session.strings = strings
@@ -61,10 +62,11 @@ final class PaywallSessionSurveyTests: XCTestCase {
     }
 
     static func survey(_ trigger: PaywallSurvey.Trigger = .onManualClose, probability: Double = 1) -> PaywallSurvey {
-        PaywallSurvey(id: "close_survey", assignmentKey: "close_v1", title: "Why not today?", message: "One tap helps us",
-                      trigger: trigger, presentationProbability: probability,
-                      options: [.init(id: "too_expensive", title: "Too expensive"), .init(id: "later", title: "Maybe later")],
-                      includeOther: true, includeClose: true)
+        PaywallSurvey(
+            id: "close_survey", assignmentKey: "close_v1", title: "Why not today?", message: "One tap helps us",
+            trigger: trigger, presentationProbability: probability,
+            options: [.init(id: "too_expensive", title: "Too expensive"), .init(id: "later", title: "Maybe later")],
+            includeOther: true, includeClose: true)
     }
 
     @MainActor
@@ -85,15 +87,22 @@ final class PaywallSessionSurveyTests: XCTestCase {
         asked.answer(.option(id: "too_expensive"))
         XCTAssertEqual(rig.names, [.paywallDecline, .surveyResponse, .paywallClose])
         let response = try XCTUnwrap(rig.event(.surveyResponse))
-        XCTAssertEqual(response.params, [
-            "paywall_identifier": "pw", "survey_id": "close_survey", "assignment_key": "close_v1", "trigger": "on_manual_close",
-            "option_id": "too_expensive", "option_title": "Too expensive", "custom_text": .null,
-        ])
+        XCTAssertEqual(
+            response.params,
+            [
+                "paywall_identifier": "pw", "survey_id": "close_survey", "assignment_key": "close_v1",
+                "trigger": "on_manual_close",
+                "option_id": "too_expensive", "option_title": "Too expensive", "custom_text": .null,
+            ])
         XCTAssertEqual(rig.finished, [.declined])
         XCTAssertEqual(rig.event(.paywallClose)?.params["result"], "declined")
-        XCTAssertEqual(rig.delegate.responses, [SurveyResponse(
-            paywallId: "pw", surveyId: "close_survey", assignmentKey: "close_v1", optionId: "too_expensive",
-            optionTitle: "Too expensive", customText: nil)])
+        XCTAssertEqual(
+            rig.delegate.responses,
+            [
+                SurveyResponse(
+                    paywallId: "pw", surveyId: "close_survey", assignmentKey: "close_v1", optionId: "too_expensive",
+                    optionTitle: "Too expensive", customText: nil)
+            ])
         asked.answer(.dismissed)
         XCTAssertEqual(rig.names.count, 3, "a late answer from the host is ignored")
     }

@@ -36,11 +36,13 @@ final class PaywallSurveyParsingTests: XCTestCase {
 
     func testConfigEntryReadsItsSurvey() throws {
         let survey = try XCTUnwrap(config(survey: Self.surveyJSON).entry(id: "upsell")?.survey)
-        XCTAssertEqual(survey, PaywallSurvey(
-            id: "close_survey", assignmentKey: "close_v1", title: "Why not today?", message: "One tap helps us",
-            trigger: .onManualClose, presentationProbability: 0.5,
-            options: [.init(id: "too_expensive", title: "Too expensive"), .init(id: "just_looking", title: "Just looking")],
-            includeOther: true, includeClose: true))
+        XCTAssertEqual(
+            survey,
+            PaywallSurvey(
+                id: "close_survey", assignmentKey: "close_v1", title: "Why not today?", message: "One tap helps us",
+                trigger: .onManualClose, presentationProbability: 0.5,
+                options: [.init(id: "too_expensive", title: "Too expensive"), .init(id: "just_looking", title: "Just looking")],
+                includeOther: true, includeClose: true))
     }
 
     func testEntryWithoutSurveyHasNone() throws {
@@ -49,7 +51,8 @@ final class PaywallSurveyParsingTests: XCTestCase {
     }
 
     func testOptionalFieldsDefault() throws {
-        let text = #"{"id": "s", "assignment_key": "k", "title": "T", "trigger": "on_purchase", "presentation_probability": 1, "options": [{"id": "a", "title": "A"}]}"#
+        let text =
+            #"{"id": "s", "assignment_key": "k", "title": "T", "trigger": "on_purchase", "presentation_probability": 1, "options": [{"id": "a", "title": "A"}]}"#
         let survey = try config(survey: text).paywalls[0].survey
         XCTAssertEqual(survey?.message, "")
         XCTAssertEqual(survey?.includeOther, false)
@@ -60,9 +63,18 @@ final class PaywallSurveyParsingTests: XCTestCase {
     func testEveryFieldIsCheckedWithItsPath() throws {
         let prefix = "config.json: paywalls[0].survey"
         let cases: [(String, String?, String)] = [
-            ("presentation_probability", "1.5", ".presentation_probability: must be a number from 0 to 1 (the share of users asked)"),
-            ("presentation_probability", "\"0.5\"", ".presentation_probability: must be a number from 0 to 1 (the share of users asked)"),
-            ("presentation_probability", nil, ".presentation_probability: must be a number from 0 to 1 (the share of users asked)"),
+            (
+                "presentation_probability", "1.5",
+                ".presentation_probability: must be a number from 0 to 1 (the share of users asked)"
+            ),
+            (
+                "presentation_probability", "\"0.5\"",
+                ".presentation_probability: must be a number from 0 to 1 (the share of users asked)"
+            ),
+            (
+                "presentation_probability", nil,
+                ".presentation_probability: must be a number from 0 to 1 (the share of users asked)"
+            ),
             ("id", nil, ".id: missing; it must be a non-empty string"),
             ("id", "\"\"", ".id: must be a non-empty string"),
             ("assignment_key", "3", ".assignment_key: must be a non-empty string"),
@@ -76,20 +88,33 @@ final class PaywallSurveyParsingTests: XCTestCase {
             ("options", #"["a"]"#, #".options[0]: must be an object {"id": ..., "title": ...}"#),
             ("options", #"[{"id": "a"}]"#, ".options[0].title: must be a non-empty string"),
             ("options", #"[{"id": "a", "title": "A"}, {"id": "", "title": "B"}]"#, ".options[1].id: must be a non-empty string"),
-            ("options", #"[{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]"#,
-             #".options[1].id: "a" appears twice; each option needs its own id"#),
-            ("options", #"[{"id": "other", "title": "A"}]"#,
-             #".options[0].id: "other" is the id of the free-text answer; use "include_other": true, or another id"#),
-            ("options", #"[{"id": "a", "title": "A", "label": "x"}]"#, ".options[0].label: unknown key; an option's keys are id, title"),
-            ("assignmentKey", "\"k\"", ".assignmentKey: unknown key; a survey's keys are id, assignment_key, title, message, trigger, presentation_probability, include_other, include_close, options"),
+            (
+                "options", #"[{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]"#,
+                #".options[1].id: "a" appears twice; each option needs its own id"#
+            ),
+            (
+                "options", #"[{"id": "other", "title": "A"}]"#,
+                #".options[0].id: "other" is the id of the free-text answer; use "include_other": true, or another id"#
+            ),
+            (
+                "options", #"[{"id": "a", "title": "A", "label": "x"}]"#,
+                ".options[0].label: unknown key; an option's keys are id, title"
+            ),
+            (
+                "assignmentKey", "\"k\"",
+                ".assignmentKey: unknown key; a survey's keys are id, assignment_key, title, message, trigger, presentation_probability, include_other, include_close, options"
+            ),
         ]
         for (key, value, expected) in cases {
             XCTAssertEqual(error(survey: try variant(key, value)), prefix + expected, "\(key) = \(value ?? "missing")")
         }
         let eleven = (0...10).map { #"{"id": "o\#($0)", "title": "O"}"# }.joined(separator: ",")
-        XCTAssertEqual(error(survey: try variant("options", "[\(eleven)]")), prefix + ".options: has 11 options; a survey may have at most 10")
-        XCTAssertEqual(error(survey: try variant("options", "[]", includeOther: false)),
-                       prefix + #".options: is empty; list at least one option, or set "include_other": true"#)
+        XCTAssertEqual(
+            error(survey: try variant("options", "[\(eleven)]")),
+            prefix + ".options: has 11 options; a survey may have at most 10")
+        XCTAssertEqual(
+            error(survey: try variant("options", "[]", includeOther: false)),
+            prefix + #".options: is empty; list at least one option, or set "include_other": true"#)
         XCTAssertEqual(error(survey: "[]"), prefix + #": must be an object, like {"id": "close_survey", ...}"#)
     }
 
@@ -98,8 +123,10 @@ final class PaywallSurveyParsingTests: XCTestCase {
     }
 
     func testProbabilityBoundsAreAllowed() throws {
-        XCTAssertEqual(try config(survey: try variant("presentation_probability", "0")).paywalls[0].survey?.presentationProbability, 0)
-        XCTAssertEqual(try config(survey: try variant("presentation_probability", "1")).paywalls[0].survey?.presentationProbability, 1)
+        XCTAssertEqual(
+            try config(survey: try variant("presentation_probability", "0")).paywalls[0].survey?.presentationProbability, 0)
+        XCTAssertEqual(
+            try config(survey: try variant("presentation_probability", "1")).paywalls[0].survey?.presentationProbability, 1)
         XCTAssertNotNil(error(survey: try variant("presentation_probability", "-0.1")))
     }
 }

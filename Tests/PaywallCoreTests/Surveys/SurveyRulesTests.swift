@@ -12,9 +12,11 @@ final class SurveyRulesTests: XCTestCase {
         try RuntimeState(path: directory.appendingPathComponent("runtime.sqlite").path)
     }
 
-    func survey(_ probability: Double, key: String = "close_v1", trigger: PaywallSurvey.Trigger = .onManualClose) -> PaywallSurvey {
-        PaywallSurvey(id: "close_survey", assignmentKey: key, title: "Why?", trigger: trigger,
-                      presentationProbability: probability, options: [.init(id: "a", title: "A")])
+    func survey(_ probability: Double, key: String = "close_v1", trigger: PaywallSurvey.Trigger = .onManualClose) -> PaywallSurvey
+    {
+        PaywallSurvey(
+            id: "close_survey", assignmentKey: key, title: "Why?", trigger: trigger,
+            presentationProbability: probability, options: [.init(id: "a", title: "A")])
     }
 
     func testProbabilityOneAsksEveryDraw() throws {
@@ -42,10 +44,12 @@ final class SurveyRulesTests: XCTestCase {
         // A new RuntimeState on the same file: another process, or the app's next start.
         let later = try state()
         XCTAssertFalse(SurveyRules.shouldAsk(survey(1), after: .onManualClose, user: "u1", state: later, draw: { 0 }))
-        XCTAssertTrue(SurveyRules.shouldAsk(survey(1), after: .onManualClose, user: "u2", state: later, draw: { 0 }),
-                      "another user is asked")
-        XCTAssertTrue(SurveyRules.shouldAsk(survey(1, key: "close_v2"), after: .onManualClose, user: "u1", state: later, draw: { 0 }),
-                      "a new assignment key asks again")
+        XCTAssertTrue(
+            SurveyRules.shouldAsk(survey(1), after: .onManualClose, user: "u2", state: later, draw: { 0 }),
+            "another user is asked")
+        XCTAssertTrue(
+            SurveyRules.shouldAsk(survey(1, key: "close_v2"), after: .onManualClose, user: "u1", state: later, draw: { 0 }),
+            "a new assignment key asks again")
     }
 
     func testAUserHeldOutIsNotDrawnAgain() throws {

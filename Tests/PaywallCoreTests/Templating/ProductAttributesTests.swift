@@ -20,7 +20,9 @@ final class ProductAttributesTests: XCTestCase {
     }
 
     static let cases: [Case] = [
-        Case(locale: "en_US", currency: "USD", price: "9.99", period: "P1W", trial: "P3D", expected: [
+        Case(
+            locale: "en_US", currency: "USD", price: "9.99", period: "P1W", trial: "P3D",
+            expected: [
                 "price": "$9.99",
                 "period": "week",
                 "periodAlt": "week",
@@ -38,8 +40,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "1",
                 "periodMonths": "0",
                 "periodYears": "0",
-        ]),
-        Case(locale: "en_US", currency: "USD", price: "9.99", period: "P1M", trial: "P1W", expected: [
+            ]),
+        Case(
+            locale: "en_US", currency: "USD", price: "9.99", period: "P1M", trial: "P1W",
+            expected: [
                 "price": "$9.99",
                 "period": "month",
                 "periodAlt": "month",
@@ -57,8 +61,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "4",
                 "periodMonths": "1",
                 "periodYears": "0",
-        ]),
-        Case(locale: "en_US", currency: "USD", price: "9.99", period: "P1Y", trial: "P1M", expected: [
+            ]),
+        Case(
+            locale: "en_US", currency: "USD", price: "9.99", period: "P1Y", trial: "P1M",
+            expected: [
                 "price": "$9.99",
                 "period": "year",
                 "periodAlt": "year",
@@ -76,8 +82,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "52",
                 "periodMonths": "12",
                 "periodYears": "1",
-        ]),
-        Case(locale: "de_DE", currency: "EUR", price: "9.99", period: "P1W", trial: "P3D", expected: [
+            ]),
+        Case(
+            locale: "de_DE", currency: "EUR", price: "9.99", period: "P1W", trial: "P3D",
+            expected: [
                 "price": "9,99 €",
                 "period": "Woche",
                 "periodAlt": "Woche",
@@ -95,8 +103,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "1",
                 "periodMonths": "0",
                 "periodYears": "0",
-        ]),
-        Case(locale: "de_DE", currency: "EUR", price: "9.99", period: "P1M", trial: "P1W", expected: [
+            ]),
+        Case(
+            locale: "de_DE", currency: "EUR", price: "9.99", period: "P1M", trial: "P1W",
+            expected: [
                 "price": "9,99 €",
                 "period": "Monat",
                 "periodAlt": "Monat",
@@ -114,8 +124,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "4",
                 "periodMonths": "1",
                 "periodYears": "0",
-        ]),
-        Case(locale: "de_DE", currency: "EUR", price: "9.99", period: "P1Y", trial: "P1M", expected: [
+            ]),
+        Case(
+            locale: "de_DE", currency: "EUR", price: "9.99", period: "P1Y", trial: "P1M",
+            expected: [
                 "price": "9,99 €",
                 "period": "Jahr",
                 "periodAlt": "Jahr",
@@ -133,8 +145,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "52",
                 "periodMonths": "12",
                 "periodYears": "1",
-        ]),
-        Case(locale: "fr_FR", currency: "EUR", price: "9.99", period: "P1W", trial: "P3D", expected: [
+            ]),
+        Case(
+            locale: "fr_FR", currency: "EUR", price: "9.99", period: "P1W", trial: "P3D",
+            expected: [
                 "price": "9,99 €",
                 "period": "semaine",
                 "periodAlt": "semaine",
@@ -152,8 +166,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "1",
                 "periodMonths": "0",
                 "periodYears": "0",
-        ]),
-        Case(locale: "fr_FR", currency: "EUR", price: "9.99", period: "P1M", trial: "P1W", expected: [
+            ]),
+        Case(
+            locale: "fr_FR", currency: "EUR", price: "9.99", period: "P1M", trial: "P1W",
+            expected: [
                 "price": "9,99 €",
                 "period": "mois",
                 "periodAlt": "mois",
@@ -171,8 +187,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "4",
                 "periodMonths": "1",
                 "periodYears": "0",
-        ]),
-        Case(locale: "fr_FR", currency: "EUR", price: "9.99", period: "P1Y", trial: "P1M", expected: [
+            ]),
+        Case(
+            locale: "fr_FR", currency: "EUR", price: "9.99", period: "P1Y", trial: "P1M",
+            expected: [
                 "price": "9,99 €",
                 "period": "an",
                 "periodAlt": "an",
@@ -190,8 +208,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "52",
                 "periodMonths": "12",
                 "periodYears": "1",
-        ]),
-        Case(locale: "ja_JP", currency: "JPY", price: "1200", period: "P1W", trial: "P3D", expected: [
+            ]),
+        Case(
+            locale: "ja_JP", currency: "JPY", price: "1200", period: "P1W", trial: "P3D",
+            expected: [
                 "price": "¥1,200",
                 "period": "週",
                 "periodAlt": "週",
@@ -209,8 +229,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "1",
                 "periodMonths": "0",
                 "periodYears": "0",
-        ]),
-        Case(locale: "ja_JP", currency: "JPY", price: "1200", period: "P1M", trial: "P1W", expected: [
+            ]),
+        Case(
+            locale: "ja_JP", currency: "JPY", price: "1200", period: "P1M", trial: "P1W",
+            expected: [
                 "price": "¥1,200",
                 "period": "月",
                 "periodAlt": "月",
@@ -228,8 +250,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "4",
                 "periodMonths": "1",
                 "periodYears": "0",
-        ]),
-        Case(locale: "ja_JP", currency: "JPY", price: "1200", period: "P1Y", trial: "P1M", expected: [
+            ]),
+        Case(
+            locale: "ja_JP", currency: "JPY", price: "1200", period: "P1Y", trial: "P1M",
+            expected: [
                 "price": "¥1,200",
                 "period": "年",
                 "periodAlt": "年",
@@ -247,8 +271,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "52",
                 "periodMonths": "12",
                 "periodYears": "1",
-        ]),
-        Case(locale: "pt_BR", currency: "BRL", price: "29.90", period: "P1W", trial: "P3D", expected: [
+            ]),
+        Case(
+            locale: "pt_BR", currency: "BRL", price: "29.90", period: "P1W", trial: "P3D",
+            expected: [
                 "price": "R$ 29,90",
                 "period": "semana",
                 "periodAlt": "semana",
@@ -266,8 +292,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "1",
                 "periodMonths": "0",
                 "periodYears": "0",
-        ]),
-        Case(locale: "pt_BR", currency: "BRL", price: "29.90", period: "P1M", trial: "P1W", expected: [
+            ]),
+        Case(
+            locale: "pt_BR", currency: "BRL", price: "29.90", period: "P1M", trial: "P1W",
+            expected: [
                 "price": "R$ 29,90",
                 "period": "mês",
                 "periodAlt": "mês",
@@ -285,8 +313,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "4",
                 "periodMonths": "1",
                 "periodYears": "0",
-        ]),
-        Case(locale: "pt_BR", currency: "BRL", price: "29.90", period: "P1Y", trial: "P1M", expected: [
+            ]),
+        Case(
+            locale: "pt_BR", currency: "BRL", price: "29.90", period: "P1Y", trial: "P1M",
+            expected: [
                 "price": "R$ 29,90",
                 "period": "ano",
                 "periodAlt": "ano",
@@ -304,8 +334,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "52",
                 "periodMonths": "12",
                 "periodYears": "1",
-        ]),
-        Case(locale: "ar_EG", currency: "USD", price: "9.99", period: "P1W", trial: "P3D", expected: [
+            ]),
+        Case(
+            locale: "ar_EG", currency: "USD", price: "9.99", period: "P1W", trial: "P3D",
+            expected: [
                 "price": "\u{2068}‏٩٫٩٩ \u{2066}US$\u{2069}\u{2069}",
                 "period": "أسبوع",
                 "periodAlt": "أسبوع",
@@ -323,8 +355,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "1",
                 "periodMonths": "0",
                 "periodYears": "0",
-        ]),
-        Case(locale: "ar_EG", currency: "USD", price: "9.99", period: "P1M", trial: "P1W", expected: [
+            ]),
+        Case(
+            locale: "ar_EG", currency: "USD", price: "9.99", period: "P1M", trial: "P1W",
+            expected: [
                 "price": "\u{2068}‏٩٫٩٩ \u{2066}US$\u{2069}\u{2069}",
                 "period": "شهر",
                 "periodAlt": "شهر",
@@ -342,8 +376,10 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "4",
                 "periodMonths": "1",
                 "periodYears": "0",
-        ]),
-        Case(locale: "ar_EG", currency: "USD", price: "9.99", period: "P1Y", trial: "P1M", expected: [
+            ]),
+        Case(
+            locale: "ar_EG", currency: "USD", price: "9.99", period: "P1Y", trial: "P1M",
+            expected: [
                 "price": "\u{2068}‏٩٫٩٩ \u{2066}US$\u{2069}\u{2069}",
                 "period": "سنة",
                 "periodAlt": "سنة",
@@ -361,19 +397,22 @@ final class ProductAttributesTests: XCTestCase {
                 "periodWeeks": "52",
                 "periodMonths": "12",
                 "periodYears": "1",
-        ]),
+            ]),
     ]
 
     private func attributes(_ product: Product, locale: String, isSubscribed: Bool = false) throws -> [String: JSONValue] {
         let strings = try StringTable(directory: Self.locales, locale: locale)
-        return ProductAttributes(product: product, locale: Locale(identifier: locale), strings: strings,
-                                 isSubscribed: isSubscribed, now: Self.now).values
+        return ProductAttributes(
+            product: product, locale: Locale(identifier: locale), strings: strings,
+            isSubscribed: isSubscribed, now: Self.now
+        ).values
     }
 
     private func subscription(_ c: Case) -> Product {
-        Product(id: "pro", displayName: "Pro", price: Decimal(string: c.price)!, currencyCode: c.currency,
-                kind: .autoRenewable, period: SubscriptionPeriod(iso8601: c.period), subscriptionGroup: "pro",
-                introductoryOffer: IntroductoryOffer(mode: .freeTrial, period: SubscriptionPeriod(iso8601: c.trial)!))
+        Product(
+            id: "pro", displayName: "Pro", price: Decimal(string: c.price)!, currencyCode: c.currency,
+            kind: .autoRenewable, period: SubscriptionPeriod(iso8601: c.period), subscriptionGroup: "pro",
+            introductoryOffer: IntroductoryOffer(mode: .freeTrial, period: SubscriptionPeriod(iso8601: c.trial)!))
     }
 
     func testEveryLocaleCurrencyPeriodAndTrial() throws {
@@ -420,10 +459,12 @@ final class ProductAttributesTests: XCTestCase {
     }
 
     func testPaidIntroductoryOfferPrices() throws {
-        let weekly = Product(id: "w", displayName: "W", price: Decimal(string: "4.99")!, currencyCode: "USD",
-                             kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .week), subscriptionGroup: "g",
-                             introductoryOffer: IntroductoryOffer(mode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .week),
-                                                                  count: 3, price: Decimal(string: "0.99")!))
+        let weekly = Product(
+            id: "w", displayName: "W", price: Decimal(string: "4.99")!, currencyCode: "USD",
+            kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .week), subscriptionGroup: "g",
+            introductoryOffer: IntroductoryOffer(
+                mode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .week),
+                count: 3, price: Decimal(string: "0.99")!))
         let values = try attributes(weekly, locale: "en_US")
         XCTAssertEqual(values["rawTrialPeriodPrice"], "0.99")
         XCTAssertEqual(values["trialPeriodPrice"], "$0.99")
@@ -433,16 +474,18 @@ final class ProductAttributesTests: XCTestCase {
     }
 
     func testQuarterAndMultiMonthPeriods() throws {
-        let quarterly = Product(id: "q", displayName: "Q", price: 12, currencyCode: "USD", kind: .autoRenewable,
-                                period: SubscriptionPeriod(value: 3, unit: .month), subscriptionGroup: "g")
+        let quarterly = Product(
+            id: "q", displayName: "Q", price: 12, currencyCode: "USD", kind: .autoRenewable,
+            period: SubscriptionPeriod(value: 3, unit: .month), subscriptionGroup: "g")
         let values = try attributes(quarterly, locale: "en_US")
         XCTAssertEqual(values["period"], "3 months")
         XCTAssertEqual(values["periodAlt"], "quarter")
         XCTAssertEqual(values["periodly"], "quarterly")
         XCTAssertEqual(values["monthlyPrice"], "$4.00")
         XCTAssertEqual(values["periodMonths"], "3")
-        let sixMonths = Product(id: "s", displayName: "S", price: 12, currencyCode: "USD", kind: .autoRenewable,
-                                period: SubscriptionPeriod(value: 6, unit: .month), subscriptionGroup: "g")
+        let sixMonths = Product(
+            id: "s", displayName: "S", price: 12, currencyCode: "USD", kind: .autoRenewable,
+            period: SubscriptionPeriod(value: 6, unit: .month), subscriptionGroup: "g")
         XCTAssertEqual(try attributes(sixMonths, locale: "en_US")["periodly"], "every 6 months")
         XCTAssertEqual(try attributes(sixMonths, locale: "de_DE")["localizedPeriod"], "6 Monate")
     }

@@ -9,8 +9,9 @@ final class TemplateVariablesTests: XCTestCase {
     override func setUpWithError() throws { dir = try makeTemporaryDirectory("TemplateVariablesTests") }
     override func tearDown() { removeTemporaryDirectory(dir) }
 
-    private let device = DeviceInfo(osName: "Debian GNU/Linux", osVersion: "12", deviceModel: "Test PC",
-                                    interfaceStyle: "dark", appVersion: "2.1.0")
+    private let device = DeviceInfo(
+        osName: "Debian GNU/Linux", osVersion: "12", deviceModel: "Test PC",
+        interfaceStyle: "dark", appVersion: "2.1.0")
 
     @MainActor
     private func variables(_ purchases: Purchases?, slots: String = "primary=pro.monthly,secondary=credits") throws
@@ -18,7 +19,8 @@ final class TemplateVariablesTests: XCTestCase {
     {
         TemplateVariables(
             slots: try ProductSlots(parsing: slots), catalog: testCatalog, purchases: purchases, device: device,
-            locale: Locale(identifier: "en_US"), strings: try StringTable(directory: ProductAttributesTests.locales, locale: "en_US"),
+            locale: Locale(identifier: "en_US"),
+            strings: try StringTable(directory: ProductAttributesTests.locales, locale: "en_US"),
             userId: "u1", userAttributes: ["plan": "team"], params: ["source": "onboarding"], totalPaywallViews: 4,
             installedAt: Date(timeIntervalSince1970: 1_800_000_000 - 3 * 86_400 - 60),
             now: Date(timeIntervalSince1970: 1_800_000_000))
@@ -26,9 +28,10 @@ final class TemplateVariablesTests: XCTestCase {
 
     @MainActor
     private func purchases(_ status: SubscriptionStatus? = nil) throws -> Purchases {
-        let p = try Purchases(controller: ScriptedController(), catalog: testCatalog,
-                              cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
-                              transactionSource: nil, events: EventDispatcher())
+        let p = try Purchases(
+            controller: ScriptedController(), catalog: testCatalog,
+            cache: EntitlementCache(path: dir.appendingPathComponent("c.sqlite").path),
+            transactionSource: nil, events: EventDispatcher())
         if let status { try p.setSubscriptionStatus(status) }
         return p
     }
@@ -37,8 +40,12 @@ final class TemplateVariablesTests: XCTestCase {
     func testEventsComeInProtocolOrderAndShape() async throws {
         let events = try variables(nil).events
         XCTAssertEqual(events.map { $0["event_name"] }, ["products", "template_variables", "template_substitutions_prefix"])
-        XCTAssertEqual(events[0]["products"], [["product": "primary", "productId": "pro.monthly"],
-                                                ["product": "secondary", "productId": "credits"]])
+        XCTAssertEqual(
+            events[0]["products"],
+            [
+                ["product": "primary", "productId": "pro.monthly"],
+                ["product": "secondary", "productId": "credits"],
+            ])
         let v = try XCTUnwrap(events[1]["variables"])
         XCTAssertEqual(v["primary"]?["price"], "$7.99")
         XCTAssertEqual(v["secondary"]?["price"], "$0.99")
@@ -79,9 +86,10 @@ final class TemplateVariablesTests: XCTestCase {
         XCTAssertNil(try variables(nil, slots: "primary=credits").prefix, "no trial on the primary product")
 
         let store = try FakeStore(catalog: testCatalog, databasePath: dir.appendingPathComponent("s.sqlite").path)
-        let p = try Purchases(controller: store, catalog: testCatalog,
-                              cache: EntitlementCache(path: dir.appendingPathComponent("c2.sqlite").path),
-                              transactionSource: store, events: EventDispatcher())
+        let p = try Purchases(
+            controller: store, catalog: testCatalog,
+            cache: EntitlementCache(path: dir.appendingPathComponent("c2.sqlite").path),
+            transactionSource: store, events: EventDispatcher())
         guard case .purchased = await store.purchase(testCatalog.product(id: "pro.monthly")!) else { return XCTFail() }
         try store.expire(try store.currentTransactions()[0].id)
         try p.refresh()
@@ -105,7 +113,8 @@ final class TemplateVariablesTests: XCTestCase {
     }
 
     func testOSReleaseParsing() {
-        let parsed = DeviceInfo.parseOSRelease("""
+        let parsed = DeviceInfo.parseOSRelease(
+            """
             PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"
             NAME="Debian GNU/Linux"
             VERSION_ID="12"
@@ -167,17 +176,20 @@ final class BundleManifestTests: XCTestCase {
 
     func testSlotsComeInPageOrder() throws {
         _ = try writeFile("{}", to: "store.json", in: dir)
-        let m = try manifest(#"{"products": {"tertiary": "c", "extra": "d", "primary": "a", "secondary": "b"}, "preview_store": "store.json"}"#)
+        let m = try manifest(
+            #"{"products": {"tertiary": "c", "extra": "d", "primary": "a", "secondary": "b"}, "preview_store": "store.json"}"#)
         XCTAssertEqual(m.slots.entries.map(\.slot), ["primary", "secondary", "tertiary", "extra"])
         XCTAssertEqual(m.slots.productId(forSlot: "secondary"), "b")
         XCTAssertEqual(m.previewStore, dir.resolvingSymlinksInPath().appendingPathComponent("store.json").path)
     }
 
     func testBadManifestsAreClearErrors() throws {
-        for (json, expected) in [("not json", "is not a JSON object"), (#"{"products": ["a"]}"#, "must be an object"),
-                                 (#"{"products": {"primary": 3}}"#, "products.primary must be a product id"),
-                                 (#"{"preview_store": "../outside.json"}"#, "must be a relative path inside the bundle"),
-                                 (#"{"preview_store": "missing.json"}"#, "must name a catalog file inside the bundle")] {
+        for (json, expected) in [
+            ("not json", "is not a JSON object"), (#"{"products": ["a"]}"#, "must be an object"),
+            (#"{"products": {"primary": 3}}"#, "products.primary must be a product id"),
+            (#"{"preview_store": "../outside.json"}"#, "must be a relative path inside the bundle"),
+            (#"{"preview_store": "missing.json"}"#, "must name a catalog file inside the bundle"),
+        ] {
             XCTAssertThrowsError(try manifest(json)) { error in
                 XCTAssertTrue("\(error)".contains(expected), "\(json): \(error)")
                 XCTAssertTrue("\(error)".contains("manifest.json"), "names the file: \(error)")

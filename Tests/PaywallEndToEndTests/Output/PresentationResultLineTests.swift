@@ -8,8 +8,9 @@ final class PresentationResultLineTests: XCTestCase {
     func testJSONLine() {
         XCTAssertEqual(PresentationResult.declined.jsonLine, #"{"result":"declined"}"#)
         XCTAssertEqual(PresentationResult.timeout.jsonLine, #"{"result":"timeout"}"#)
-        XCTAssertEqual(PresentationResult.scriptError(message: #"--eval #1 threw: "x""#).jsonLine,
-                       #"{"result":"script_error","message":"--eval #1 threw: \"x\""}"#)
+        XCTAssertEqual(
+            PresentationResult.scriptError(message: #"--eval #1 threw: "x""#).jsonLine,
+            #"{"result":"script_error","message":"--eval #1 threw: \"x\""}"#)
     }
 
     func testExitCodes() {

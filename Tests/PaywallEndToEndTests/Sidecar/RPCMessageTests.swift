@@ -17,13 +17,18 @@ final class RPCMessageTests: XCTestCase {
     }
 
     func testRequestsNotificationsAndResponses() {
-        XCTAssertEqual(try decode(#"{"jsonrpc":"2.0","id":7,"method":"identify","params":{"user_id":"ada"}}"#).get(),
-                       .request(id: 7, method: "identify", params: RPCParams(["user_id": "ada"])))
-        XCTAssertEqual(try decode(#"{"jsonrpc":"2.0","method":"shutdown"}"#).get(), .notification(method: "shutdown", params: RPCParams([:])))
-        XCTAssertEqual(try decode(#"{"jsonrpc":"2.0","id":"paywall-1","result":{"result":"purchased"}}"#).get(),
-                       .response(id: "paywall-1", outcome: .success(["result": "purchased"])))
-        XCTAssertEqual(try decode(#"{"jsonrpc":"2.0","id":"paywall-2","error":{"code":-1,"message":"card declined"}}"#).get(),
-                       .response(id: "paywall-2", outcome: .failure(RPCError(code: -1, message: "card declined"))))
+        XCTAssertEqual(
+            try decode(#"{"jsonrpc":"2.0","id":7,"method":"identify","params":{"user_id":"ada"}}"#).get(),
+            .request(id: 7, method: "identify", params: RPCParams(["user_id": "ada"])))
+        XCTAssertEqual(
+            try decode(#"{"jsonrpc":"2.0","method":"shutdown"}"#).get(), .notification(method: "shutdown", params: RPCParams([:]))
+        )
+        XCTAssertEqual(
+            try decode(#"{"jsonrpc":"2.0","id":"paywall-1","result":{"result":"purchased"}}"#).get(),
+            .response(id: "paywall-1", outcome: .success(["result": "purchased"])))
+        XCTAssertEqual(
+            try decode(#"{"jsonrpc":"2.0","id":"paywall-2","error":{"code":-1,"message":"card declined"}}"#).get(),
+            .response(id: "paywall-2", outcome: .failure(RPCError(code: -1, message: "card declined"))))
     }
 
     func testEachWrongLineGetsItsCodeAndTheIdWhenOneCanBeRead() {
@@ -49,10 +54,13 @@ final class RPCMessageTests: XCTestCase {
 
     func testLinesTheServerWrites() {
         XCTAssertEqual(RPCMessage.response(id: 1, result: [:]), #"{"id":1,"jsonrpc":"2.0","result":{}}"#)
-        XCTAssertEqual(RPCMessage.response(id: .null, error: .parseError("x")),
-                       #"{"error":{"code":-32700,"message":"not JSON: x; send one JSON-RPC 2.0 object per line"},"id":null,"jsonrpc":"2.0"}"#)
-        XCTAssertEqual(RPCMessage.notification("purchaseCancelled", ["id": "paywall-1"]),
-                       #"{"jsonrpc":"2.0","method":"purchaseCancelled","params":{"id":"paywall-1"}}"#)
+        XCTAssertEqual(
+            RPCMessage.response(id: .null, error: .parseError("x")),
+            #"{"error":{"code":-32700,"message":"not JSON: x; send one JSON-RPC 2.0 object per line"},"id":null,"jsonrpc":"2.0"}"#
+        )
+        XCTAssertEqual(
+            RPCMessage.notification("purchaseCancelled", ["id": "paywall-1"]),
+            #"{"jsonrpc":"2.0","method":"purchaseCancelled","params":{"id":"paywall-1"}}"#)
     }
 
     /// Every parameter error names its field.

@@ -7,8 +7,9 @@ import XCTest
 @MainActor
 final class RemotePurchaseControllerTests: XCTestCase {
     private var sent: [JSONValue] = []
-    private let product = Product(id: "pro.yearly", displayName: "Pro", price: Decimal(string: "39.99")!, currencyCode: "USD",
-                                  kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .year), entitlements: ["pro"])
+    private let product = Product(
+        id: "pro.yearly", displayName: "Pro", price: Decimal(string: "39.99")!, currencyCode: "USD",
+        kind: .autoRenewable, period: SubscriptionPeriod(value: 1, unit: .year), entitlements: ["pro"])
 
     private func controller(timeout: Double = 60) -> RemotePurchaseController {
         RemotePurchaseController(timeout: timeout) { [unowned self] in self.sent.append(try! JSONValue(parsing: $0)) }
@@ -22,8 +23,10 @@ final class RemotePurchaseControllerTests: XCTestCase {
         let events = EventDispatcher()
         let controller = controller()
         controller.follow(events)
-        for (answer, expected) in [("purchased", "purchased"), ("cancelled", "cancelled"), ("pending", "pending"), ("failed", "failed"),
-                                   ("refunded", "failed")] {
+        for (answer, expected) in [
+            ("purchased", "purchased"), ("cancelled", "cancelled"), ("pending", "pending"), ("failed", "failed"),
+            ("refunded", "failed"),
+        ] {
             sent = []
             events.emit(.transactionStart, ["product_identifier": "pro.yearly", "paywall_identifier": "upsell"])
             let task = Task { await controller.purchase(product) }
@@ -31,8 +34,10 @@ final class RemotePurchaseControllerTests: XCTestCase {
             let request = try XCTUnwrap(sent.first)
             XCTAssertEqual(request["method"], "purchase")
             XCTAssertEqual(request["params"]?["paywall_id"], "upsell")
-            XCTAssertEqual(request["params"]?["product"], StoreReport.product(product), "the object paywall store products --json prints")
-            XCTAssertTrue(controller.receive(id: request["id"]!, outcome: .success(["result": .string(answer), "message": "declined"])))
+            XCTAssertEqual(
+                request["params"]?["product"], StoreReport.product(product), "the object paywall store products --json prints")
+            XCTAssertTrue(
+                controller.receive(id: request["id"]!, outcome: .success(["result": .string(answer), "message": "declined"])))
             let result = await task.value
             XCTAssertEqual("\(result)".prefix(expected.count), Substring(expected), answer)
             XCTAssertFalse(controller.receive(id: request["id"]!, outcome: .success(["result": "purchased"])), "answered once")
@@ -45,7 +50,8 @@ final class RemotePurchaseControllerTests: XCTestCase {
         guard case .failed(let error) = result else { return XCTFail("\(result)") }
         XCTAssertTrue("\(error)".contains("purchase_timeout_s"), "\(error)")
         XCTAssertEqual(controller.pendingCount, 0)
-        XCTAssertFalse(controller.receive(id: sent[0]["id"]!, outcome: .success(["result": "purchased"])), "a late answer is ignored")
+        XCTAssertFalse(
+            controller.receive(id: sent[0]["id"]!, outcome: .success(["result": "purchased"])), "a late answer is ignored")
     }
 
     func testAPaywallClosedMeanwhileCancelsAndTellsTheApp() async throws {

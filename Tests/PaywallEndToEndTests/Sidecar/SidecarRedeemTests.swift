@@ -7,8 +7,9 @@ import XCTest
 final class SidecarRedeemTests: EndToEndTestCase {
     func testRedeemLinksAndKeysOverTheSidecar() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("sidecar_redeem_test.py")
-        let outcome = try PaywallProcess.run([script.path, "--paywall", PaywallProcess.executable.path, "--work", workDir.path],
-                                             in: workDir, executable: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 120)
+        let outcome = try PaywallProcess.run(
+            [script.path, "--paywall", PaywallProcess.executable.path, "--work", workDir.path],
+            in: workDir, executable: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 120)
         let serveErrors = (try? String(contentsOf: workDir.appendingPathComponent("serve-stderr.txt"), encoding: .utf8)) ?? ""
         XCTAssertEqual(outcome.status, 0, "\(outcome.stdout)\n\(outcome.stderr)\npaywall serve's stderr:\n\(serveErrors)")
         XCTAssertTrue(outcome.stdout.contains("sidecar_redeem_test: ok"), outcome.stdout)

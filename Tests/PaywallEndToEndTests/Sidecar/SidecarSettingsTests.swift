@@ -7,8 +7,11 @@ final class SidecarSettingsTests: XCTestCase {
     private let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
 
     func testTheAppsControllerTheFakeStoreOrNone() throws {
-        let app = try SidecarSettings(RPCParams(["catalog": .string(catalog), "controller": "app", "purchase_timeout_s": 5,
-                                                 "user_id": "ada", "locale": "de", "app_version": "2.1"]))
+        let app = try SidecarSettings(
+            RPCParams([
+                "catalog": .string(catalog), "controller": "app", "purchase_timeout_s": 5,
+                "user_id": "ada", "locale": "de", "app_version": "2.1",
+            ]))
         XCTAssertEqual(app.configuration.store, .controller(catalog: catalog))
         XCTAssertTrue(app.appController)
         XCTAssertEqual(app.purchaseTimeout, 5)
@@ -22,8 +25,9 @@ final class SidecarSettingsTests: XCTestCase {
 
     func testConfigIsAFileAURLOrTheObject() throws {
         XCTAssertEqual(try SidecarSettings(RPCParams(["config": "c.json"])).configuration.config, .file("c.json"))
-        XCTAssertEqual(try SidecarSettings(RPCParams(["config": "https://example.com/c.json"])).configuration.config,
-                       .url(URL(string: "https://example.com/c.json")!))
+        XCTAssertEqual(
+            try SidecarSettings(RPCParams(["config": "https://example.com/c.json"])).configuration.config,
+            .url(URL(string: "https://example.com/c.json")!))
         let object: JSONValue = ["paywalls": [["id": "upsell", "manifest_url": "https://cdn.example.com/upsell/manifest.json"]]]
         guard case .value(let config) = try SidecarSettings(RPCParams(["config": object])).configuration.config else {
             return XCTFail("not a value")

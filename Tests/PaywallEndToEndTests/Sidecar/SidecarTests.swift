@@ -8,16 +8,22 @@ import XCTest
 final class SidecarTests: EndToEndTestCase {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("sidecar_test.py")
 
-    private func runScript(_ scenario: String, _ extra: [String] = [], environment: [String: String?] = [:],
-                           file: StaticString = #filePath, line: UInt = #line) throws {
+    private func runScript(
+        _ scenario: String, _ extra: [String] = [], environment: [String: String?] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
-        let outcome = try PaywallProcess.run([
-            Self.script.path, "--paywall", PaywallProcess.executable.path, "--catalog", catalog, "--work", workDir.path,
-            "--scenario", scenario,
-        ] + extra, in: workDir, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240, file: file, line: line)
+        let outcome = try PaywallProcess.run(
+            [
+                Self.script.path, "--paywall", PaywallProcess.executable.path, "--catalog", catalog, "--work", workDir.path,
+                "--scenario", scenario,
+            ] + extra, in: workDir, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240,
+            file: file, line: line)
         let serveErrors = (try? String(contentsOf: workDir.appendingPathComponent("serve-stderr.txt"), encoding: .utf8)) ?? ""
-        XCTAssertEqual(outcome.status, 0, "sidecar_test.py --scenario \(scenario) failed:\n\(outcome.stdout)\n\(outcome.stderr)\n"
-                       + "paywall serve's stderr:\n\(serveErrors)", file: file, line: line)
+        XCTAssertEqual(
+            outcome.status, 0,
+            "sidecar_test.py --scenario \(scenario) failed:\n\(outcome.stdout)\n\(outcome.stderr)\n"
+                + "paywall serve's stderr:\n\(serveErrors)", file: file, line: line)
         XCTAssertTrue(outcome.stdout.contains("sidecar_test \(scenario): ok"), outcome.stdout, file: file, line: line)
     }
 
@@ -36,7 +42,8 @@ final class SidecarTests: EndToEndTestCase {
         try runScript("parent", ["--screenshot", screenshot.path])
         XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot.path))
         if let keep = ProcessInfo.processInfo.environment["PAYWALL_KEEP_SCREENSHOTS"] {
-            try? FileManager.default.copyItem(at: screenshot, to: URL(fileURLWithPath: keep).appendingPathComponent("sidecar-parented.png"))
+            try? FileManager.default.copyItem(
+                at: screenshot, to: URL(fileURLWithPath: keep).appendingPathComponent("sidecar-parented.png"))
         }
     }
 

@@ -1,7 +1,7 @@
 import XCTest
 
-@testable import PaywallCore
 @testable import PaywallCLI
+@testable import PaywallCore
 
 final class ContactSheetTests: XCTestCase {
     func testShowsEveryImageWithItsNameGroupedByLocaleAndTheme() throws {
@@ -13,7 +13,8 @@ final class ContactSheetTests: XCTestCase {
         }
         XCTAssertTrue(html.contains("<h2>de</h2>"))
         XCTAssertTrue(html.contains("<h3>dark</h3>"))
-        let de = try XCTUnwrap(html.range(of: "<h2>de</h2>")), ar = try XCTUnwrap(html.range(of: "<h2>ar</h2>"))
+        let de = try XCTUnwrap(html.range(of: "<h2>de</h2>"))
+        let ar = try XCTUnwrap(html.range(of: "<h2>ar</h2>"))
         XCTAssertLessThan(de.lowerBound, ar.lowerBound, "in the order given")
         XCTAssertFalse(html.contains("diff.png"))
     }

@@ -1,15 +1,17 @@
 import XCTest
 
-@testable import PaywallCore
 @testable import PaywallCLI
+@testable import PaywallCore
 
 final class SnapshotMatrixTests: XCTestCase {
     func testEveryCombinationLocaleByLocale() throws {
         let matrix = try SnapshotMatrix(locales: "de,ar", themes: "light,dark", sizes: "400x720,1280X800")
-        XCTAssertEqual(matrix.shots.map(\.fileName), [
-            "de_light_400x720.png", "de_light_1280x800.png", "de_dark_400x720.png", "de_dark_1280x800.png",
-            "ar_light_400x720.png", "ar_light_1280x800.png", "ar_dark_400x720.png", "ar_dark_1280x800.png",
-        ])
+        XCTAssertEqual(
+            matrix.shots.map(\.fileName),
+            [
+                "de_light_400x720.png", "de_light_1280x800.png", "de_dark_400x720.png", "de_dark_1280x800.png",
+                "ar_light_400x720.png", "ar_light_1280x800.png", "ar_dark_400x720.png", "ar_dark_1280x800.png",
+            ])
         XCTAssertEqual(matrix.shots[1].size, ViewSize(width: 1280, height: 800))
         XCTAssertEqual(matrix.shots[2].theme, "dark")
         XCTAssertEqual(matrix.shots[4].locale, "ar")

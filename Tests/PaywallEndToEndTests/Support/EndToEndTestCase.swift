@@ -14,8 +14,9 @@ class EndToEndTestCase: XCTestCase {
         .appendingPathComponent("Fixtures")
 
     override func setUpWithError() throws {
-        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil
-            || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil
+        guard
+            ProcessInfo.processInfo.environment["DISPLAY"] != nil
+                || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil
         else {
             XCTFail("end-to-end tests need a display: run the suite as `xvfb-run -a swift test`")
             throw XCTSkip("no display")
@@ -89,8 +90,10 @@ class EndToEndTestCase: XCTestCase {
     func eventNames() -> [EventName] { loggedEvents().map(\.name) }
 
     /// Polls the event log until `condition` holds; fails after `timeout` seconds.
-    func waitForEvents(timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line,
-                       _ condition: ([PaywallEvent]) -> Bool) {
+    func waitForEvents(
+        timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: ([PaywallEvent]) -> Bool
+    ) {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(loggedEvents()) { return }

@@ -18,8 +18,10 @@ final class LicenseAPIServer {
         let portFile = directory.appendingPathComponent("port")
         try JSONSerialization.data(withJSONObject: ["keys": keys, "script": [:]]).write(to: control)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [EndToEndTestCase.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py").path,
-                             control.path, logFile.path, portFile.path]
+        process.arguments = [
+            EndToEndTestCase.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py").path,
+            control.path, logFile.path, portFile.path,
+        ]
         try process.run()
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) { usleep(20_000) }
         guard let port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init) else {

@@ -18,8 +18,10 @@ struct PNGImage {
     }
 
     /// Asserts the pixel at (x, y) is `expected`, within a small tolerance for colour management.
-    func assertColor(_ x: Int, _ y: Int, _ expected: [Int], _ what: String,
-                     file: StaticString = #filePath, line: UInt = #line) {
+    func assertColor(
+        _ x: Int, _ y: Int, _ expected: [Int], _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let actual = rgb(x, y)
         let close = zip(actual, expected).allSatisfy { abs($0 - $1) <= 3 }
         XCTAssertTrue(close, "\(what): pixel (\(x),\(y)) is \(actual), expected \(expected)", file: file, line: line)

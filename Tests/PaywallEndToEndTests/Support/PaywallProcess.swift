@@ -33,8 +33,10 @@ struct PaywallProcess {
     /// test script that launches `paywall` itself with this environment).
     /// `environment` entries override the test's own; a nil value removes a variable. `stdin`
     /// is a file its standard input reads (none by default).
-    init(_ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
-         executable: URL = PaywallProcess.executable, stdin: URL? = nil) throws {
+    init(
+        _ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
+        executable: URL = PaywallProcess.executable, stdin: URL? = nil
+    ) throws {
         stdoutURL = workDir.appendingPathComponent("stdout-\(UUID().uuidString).txt")
         stderrURL = workDir.appendingPathComponent("stderr-\(UUID().uuidString).txt")
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
@@ -77,9 +79,11 @@ struct PaywallProcess {
     }
 
     /// Runs `paywall ARGS` to completion.
-    static func run(_ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
-                    executable: URL = PaywallProcess.executable, stdin: URL? = nil, timeout: Double = 60,
-                    file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
+    static func run(
+        _ arguments: [String], in workDir: URL, environment: [String: String?] = [:],
+        executable: URL = PaywallProcess.executable, stdin: URL? = nil, timeout: Double = 60,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Outcome {
         try PaywallProcess(arguments, in: workDir, environment: environment, executable: executable, stdin: stdin)
             .wait(timeout: timeout, file: file, line: line)
     }

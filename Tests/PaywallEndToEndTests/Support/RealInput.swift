@@ -24,8 +24,10 @@ enum RealInput {
     }
 
     /// Waits for a visible window of `pid` titled like `name`; fails after `timeout` seconds.
-    static func waitForWindow(pid: Int32, name: String = ".*", timeout: Double = 20,
-                              file: StaticString = #filePath, line: UInt = #line) -> String? {
+    static func waitForWindow(
+        pid: Int32, name: String = ".*", timeout: Double = 20,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let window = windows(pid: pid, name: name).first { return window }
@@ -75,8 +77,9 @@ enum RealInput {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         // WM_TRANSIENT_FOR(WINDOW): window id # 0x200004
-        guard let hex = String(decoding: data, as: UTF8.self).split(separator: "#").last?
-            .trimmingCharacters(in: .whitespacesAndNewlines), hex.hasPrefix("0x")
+        guard
+            let hex = String(decoding: data, as: UTF8.self).split(separator: "#").last?
+                .trimmingCharacters(in: .whitespacesAndNewlines), hex.hasPrefix("0x")
         else { return nil }
         return UInt(hex.dropFirst(2), radix: 16)
     }

@@ -15,7 +15,10 @@ final class Sway {
 
     /// The environment that makes clients (GTK, `paywall`, `swaymsg`) use this compositor.
     var environment: [String: String?] {
-        ["GDK_BACKEND": "wayland", "WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtimeDirectory.path, "SWAYSOCK": ipcSocket.path]
+        [
+            "GDK_BACKEND": "wayland", "WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtimeDirectory.path,
+            "SWAYSOCK": ipcSocket.path,
+        ]
     }
 
     private var ipcSocket: URL { runtimeDirectory.appendingPathComponent("sway-ipc.sock") }

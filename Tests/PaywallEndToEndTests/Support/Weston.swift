@@ -18,8 +18,9 @@ final class Weston {
     init(in workDir: URL) throws {
         // A fresh runtime directory: no stale socket from an earlier run can look like a live one.
         runtimeDirectory = workDir.appendingPathComponent("xdg-runtime")
-        try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: runtimeDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/weston") else {
             XCTFail("Wayland tests need Weston: apt-get install weston")
             throw XCTSkip("no weston")
@@ -30,11 +31,12 @@ final class Weston {
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory.path
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: {
-            let log = workDir.appendingPathComponent("weston.log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            return log
-        }())
+        process.standardError = try FileHandle(
+            forWritingTo: {
+                let log = workDir.appendingPathComponent("weston.log")
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+                return log
+            }())
         try process.run()
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, process.isRunning, !accepts() { usleep(50_000) }
@@ -54,10 +56,14 @@ final class Weston {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            path.utf8CString.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(buffer.count - 1))) }
+            path.utf8CString.withUnsafeBytes {
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(buffer.count - 1)))
+            }
         }
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
         }
     }
 

@@ -19,15 +19,17 @@ final class PaywallsTests: XCTestCase {
         let config = dir.appendingPathComponent("paywalls.json")
         let template = packageRoot.appendingPathComponent("templates/classic").path
         try """
-            {"paywalls": [{"id": "upsell", "manifest_url": "\(template)"}],
-             "placements": {"export_pdf": {"paywall": "upsell", "gated": true},
-                            "share": {"paywall": "upsell"},
-                            "upgrade": {"paywall": "upsell", "gated": true, "presentation_condition": "always"}}}
-            """.write(to: config, atomically: true, encoding: .utf8)
+        {"paywalls": [{"id": "upsell", "manifest_url": "\(template)"}],
+         "placements": {"export_pdf": {"paywall": "upsell", "gated": true},
+                        "share": {"paywall": "upsell"},
+                        "upgrade": {"paywall": "upsell", "gated": true, "presentation_condition": "always"}}}
+        """.write(to: config, atomically: true, encoding: .utf8)
         let catalog = packageRoot.appendingPathComponent("templates/classic/store.json").path
-        return try Paywalls.configure(.init(dataDirectory: dir.path, store: .fakeStore(catalog: catalog), config: .file(config.path),
-                                            logLevel: .none),
-                                      resources: RuntimeResources(root: packageRoot))
+        return try Paywalls.configure(
+            .init(
+                dataDirectory: dir.path, store: .fakeStore(catalog: catalog), config: .file(config.path),
+                logLevel: .none),
+            resources: RuntimeResources(root: packageRoot))
     }
 
     @MainActor
@@ -40,8 +42,9 @@ final class PaywallsTests: XCTestCase {
         var dismissed: [PresentationResult] = []
         var skipped: [String] = []
         var ran = 0
-        let handler = Paywalls.PlacementHandler(presented: { shown.append($0) }, dismissed: { dismissed.append($0) },
-                                                skipped: { skipped.append($0) })
+        let handler = Paywalls.PlacementHandler(
+            presented: { shown.append($0) }, dismissed: { dismissed.append($0) },
+            skipped: { skipped.append($0) })
         // Not subscribed: the paywall shows; declining it leaves a gated feature locked.
         paywalls.register(placement: "export_pdf", handler: handler) { ran += 1 }
         let appeared = await runLoop { !shown.isEmpty }
@@ -114,16 +117,18 @@ final class PaywallsTests: XCTestCase {
         var shown: [PaywallPresentation] = []
         var errors: [Paywalls.PlacementError] = []
         var completed: [Bool] = []
-        let handler = Paywalls.PlacementHandler(presented: { shown.append($0) }, error: { errors.append($0) },
-                                                completed: { completed.append($0) })
+        let handler = Paywalls.PlacementHandler(
+            presented: { shown.append($0) }, error: { errors.append($0) },
+            completed: { completed.append($0) })
         var ran = 0
         // Two taps in a row, before the first paywall is even on screen.
         paywalls.register(placement: "export_pdf", handler: handler) { ran += 1 }
         paywalls.register(placement: "share", handler: handler) { ran += 1 }
         _ = await runLoop { !shown.isEmpty && !errors.isEmpty }
         XCTAssertEqual(errors.map(\.kind), [.paywallAlreadyPresented])
-        XCTAssertTrue(requests.contains(["placement": "share", "status": "noPresentation", "reason": "paywallAlreadyPresented"]),
-                      "\(requests)")
+        XCTAssertTrue(
+            requests.contains(["placement": "share", "status": "noPresentation", "reason": "paywallAlreadyPresented"]),
+            "\(requests)")
         // And one while it shows.
         paywalls.register(placement: "share", handler: handler) { ran += 1 }
         _ = await runLoop { errors.count == 2 }

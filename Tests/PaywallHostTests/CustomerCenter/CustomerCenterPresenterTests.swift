@@ -29,7 +29,8 @@ final class CustomerCenterPresenterTests: XCTestCase {
         // The page, ready before it was presented, draws its first screen.
         let drawn = await runLoop { view.session.renderedRevision > 0 }
         XCTAssertTrue(drawn, "the customer center page never drew its screen")
-        XCTAssertEqual(names.filter { $0.rawValue.hasPrefix("customerCenter_") }, [.customerCenterPageReady, .customerCenterOpen])
+        XCTAssertEqual(
+            names.filter { $0.rawValue.hasPrefix("customerCenter_") }, [.customerCenterPageReady, .customerCenterOpen])
 
         // The desktop switches to dark: the page is drawn again, dark.
         Toolkit.setInterfaceStyle("dark")

@@ -36,7 +36,8 @@ final class PNGFileTests: XCTestCase {
         }
         XCTAssertFalse(failed)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the old image is untouched")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["baseline.png"], "no partial file left")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), ["baseline.png"], "no partial file left")
     }
 
     func testReadsAnImageWithoutAlphaAsOpaque() throws {

@@ -9,7 +9,8 @@ import XCTest
 /// shows the page, read back from the window's pixels after that paint. Real WebKit views;
 /// needs a display (`xvfb-run`).
 final class HiddenDrawingTests: XCTestCase {
-    private static let marker = "<div style=\"position:fixed;left:0;top:0;width:40px;height:40px;background:rgb(18,171,52);z-index:99\"></div>"
+    private static let marker =
+        "<div style=\"position:fixed;left:0;top:0;width:40px;height:40px;background:rgb(18,171,52);z-index:99\"></div>"
     private static let markerPixel: UInt32 = 0x12ab34
     private var dir: URL!
 
@@ -63,8 +64,9 @@ final class HiddenDrawingTests: XCTestCase {
         let pixels = try await firstFrameOnScreen(of: try XCTUnwrap(presenter.preloaded.first?.presentation.webView.widget)) {
             presentation = presenter.presentPreloaded(id: "first") { _ in }
         }
-        XCTAssertEqual(pixels, [Self.markerPixel, Self.markerPixel],
-                       "the first frame on screen shows the page (0xf6f5f4 would be the window's empty background)")
+        XCTAssertEqual(
+            pixels, [Self.markerPixel, Self.markerPixel],
+            "the first frame on screen shows the page (0xf6f5f4 would be the window's empty background)")
         presentation?.dismiss()
     }
 
@@ -82,7 +84,9 @@ final class HiddenDrawingTests: XCTestCase {
         let presentation = try XCTUnwrap(presenter.preloaded.first?.presentation)
 
         var frames = ""
-        presentation.webView.callAsync("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return 'drawn'") {
+        presentation.webView.callAsync(
+            "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return 'drawn'"
+        ) {
             if case .success(let text) = $0 { frames = text }
         }
         let drawn = await runLoop(timeout: 5) { frames == "\"drawn\"" }
@@ -90,11 +94,13 @@ final class HiddenDrawingTests: XCTestCase {
 
         let window = try XCTUnwrap(presentation.view.window)
         XCTAssertNotEqual(gtk_widget_get_mapped(window), 0, "mapped, so that WebKit draws it")
-        var x: gint = 0, y: gint = 0
+        var x: gint = 0
+        var y: gint = 0
         gdk_window_get_origin(gtk_widget_get_window(window), &x, &y)
         let gdkWindow = gtk_widget_get_window(window)
-        XCTAssertTrue(x + gdk_window_get_width(gdkWindow) <= 0 && y + gdk_window_get_height(gdkWindow) <= 0,
-                      "wholly off the screen: at \(x),\(y)")
+        XCTAssertTrue(
+            x + gdk_window_get_width(gdkWindow) <= 0 && y + gdk_window_get_height(gdkWindow) <= 0,
+            "wholly off the screen: at \(x),\(y)")
         XCTAssertNotEqual(gtk_window_get_skip_taskbar_hint(gcast(window)), 0, "not listed in the taskbar while hidden")
 
         let shown = presenter.presentPreloaded(id: "hidden") { _ in }
@@ -117,7 +123,8 @@ final class HiddenDrawingTests: XCTestCase {
         let drawn = await runLoop { preloaded.session.renderedRevision > 0 }
         XCTAssertTrue(drawn, "the preloaded customer center never drew its screen")
         XCTAssertFalse(recording.names.contains(.customerCenterOpen), "drawn, not yet open")
-        preloaded.webView.evaluate("document.documentElement.insertAdjacentHTML('beforeend', \(JSONValue.string(Self.marker).jsonText))")
+        preloaded.webView.evaluate(
+            "document.documentElement.insertAdjacentHTML('beforeend', \(JSONValue.string(Self.marker).jsonText))")
         await pause()
 
         let pixels = try await firstFrameOnScreen(of: preloaded.webView.widget) {

@@ -33,8 +33,9 @@ final class PaywallWidgetTests: XCTestCase {
         let ended = await runLoop { !results.isEmpty }
         XCTAssertTrue(ended)
         XCTAssertEqual(results, [.declined])
-        XCTAssertEqual(names.filter { [.paywallOpen, .paywallDecline, .paywallClose].contains($0) },
-                       [.paywallOpen, .paywallDecline, .paywallClose])
+        XCTAssertEqual(
+            names.filter { [.paywallOpen, .paywallDecline, .paywallClose].contains($0) },
+            [.paywallOpen, .paywallDecline, .paywallClose])
     }
 
     @MainActor

@@ -27,19 +27,23 @@ final class PreloadingTests: XCTestCase {
             let done = await runLoop { events.filter { $0.name == .paywallPreloadComplete }.count == index + 1 }
             XCTAssertTrue(done, "preload \(id) never completed")
         }
-        XCTAssertEqual(events.filter { $0.name == .paywallPreloadComplete }.map { $0.params["preloaded_memory_mb"] },
-                       [0, 50, 100, 150])
+        XCTAssertEqual(
+            events.filter { $0.name == .paywallPreloadComplete }.map { $0.params["preloaded_memory_mb"] },
+            [0, 50, 100, 150])
         // 150 MB is over 120: the oldest go until it fits (a was charged nothing, b 50).
-        XCTAssertEqual(events.filter { $0.name == .paywallPreloadEvicted }.map(\.params), [
-            ["paywall_identifier": "a", "reason": "memory_budget"], ["paywall_identifier": "b", "reason": "memory_budget"],
-        ])
+        XCTAssertEqual(
+            events.filter { $0.name == .paywallPreloadEvicted }.map(\.params),
+            [
+                ["paywall_identifier": "a", "reason": "memory_budget"], ["paywall_identifier": "b", "reason": "memory_budget"],
+            ])
         XCTAssertEqual(["a", "b", "c", "d"].map(presenter.isPreloaded), [false, false, true, true])
 
         // The count bound still applies, oldest first.
         presenter.maxPreloaded = 2
         presenter.preload(bundle, as: "e")
-        XCTAssertEqual(events.filter { $0.name == .paywallPreloadEvicted }.last?.params,
-                       ["paywall_identifier": "c", "reason": "count"])
+        XCTAssertEqual(
+            events.filter { $0.name == .paywallPreloadEvicted }.last?.params,
+            ["paywall_identifier": "c", "reason": "count"])
         for id in ["d", "e"] { presenter.discardPreloaded(id: id) }
     }
 
@@ -78,7 +82,8 @@ final class PreloadingTests: XCTestCase {
         presenter.discardPreloaded(id: "d")
         shown.dismiss()
         XCTAssertFalse(presenter.isPreloaded("c"), "preloading d evicted c, which had already finished (timed out)")
-        XCTAssertEqual(ends.mapValues(\.count), ["evicted": 1, "replaced": 1, "presented": 1, "slow": 1, "loaded": 1],
-                       "each preload finished once")
+        XCTAssertEqual(
+            ends.mapValues(\.count), ["evicted": 1, "replaced": 1, "presented": 1, "slow": 1, "loaded": 1],
+            "each preload finished once")
     }
 }

@@ -26,8 +26,11 @@ final class LicenseKeyPromptViewTests: XCTestCase {
         private var held = 0
 
         func release() {
-            let all = lock.withLock { defer { waiting = [] }; return waiting }
-            all.forEach { $0.resume() }
+            let all = lock.withLock {
+                defer { waiting = [] }
+                return waiting
+            }
+            for continuation in all { continuation.resume() }
         }
         var heldCount: Int { lock.withLock { held } }
 
@@ -35,13 +38,19 @@ final class LicenseKeyPromptViewTests: XCTestCase {
             guard key == LicenseKeyPromptViewTests.key else { throw LicenseError(.notFound, "license_key not found") }
             return LicenseResponse(
                 succeeded: true,
-                licenseKey: LicenseKeyDetails(id: "1", status: .active, key: key, activationLimit: 2, activationUsage: instance ? 1 : 0,
-                                              createdAt: nil, expiresAt: nil),
+                licenseKey: LicenseKeyDetails(
+                    id: "1", status: .active, key: key, activationLimit: 2, activationUsage: instance ? 1 : 0,
+                    createdAt: nil, expiresAt: nil),
                 instance: instance ? LicenseInstance(id: "i-1", name: "test", createdAt: nil) : nil,
                 meta: LicenseMeta(productId: "10", productName: "Lumen Pro", variantId: "11"))
         }
         func activate(key: String, instanceName: String) async throws(LicenseError) -> LicenseResponse {
-            await withCheckedContinuation { c in lock.withLock { held += 1; waiting.append(c) } }
+            await withCheckedContinuation { c in
+                lock.withLock {
+                    held += 1
+                    waiting.append(c)
+                }
+            }
             return try answer(key, instance: true)
         }
         func validate(key: String, instanceId: String?) async throws(LicenseError) -> LicenseResponse {
@@ -69,20 +78,26 @@ final class LicenseKeyPromptViewTests: XCTestCase {
             """
         }
         try """
-            {"store": "lemon_squeezy", "products": [\(products.joined(separator: ","))]}
-            """.write(to: catalogPath, atomically: true, encoding: .utf8)
+        {"store": "lemon_squeezy", "products": [\(products.joined(separator: ","))]}
+        """.write(to: catalogPath, atomically: true, encoding: .utf8)
         let catalog = try CatalogLoader.load(path: catalogPath.path)
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: locale)
         self.presenter = presenter
-        let services = LicenseServices(openURL: { [weak self] in self?.opened.append($0); return true }, instanceName: { "test" },
-                                       refreshesPeriodically: false)
-        let store = try LicenseKeyStore(catalog: catalog, settings: try XCTUnwrap(catalog.licensing),
-                                        databasePath: dir.appendingPathComponent("licenses-\(locale).sqlite").path, provider: provider,
-                                        events: presenter.events, services: services)
+        let services = LicenseServices(
+            openURL: { [weak self] in
+                self?.opened.append($0)
+                return true
+            }, instanceName: { "test" },
+            refreshesPeriodically: false)
+        let store = try LicenseKeyStore(
+            catalog: catalog, settings: try XCTUnwrap(catalog.licensing),
+            databasePath: dir.appendingPathComponent("licenses-\(locale).sqlite").path, provider: provider,
+            events: presenter.events, services: services)
         let cache = try EntitlementCache(path: dir.appendingPathComponent("cache-\(locale).sqlite").path)
         // The presenter gives a license store it sells through its own prompt.
-        presenter.purchases = try Purchases(controller: store, catalog: catalog, cache: cache, transactionSource: store,
-                                            events: presenter.events)
+        presenter.purchases = try Purchases(
+            controller: store, catalog: catalog, cache: cache, transactionSource: store,
+            events: presenter.events)
         XCTAssertTrue(store.prompt is LicenseKeyPrompter)
         var ready = false
         presenter.events.observe { if $0.name == .pageReady { ready = true } }

@@ -25,7 +25,10 @@ final class SurveyDialogTests: XCTestCase {
     /// A paywall on screen with `survey`, closed by the user; returns once its survey is up.
     @MainActor
     func closedPaywall(locale: String = "en_US") async throws
-        -> (PaywallPresentation, SurveyDialog, names: () -> [EventName], events: () -> [PaywallEvent], results: () -> [PresentationResult])
+        -> (
+            PaywallPresentation, SurveyDialog, names: () -> [EventName], events: () -> [PaywallEvent],
+            results: () -> [PresentationResult]
+        )
     {
         let presenter = try PaywallPresenter(resources: RuntimeResources(root: packageRoot), locale: locale)
         self.presenter = presenter
@@ -57,8 +60,9 @@ final class SurveyDialogTests: XCTestCase {
         let ended = await runLoop { !results().isEmpty }
         XCTAssertTrue(ended)
         XCTAssertEqual(results(), [.declined])
-        XCTAssertEqual(names().filter { [.paywallDecline, .surveyResponse, .surveyClose, .paywallClose].contains($0) },
-                       [.paywallDecline, .surveyResponse, .paywallClose])
+        XCTAssertEqual(
+            names().filter { [.paywallDecline, .surveyResponse, .surveyClose, .paywallClose].contains($0) },
+            [.paywallDecline, .surveyResponse, .paywallClose])
         let response = try XCTUnwrap(events().first { $0.name == .surveyResponse })
         XCTAssertEqual(response.params["option_id"], "later")
         XCTAssertEqual(response.params["option_title"], "Maybe later")
@@ -74,7 +78,8 @@ final class SurveyDialogTests: XCTestCase {
         let ended = await runLoop { !results().isEmpty }
         XCTAssertTrue(ended)
         XCTAssertEqual(results(), [.declined])
-        XCTAssertEqual(names().filter { [.surveyResponse, .surveyClose, .paywallClose].contains($0) }, [.surveyClose, .paywallClose])
+        XCTAssertEqual(
+            names().filter { [.surveyResponse, .surveyClose, .paywallClose].contains($0) }, [.surveyClose, .paywallClose])
         XCTAssertEqual(events().first { $0.name == .surveyClose }?.params["auto_answered"], false)
     }
 
@@ -82,7 +87,8 @@ final class SurveyDialogTests: XCTestCase {
     func testTheOtherFieldSubmitsWrittenTextOnly() async throws {
         guard try startToolkitOnDisplay() else { return }
         var answers: [SurveyAnswer] = []
-        let prompt = SurveyPrompt(Self.survey, strings: try StringTable(directory: packageRoot.appendingPathComponent("locales"), locale: "en"))
+        let prompt = SurveyPrompt(
+            Self.survey, strings: try StringTable(directory: packageRoot.appendingPathComponent("locales"), locale: "en"))
         let dialog = SurveyDialog(prompt, parent: nil, rightToLeft: false) { answers.append($0) }
         XCTAssertFalse(dialog.showsOtherField, "hidden until Other is picked")
         dialog.activateRow(option: nil)

@@ -73,12 +73,14 @@ struct BenchResults {
         func ms(_ v: Double) -> String { String(format: "%8.2f ms", v) }
         func ratio(_ a: Double, _ b: Double, _ what: String) -> String { String(format: "%.2f x ", a / b) + what }
         func soak(_ growth: SoakGrowth) -> String {
-            String(format: "%8.1f MB   %.1f kB a cycle; this process %+.1f MB, WebKit's %+.1f MB; %d recycles", growth.tree,
-                   growth.tree * 1024 / Double(max(1, soakCycles)), growth.ui, growth.webKit, growth.recycles)
+            String(
+                format: "%8.1f MB   %.1f kB a cycle; this process %+.1f MB, WebKit's %+.1f MB; %d recycles", growth.tree,
+                growth.tree * 1024 / Double(max(1, soakCycles)), growth.ui, growth.webKit, growth.recycles)
         }
         let processes = commandProcesses.map { key, value in
             let name = "paywall " + key.replacingOccurrences(of: "_process_ms", with: "")
-            return name.padding(toLength: 44, withPad: " ", startingAt: 0) + "\(ms(value))   \(ratio(value, swiftBaselineProcess, "Swift baseline"))"
+            return name.padding(toLength: 44, withPad: " ", startingAt: 0)
+                + "\(ms(value))   \(ratio(value, swiftBaselineProcess, "Swift baseline"))"
         }.joined(separator: "\n")
         return """
             paywall bench: medians of \(runs) runs, \(ProcessInfo.processInfo.activeProcessorCount) cores
@@ -132,7 +134,8 @@ struct Bench {
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
 
-    func measureAll(paywall: PaywallBundle, marked: PaywallBundle, serving: PaywallBundle, work: URL) async throws -> BenchResults {
+    func measureAll(paywall: PaywallBundle, marked: PaywallBundle, serving: PaywallBundle, work: URL) async throws -> BenchResults
+    {
         // Memory first, before other runs leave pages to be freed while it is measured.
         let rss = try await preloadMemory(paywall)
         let plain = try await plainWindowFirstFrames()
@@ -149,15 +152,16 @@ struct Bench {
         let snapshots = try snapshotRuns(paywall, work: work)
         let coldSoak = try await soak(paywall, preloaded: false, warmUp: soakWarmUp, cycles: soakCycles)
         let preloadedSoak = try await soak(paywall, preloaded: true, warmUp: soakWarmUp, cycles: soakCycles)
-        return BenchResults(coldPresent: cold.twoFrames, preloadedPresent: preloaded.twoFrames, bridgeRTT: bridge, rawBridgeRTT: raw,
-                            statusRead: status, schemeServe: scheme, fileServe: file, preloadRSS: rss,
-                            customerCenterCold: centerCold.twoFrames, customerCenterColdSlowest: centerCold.slowest,
-                            customerCenterPreloaded: centerPreloaded.twoFrames, twoFramesFloor: floor,
-                            snapshotMatrix: snapshots.matrix, snapshotSingle: snapshots.single, snapshotSeparate: snapshots.separate,
-                            plainWindowFirstFrame: plain, preloadedFirst: preloaded.first, coldFirst: cold.first,
-                            customerCenterPreloadedFirst: centerPreloaded.first, swiftBaselineProcess: baseline,
-                            commandProcesses: processes, statusReadInProcess: inProcess, sidecar: sidecar,
-                            soakWarmUp: soakWarmUp, soakCycles: soakCycles, coldSoak: coldSoak, preloadedSoak: preloadedSoak)
+        return BenchResults(
+            coldPresent: cold.twoFrames, preloadedPresent: preloaded.twoFrames, bridgeRTT: bridge, rawBridgeRTT: raw,
+            statusRead: status, schemeServe: scheme, fileServe: file, preloadRSS: rss,
+            customerCenterCold: centerCold.twoFrames, customerCenterColdSlowest: centerCold.slowest,
+            customerCenterPreloaded: centerPreloaded.twoFrames, twoFramesFloor: floor,
+            snapshotMatrix: snapshots.matrix, snapshotSingle: snapshots.single, snapshotSeparate: snapshots.separate,
+            plainWindowFirstFrame: plain, preloadedFirst: preloaded.first, coldFirst: cold.first,
+            customerCenterPreloadedFirst: centerPreloaded.first, swiftBaselineProcess: baseline,
+            commandProcesses: processes, statusReadInProcess: inProcess, sidecar: sidecar,
+            soakWarmUp: soakWarmUp, soakCycles: soakCycles, coldSoak: coldSoak, preloadedSoak: preloadedSoak)
     }
 
     /// Present a paywall that was not loaded before: until its page is ready and 2 frames
@@ -205,7 +209,8 @@ struct Bench {
     /// or preloaded (`preloadCustomerCenter`, its page ready and drawn, with the bench's marker,
     /// before the clock starts; then its first content frame is watched too). `slowest` is the
     /// longest run: the cold outliers.
-    private func customerCenterPresents(preloaded: Bool) async throws -> (twoFrames: Double, slowest: Double, first: FirstFrames) {
+    private func customerCenterPresents(preloaded: Bool) async throws -> (twoFrames: Double, slowest: Double, first: FirstFrames)
+    {
         var times: [Double] = []
         var first = FirstFrames()
         for _ in 0..<runs {
@@ -214,7 +219,10 @@ struct Bench {
                 await event(.customerCenterPageReady)
                 guard let view = presenter.preloadedCustomerCenter else { throw BenchError("customer center not preloaded") }
                 try await rendered(view.session)
-                _ = try await number(view.webView, "document.documentElement.insertAdjacentHTML('beforeend', \(JSONValue.string(BenchFixtures.marker).jsonText)); return 0")
+                _ = try await number(
+                    view.webView,
+                    "document.documentElement.insertAdjacentHTML('beforeend', \(JSONValue.string(BenchFixtures.marker).jsonText)); return 0"
+                )
                 try await pause()
             }
             let start = Self.now()
@@ -261,7 +269,11 @@ struct Bench {
         let presentation = presenter.present(serving, options: .init(countsAsView: false)) { _ in }
         await ready(presentation.session)
         BenchmarkProbes.installRawEcho(on: presentation.webView)
-        var bridge: [Double] = [], raw: [Double] = [], scheme: [Double] = [], file: [Double] = [], frames: [Double] = []
+        var bridge: [Double] = []
+        var raw: [Double] = []
+        var scheme: [Double] = []
+        var file: [Double] = []
+        var frames: [Double] = []
         for _ in 0..<runs {
             let start = Self.now()
             try await twoFrames(presentation.webView)

@@ -7,7 +7,8 @@ enum BenchFixtures {
     static let fileSize = 50_000  // 100 x 50 kB = 5 MB
     /// What the first-frame measurements look for: a square of `FirstFrameWatch.markerColor`
     /// over the page's top-left corner.
-    static let marker = "<div style=\"position:fixed;left:0;top:0;width:24px;height:24px;background:#12ab34;"
+    static let marker =
+        "<div style=\"position:fixed;left:0;top:0;width:24px;height:24px;background:#12ab34;"
         + "z-index:2147483647\"></div>"
 
     /// A copy of `template` (its first `<body>` followed by the marker) at `root`.

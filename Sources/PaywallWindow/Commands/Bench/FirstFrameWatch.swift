@@ -29,8 +29,10 @@ final class FirstFrameWatch {
     private var blank = 0, white = 0
 
     /// - Parameter content: whether a frame's pixels show the content (default: the marker at every point).
-    init(_ widget: UnsafeMutablePointer<GtkWidget>, start: Double,
-         content: @escaping @MainActor ([UInt32?]) -> Bool = { $0.allSatisfy { $0 == FirstFrameWatch.markerColor } }) {
+    init(
+        _ widget: UnsafeMutablePointer<GtkWidget>, start: Double,
+        content: @escaping @MainActor ([UInt32?]) -> Bool = { $0.allSatisfy { $0 == FirstFrameWatch.markerColor } }
+    ) {
         frames = PaintedFrames(widget: widget, points: Self.markerPoints) { [weak self] frame in
             guard let self, frame.onScreen else { return true }  // an X11 window waiting off screen shows nothing
             if content(frame.pixels) {

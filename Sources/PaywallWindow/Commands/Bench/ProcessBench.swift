@@ -28,7 +28,8 @@ extension Bench {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw BenchError("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+            throw BenchError(
+                "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
         return now() - start
     }
@@ -67,7 +68,8 @@ extension Bench {
     func swiftBaseline() throws -> Double {
         let executable = Self.baselineExecutable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw BenchError("\(executable.path) is missing: build the package (`swift build -c release`) to get it beside paywall")
+            throw BenchError(
+                "\(executable.path) is missing: build the package (`swift build -c release`) to get it beside paywall")
         }
         return Self.median(try (0..<runs).map { _ in try Self.timedRun([], executable: executable) })
     }

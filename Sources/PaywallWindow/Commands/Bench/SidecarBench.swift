@@ -44,8 +44,12 @@ extension Bench {
         defer { client.close() }
         var read: UInt64 = 0
         client.server.onRequestRead = { method, at in if method == "present" { read = at } }
-        _ = try await client.call("initialize", ["data_dir": .string(work.appendingPathComponent("sidecar-data").path),
-                                                 "catalog": .string(catalog.path)])
+        _ = try await client.call(
+            "initialize",
+            [
+                "data_dir": .string(work.appendingPathComponent("sidecar-data").path),
+                "catalog": .string(catalog.path),
+            ])
         guard let paywalls = client.server.paywalls else { throw BenchError("the sidecar did not initialize") }
         let name = bundle.root.path
         var figures = SidecarFigures()
@@ -110,7 +114,8 @@ private final class SidecarBenchClient {
     private var waiting: [JSONValue: Answer] = [:]
 
     init() throws {
-        var requests: [Int32] = [0, 0], answers: [Int32] = [0, 0]
+        var requests: [Int32] = [0, 0]
+        var answers: [Int32] = [0, 0]
         guard pipe(&requests) == 0, pipe(&answers) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
         descriptors = requests + answers
         // Room for every event of a run: the server's writes never wait for this reader.
@@ -120,7 +125,9 @@ private final class SidecarBenchClient {
         connection = SidecarConnection(input: answers[0], output: requests[1])
         connection.onFrame = { [unowned self] frame, _ in
             // Notifications (events) are not measured.
-            guard case .line(let line) = frame, case .success(.response(let id, let outcome)) = RPCMessage.decode(line) else { return }
+            guard case .line(let line) = frame, case .success(.response(let id, let outcome)) = RPCMessage.decode(line) else {
+                return
+            }
             waiting.removeValue(forKey: id)?.settle(outcome)
         }
         server.start()

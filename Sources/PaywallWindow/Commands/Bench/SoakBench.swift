@@ -63,4 +63,3 @@ extension Bench {
         return SoakGrowth(tree: uiGrowth + webKitGrowth, ui: uiGrowth, webKit: webKitGrowth, recycles: recycles)
     }
 }
-
