@@ -2,9 +2,11 @@
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit, CSQLite, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK) -> PaywallHost (GTK/WebKit)
-//   CLI: PaywallCLI (parsing, output, the commands without a window; no GTK) -> paywall (the command line; execs
-//   paywall-window for the window commands) and paywall-window (PaywallCLI + PaywallHost)
+//   C shims (CGtk, CWebKit, CSQLite, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK)
+//   -> PaywallHost (GTK/WebKit; the app API, `Paywalls`)
+//   -> PaywallCLI (parsing, output, the commands without a window; no GTK) -> paywall (the command line; execs
+//      paywall-window for the window commands)
+//   -> PaywallSidecar (`paywall serve`) and PaywallBench (`paywall bench`) -> paywall-window
 let package = Package(
     name: "paywall",
     products: [
@@ -29,7 +31,15 @@ let package = Package(
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .target(name: "PaywallCLI", dependencies: ["PaywallCore"]),
         // The window commands, which `paywall` execs: only this executable loads GTK and WebKit.
-        .executableTarget(name: "PaywallWindow", dependencies: ["PaywallCLI", "PaywallCore", "PaywallHost"]),
+        // `paywall serve`: the JSON-RPC sidecar (its protocol, and the server over the app API).
+        .target(name: "PaywallSidecar", dependencies: ["PaywallCLI", "PaywallCore", "PaywallHost"]),
+        // `paywall bench`: the benchmark and its probes, kept out of the libraries apps link.
+        .target(
+            name: "PaywallBench",
+            dependencies: ["PaywallCLI", "PaywallCore", "PaywallHost", "PaywallSidecar", "CGtk", "CWebKit"]),
+        .executableTarget(
+            name: "PaywallWindow",
+            dependencies: ["PaywallCLI", "PaywallCore", "PaywallHost", "PaywallSidecar", "PaywallBench"]),
         // No dependency on PaywallWindow, not even a build-order one: SwiftPM would link GTK and
         // WebKit into `paywall` with it. `swift build` builds both executables.
         .executableTarget(name: "paywall", dependencies: ["PaywallCLI", "PaywallCore"]),
@@ -41,13 +51,18 @@ let package = Package(
         .executableTarget(name: "paywall-bench-baseline"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PaywallHostTests", dependencies: ["PaywallHost", "CGtk", "CWebKit"]),
+        .testTarget(name: "PaywallCLITests", dependencies: ["PaywallCLI", "PaywallCore"]),
+        .testTarget(name: "PaywallSidecarTests", dependencies: ["PaywallSidecar", "PaywallCLI", "PaywallCore"]),
+        // The built executables, driven as users drive them; folders by user (app, sidecar,
+        // designer, tester, licensing, platform).
         .testTarget(
             name: "PaywallEndToEndTests",
             dependencies: [
-                "paywall", "PaywallWindow", "paywall-bench-baseline", "PaywallCLI", "LumenNotesExample", "PaywallCore",
-                "PaywallHost", "CGtk",
+                "paywall", "PaywallWindow", "paywall-bench-baseline", "LumenNotesExample", "PaywallCore", "PaywallHost", "CGtk",
             ],
-            exclude: ["Fixtures", "Selenium", "Sidecar/sidecar_test.py"]),
+            exclude: [
+                "Fixtures", "Tester/Selenium", "Sidecar/sidecar_test.py", "Sidecar/sidecar_redeem_test.py",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallBench
 import PaywallCLI
 
 // `paywall-window`: runs the commands that open a window (`preview`, `snapshot`, `present`,

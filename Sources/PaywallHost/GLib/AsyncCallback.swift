@@ -2,24 +2,24 @@ import CGtk
 
 /// Wraps a Swift closure as a one-shot `GAsyncReadyCallback` and its user data.
 @MainActor
-enum AsyncCallback {
-    typealias Body = @MainActor (OpaquePointer?) -> Void
+package enum AsyncCallback {
+    package typealias Body = @MainActor (OpaquePointer?) -> Void
 
     /// The C callback to pass together with `userData(body)`; it runs `body` with the
     /// `GAsyncResult` once and releases it.
-    static let function: GAsyncReadyCallback = { _, result, data in
+    package static let function: GAsyncReadyCallback = { _, result, data in
         // GLib calls back on the main thread, where the call was started.
         nonisolated(unsafe) let (result, data) = (result, data)
         MainActor.assumeIsolated { ClosureBox<Body>.take(data).call(result) }
     }
 
-    static func userData(_ body: @escaping Body) -> UnsafeMutableRawPointer {
+    package static func userData(_ body: @escaping Body) -> UnsafeMutableRawPointer {
         ClosureBox.retained(body)
     }
 }
 
 /// The message of a GError, freeing it.
-func consumeError(_ error: UnsafeMutablePointer<GError>?) -> String {
+package func consumeError(_ error: UnsafeMutablePointer<GError>?) -> String {
     guard let error else { return "unknown error" }
     defer { g_error_free(error) }
     return String(cString: error.pointee.message)

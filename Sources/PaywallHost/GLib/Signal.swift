@@ -5,7 +5,7 @@ import CWebKit
 /// releases it when the handler goes away, so nothing leaks and nothing dangles.
 /// One trampoline per C signature; signals with other signatures add one here.
 @MainActor
-enum Signal {
+package enum Signal {
     @discardableResult
     private static func connect<F>(_ instance: UnsafeMutableRawPointer, _ name: String, _ trampoline: GCallback, _ f: F) -> gulong
     {
@@ -15,7 +15,9 @@ enum Signal {
 
     /// `void (instance, gpointer)`: e.g. `destroy`. Returns the handler's id (for `g_signal_handler_disconnect`).
     @discardableResult
-    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String, _ f: @escaping @MainActor () -> Void) -> gulong {
+    package static func connect(_ instance: UnsafeMutableRawPointer, _ name: String, _ f: @escaping @MainActor () -> Void)
+        -> gulong
+    {
         typealias F = @MainActor () -> Void
         let t: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             MainActor.assumeIsolated { ClosureBox<F>.from(data).call() }
@@ -24,7 +26,7 @@ enum Signal {
     }
 
     /// `void (instance, pointer, gpointer)`: e.g. `script-message-received::NAME`.
-    static func connect(
+    package static func connect(
         _ instance: UnsafeMutableRawPointer, _ name: String,
         pointer f: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void
     ) {
@@ -37,7 +39,7 @@ enum Signal {
     }
 
     /// `void (instance, enum, gpointer)`: e.g. `load-changed`, `web-process-terminated`.
-    static func connect(
+    package static func connect(
         _ instance: UnsafeMutableRawPointer, _ name: String,
         enumValue f: @escaping @MainActor (UInt32) -> Void
     ) {
@@ -50,7 +52,7 @@ enum Signal {
 
     /// `gpointer (instance, gpointer)`: e.g. `create-web-view` of an automation session. (Its
     /// own name: a trailing closure would make `connect` calls ambiguous.)
-    static func connectReturningPointer(
+    package static func connectReturningPointer(
         _ instance: UnsafeMutableRawPointer, _ name: String,
         _ f: @escaping @MainActor () -> UnsafeMutableRawPointer?
     ) {
@@ -63,7 +65,7 @@ enum Signal {
     }
 
     /// `gboolean (instance, pointer, gpointer)`: e.g. `delete-event`. Return true to stop other handlers.
-    static func connect(
+    package static func connect(
         _ instance: UnsafeMutableRawPointer, _ name: String,
         stopping f: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool
     ) {
@@ -76,7 +78,7 @@ enum Signal {
     }
 
     /// `gboolean (instance, pointer, enum, gpointer)`: `decide-policy`.
-    static func connect(
+    package static func connect(
         _ instance: UnsafeMutableRawPointer, _ name: String,
         decide f: @escaping @MainActor (UnsafeMutableRawPointer?, UInt32) -> Bool
     ) {
@@ -91,7 +93,7 @@ enum Signal {
 
     /// `gboolean (instance, enum, const char*, GError*, gpointer)`: `load-failed`. The closure
     /// gets the URI, the message, and whether the load was only cancelled or stopped by a policy.
-    static func connect(
+    package static func connect(
         _ instance: UnsafeMutableRawPointer, _ name: String,
         loadFailed f: @escaping @MainActor (String, String, Bool) -> Bool
     ) {

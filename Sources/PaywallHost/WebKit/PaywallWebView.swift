@@ -12,7 +12,7 @@ public final class PaywallWebView {
     public var widget: UnsafeMutablePointer<GtkWidget> { widgetRef.pointer }
     /// Ours until this goes, whichever window or container holds it.
     private let widgetRef: GObjectReference<GtkWidget>
-    let view: UnsafeMutablePointer<WebKitWebView>
+    package let view: UnsafeMutablePointer<WebKitWebView>
     let connection: any PageConnection
     let bundleHost: String
     /// Kept alive: its scheme handler serves this view's requests.

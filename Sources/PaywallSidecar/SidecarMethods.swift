@@ -1,0 +1,276 @@
+import Foundation
+import PaywallCLI
+import PaywallCore
+import PaywallHost
+
+/// The methods an app calls on `paywall serve`, each the `Paywalls` API it stands for, with
+/// params and results in the CLI's JSON forms (snake_case keys). The README's "From any
+/// language" documents each.
+extension SidecarServer {
+    typealias Method = (SidecarServer) -> (RPCParams, Reply) throws(RPCError) -> Void
+
+    var methods: [String: Method] {
+        [
+            "initialize": SidecarServer.initialize, "identify": SidecarServer.identify, "reset": SidecarServer.reset,
+            "setUserAttributes": SidecarServer.setUserAttributes, "setSubscriptionStatus": SidecarServer.setSubscriptionStatus,
+            "getCustomerInfo": SidecarServer.getCustomerInfo, "cacheConfiguredPaywalls": SidecarServer.cacheConfiguredPaywalls,
+            "preload": SidecarServer.preload, "present": SidecarServer.present,
+            "register": SidecarServer.register, "dismiss": SidecarServer.dismiss,
+            "presentCustomerCenter": SidecarServer.presentCustomerCenter, "redeem": SidecarServer.redeem,
+            "shutdown": SidecarServer.shutdownMethod,
+        ]
+    }
+
+    /// The runtime, or -32001 before `initialize`.
+    func runtime(_ method: String) throws(RPCError) -> Paywalls {
+        guard let paywalls else { throw .notInitialized(method) }
+        return paywalls
+    }
+
+    /// What `getCustomerInfo` answers and `customerInfoChanged` carries: `paywall status --json`'s object.
+    func customerInfo(_ paywalls: Paywalls) -> JSONValue {
+        // A license database that cannot be read leaves the licenses out; the entitlements still come from the cache.
+        let licenses = (try? paywalls.runtime.licenseStore?.licenses()) ?? []
+        return StoreReport.status(
+            paywalls.customerInfo, status: paywalls.subscriptionStatus, userId: paywalls.runtime.userId,
+            licenses: licenses)
+    }
+
+    // MARK: The runtime and the user
+
+    func initialize(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        guard paywalls == nil else { throw .failed("already initialized; run another paywall serve for another configuration") }
+        let settings = try SidecarSettings(params)
+        let controller =
+            settings.appController
+            ? RemotePurchaseController(timeout: settings.purchaseTimeout) { [weak self] in self?.send($0) } : nil
+        let paywalls: Paywalls
+        do {
+            paywalls = try Paywalls.configure(settings.configuration, purchaseController: controller)
+        } catch {
+            throw .failed("initialize: \(CommandAdvice.describe(error))")
+        }
+        controller?.follow(paywalls.events)
+        remote = controller
+        self.paywalls = paywalls
+        paywalls.events.observe { [weak self] event in self?.notify("event", event.json) }
+        paywalls.runtime.delegate = self
+        reply(.success(customerInfo(paywalls)))
+    }
+
+    func identify(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("identify")
+        try params.only(["user_id"])
+        let user = try params.requiredString("user_id")
+        do { try paywalls.identify(user) } catch { throw .failed("identify: \(error)") }
+        reply(.success(customerInfo(paywalls)))
+    }
+
+    func reset(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("reset")
+        try params.only([])
+        do { try paywalls.reset() } catch { throw .failed("reset: \(error)") }
+        reply(.success(customerInfo(paywalls)))
+    }
+
+    func setUserAttributes(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("setUserAttributes")
+        try params.only(["attributes"])
+        guard let attributes = try params.object("attributes") else {
+            throw .invalidParams(field: "attributes", "is required (an object)")
+        }
+        do { try paywalls.setUserAttributes(attributes) } catch { throw .failed("setUserAttributes: \(error)") }
+        reply(.success([:]))
+    }
+
+    func setSubscriptionStatus(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("setSubscriptionStatus")
+        try params.only(["status", "entitlements"])
+        guard let name = try params.choice("status", ["active", "inactive", "unknown"]) else {
+            throw .invalidParams(field: "status", "is required: \"active\" (with entitlements), \"inactive\" or \"unknown\"")
+        }
+        let entitlements = try params.strings("entitlements") ?? []
+        let status: SubscriptionStatus
+        switch name {
+        case "active":
+            guard !entitlements.isEmpty else {
+                throw .invalidParams(field: "entitlements", "an active status needs at least one entitlement id")
+            }
+            status = .active(Set(entitlements))
+        case "inactive": status = .inactive
+        default: status = .unknown
+        }
+        do { try paywalls.runtime.setSubscriptionStatus(status) } catch { throw .failed("setSubscriptionStatus: \(error)") }
+        reply(.success(customerInfo(paywalls)))
+    }
+
+    func getCustomerInfo(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("getCustomerInfo")
+        try params.only([])
+        reply(.success(customerInfo(paywalls)))
+    }
+
+    // MARK: Paywalls
+
+    /// The config's paywalls into the bundle cache (pinning those marked `preload`), as
+    /// `PaywallRuntime.cacheConfiguredPaywalls()` and `paywall config load` do: each entry's id
+    /// with the version now cached, or why it is not. A paywall not cached shows the fallback.
+    func cacheConfiguredPaywalls(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("cacheConfiguredPaywalls")
+        try params.only([])
+        Task { @MainActor in
+            do {
+                let outcomes = try await paywalls.runtime.cacheConfiguredPaywalls()
+                if outcomes.isEmpty, let problem = paywalls.runtime.configProblem {
+                    return reply(.failure(.failed("cacheConfiguredPaywalls: no config: \(problem)")))
+                }
+                reply(
+                    .success([
+                        "paywalls": .array(
+                            outcomes.map { outcome in
+                                switch outcome.result {
+                                case .success(let installed):
+                                    [
+                                        "id": .string(outcome.entry.id), "cached": true, "bundle_id": .string(installed.id),
+                                        "version": .string(installed.version), "pinned": .bool(outcome.entry.preload),
+                                    ]
+                                case .failure(let error):
+                                    [
+                                        "id": .string(outcome.entry.id), "cached": false,
+                                        "error": .string(CommandAdvice.describe(error)),
+                                    ]
+                                }
+                            })
+                    ]))
+            } catch {
+                reply(.failure(.failed("cacheConfiguredPaywalls: \(CommandAdvice.describe(error))")))
+            }
+        }
+    }
+
+    func preload(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("preload")
+        try params.only(["paywall"])
+        let name = try params.requiredString("paywall")
+        Task { @MainActor in
+            do {
+                try await paywalls.preload(paywall: name) { end in
+                    guard end == .loaded else { return reply(.failure(.failed("preload \"\(name)\": \(end.description)"))) }
+                    reply(.success(["paywall": .string(name), "preloaded": true]))
+                }
+            } catch {
+                reply(.failure(.failed("preload: \(CommandAdvice.describe(error))")))
+            }
+        }
+    }
+
+    func present(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("present")
+        let (name, pageParams, parent) = try presentation(params, named: "paywall")
+        openWindows += 1
+        Task { @MainActor in
+            var shown: PaywallPresentation?
+            do {
+                shown = try await paywalls.present(paywall: name, params: pageParams, foreignParent: parent) {
+                    [weak self] result in
+                    self?.openWindows -= 1
+                    reply(.success(Self.withParentProblem(result.json, shown?.parentProblem)))
+                }
+            } catch {
+                openWindows -= 1
+                reply(.failure(.failed("present: \(CommandAdvice.describe(error))")))
+            }
+        }
+    }
+
+    func register(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("register")
+        let (placement, pageParams, parent) = try presentation(params, named: "placement")
+        var shown: PaywallPresentation?
+        var presentation: JSONValue = .null
+        var reason: JSONValue = .null
+        var message: String?
+        let handler = Paywalls.PlacementHandler(
+            presented: { [weak self] in
+                shown = $0
+                self?.openWindows += 1
+            },
+            dismissed: { [weak self] in
+                presentation = $0.json
+                self?.openWindows -= 1
+            },
+            skipped: { reason = .string($0) },
+            error: {
+                reason = .string($0.kind.rawValue)
+                message = $0.reason
+            },
+            completed: { ran in
+                var result: [String: JSONValue] = [
+                    "feature": ran ? "run" : "not_run", "presentation": presentation, "reason": reason,
+                ]
+                if let message { result["message"] = .string(message) }
+                reply(.success(Self.withParentProblem(.object(result), shown?.parentProblem)))
+            })
+        paywalls.register(placement: placement, params: pageParams, foreignParent: parent, handler: handler)
+    }
+
+    func dismiss(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("dismiss")
+        try params.only([])
+        var count = paywalls.dismissPresented()
+        if count == 0, paywalls.presenter.customerCenterIsOnScreen {
+            paywalls.presenter.dismissCustomerCenter()
+            count = 1
+        }
+        reply(.success(["dismissed": .number(Double(count))]))
+    }
+
+    func presentCustomerCenter(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        let paywalls = try runtime("presentCustomerCenter")
+        try params.only(["parent"])
+        let parent = try foreignParent(params)
+        var shown: CustomerCenterPresentation?
+        shown = paywalls.presentCustomerCenter(foreignParent: parent) { [weak self] in
+            self?.openWindows -= 1
+            reply(.success(Self.withParentProblem(["result": "closed"], shown?.parentProblem)))
+        }
+        guard shown != nil else { throw .failed("presentCustomerCenter: the customer center is already on screen") }
+        openWindows += 1
+    }
+
+    func shutdownMethod(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
+        try params.only([])
+        reply(.success([:]))
+        shutdown()
+    }
+
+    // MARK: Helpers
+
+    /// What `present` and `register` take: the paywall or placement (`field`), the page's
+    /// `params` and the `parent`.
+    private func presentation(_ params: RPCParams, named field: String) throws(RPCError)
+        -> (String, [String: JSONValue], ForeignWindow?)
+    {
+        try params.only([field, "params", "parent"])
+        return (try params.requiredString(field), try params.object("params") ?? [:], try foreignParent(params))
+    }
+
+    private func foreignParent(_ params: RPCParams) throws(RPCError) -> ForeignWindow? {
+        guard let text = try params.string("parent") else { return nil }
+        do { return try ForeignWindow(parsing: text) } catch { throw .invalidParams(field: "parent", error.description) }
+    }
+
+    /// `result` with `parent_error` when the parent could not be used.
+    private static func withParentProblem(_ result: JSONValue, _ problem: String?) -> JSONValue {
+        guard let problem, case .object(var members) = result else { return result }
+        members["parent_error"] = .string(problem)
+        return .object(members)
+    }
+}
+
+extension SidecarServer: PaywallRuntimeDelegate {
+    package func customerInfoDidChange(_ info: CustomerInfo) {
+        guard let paywalls else { return }
+        notify("customerInfoChanged", customerInfo(paywalls))
+    }
+}
