@@ -35,6 +35,8 @@ package func runCLI(_ arguments: [String], window: (CommandSpec, ParsedArguments
         case BundleCommands.pack.name: return try BundleCommands.runPack(parsed)
         case BundleCommands.validate.name: return try BundleCommands.runValidate(parsed)
         case VariablesCommand.spec.name: return try VariablesCommand.run(parsed)
+        case NewCommand.spec.name: return try NewCommand.run(parsed)
+        case TemplatesCommand.spec.name: return try TemplatesCommand.run(parsed)
         default: return try InstallCommand.run(parsed)
         }
     } catch {
