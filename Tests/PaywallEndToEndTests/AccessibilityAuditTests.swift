@@ -9,6 +9,9 @@ final class AccessibilityAuditTests: EndToEndTestCase {
         .appendingPathComponent("Selenium/axe_audit.py")
     /// The venv `.ci/run` makes: `python3 -m venv --system-site-packages .build/a11y-venv`.
     static let python = packageRoot.appendingPathComponent(".build/a11y-venv/bin/python")
+    /// The axe-core that venv's selenium-axe-python installs, for `paywall validate --a11y --axe`.
+    static let axeScript = packageRoot.appendingPathComponent(
+        ".build/a11y-venv/lib/python3.11/site-packages/selenium_axe_python/axe-core/axe.min.js")
 
     /// Runs the audit; returns what it printed. `expectClean`: zero violations, exit 0.
     @discardableResult
@@ -73,6 +76,34 @@ final class AccessibilityAuditTests: EndToEndTestCase {
         for rule in ["color-contrast", "image-alt", "button-name"] {
             XCTAssertTrue(output.contains(rule), "\(rule) not reported:\n\(output)")
         }
+    }
+
+    func testValidateA11yListsEachProblemWithItsElement() throws {
+        let bundle = try inlineBundle(
+            "inaccessible", body: "<title>t</title><p style=\"color:#bbb;background:#fff\">faint</p><button></button>")
+        let outcome = try PaywallProcess.run(
+            ["validate", "--a11y", bundle.path, "--axe", Self.axeScript.path], in: workDir, timeout: 180)
+        XCTAssertEqual(outcome.status, 1, outcome.stdout + outcome.stderr)
+        for theme in ["light", "dark"] {
+            for locale in ["en_US", "ar_EG"] {
+                XCTAssertTrue(
+                    outcome.stdout.contains(
+                        "a11y (\(theme), \(locale)): button-name (critical): Buttons must have discernible text; element button"),
+                    outcome.stdout)
+                XCTAssertTrue(outcome.stdout.contains("a11y (\(theme), \(locale)): color-contrast (serious)"), outcome.stdout)
+            }
+        }
+        XCTAssertTrue(outcome.stdout.contains("a11y: 8 problem(s) in \(bundle.path)"), outcome.stdout)
+    }
+
+    func testValidateA11ySaysHowToGetAxeCoreWhenThereIsNone() throws {
+        let bundle = try inlineBundle("plain", body: "<title>t</title><p>hello</p>")
+        // A PATH whose python3 has no selenium-axe-python, and no $PAYWALL_AXE.
+        let outcome = try PaywallProcess.run(
+            ["validate", "--a11y", bundle.path], in: workDir, environment: ["PATH": "/usr/bin:/bin", "PAYWALL_AXE": nil])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("pip install selenium-axe-python==2.2.0"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("--axe"), outcome.stderr)
     }
 
     /// A data directory where `paywall store seed` put the user in `state`.

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// The template gallery as a designer meets it: `paywall templates`, then for each template
-/// `paywall new`, `validate` and `snapshot --strict` with its sample catalog.
+/// `paywall new`, `validate`, `validate --a11y` and `snapshot --strict` with its sample catalog.
 final class TemplateGalleryTests: EndToEndTestCase {
     static let gallery = ["carousel", "classic", "comparison", "lifetime", "minimal", "trial-timeline", "winback"]
 
@@ -37,6 +37,13 @@ final class TemplateGalleryTests: EndToEndTestCase {
 
             let valid = try PaywallProcess.run(["validate", dir.path], in: workDir)
             XCTAssertEqual(valid.status, 0, "\(name): \(valid.stdout)\(valid.stderr)")
+            let audited = try PaywallProcess.run(
+                [
+                    "validate", "--a11y", dir.path, "--store", dir.appendingPathComponent("store.json").path, "--axe",
+                    AccessibilityAuditTests.axeScript.path,
+                ], in: workDir, timeout: 180)
+            XCTAssertEqual(audited.status, 0, "\(name): \(audited.stdout)\(audited.stderr)")
+            XCTAssertTrue(audited.stdout.contains("a11y ok:"), "\(name): \(audited.stdout)")
             let png = workDir.appendingPathComponent("\(name).png")
             let shot = try PaywallProcess.run(
                 [
