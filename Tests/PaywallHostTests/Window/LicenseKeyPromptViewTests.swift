@@ -185,14 +185,16 @@ final class LicenseKeyPromptViewTests: XCTestCase {
         await dismissDeclines(presentation, results)
     }
 
-    /// The showing objects of the panel's ATK tree, depth first.
+    /// The visible objects of the panel's ATK tree, depth first (a hidden one's children skipped).
     @MainActor
     private static func accessibles(_ prompt: LicenseKeyPromptView) -> [(role: AtkRole, name: String, description: String)] {
         var found: [(role: AtkRole, name: String, description: String)] = []
         func walk(_ object: UnsafeMutablePointer<AtkObject>) {
             let states = atk_object_ref_state_set(object)
             defer { g_object_unref(states) }
-            guard atk_state_set_contains_state(states, ATK_STATE_SHOWING) != 0 else { return }
+            // VISIBLE: the widget is shown where its parents are (SHOWING also needs a mapped
+            // window, which an overlay under Xvfb does not always report).
+            guard atk_state_set_contains_state(states, ATK_STATE_VISIBLE) != 0 else { return }
             found.append(
                 (
                     atk_object_get_role(object), atk_object_get_name(object).map { String(cString: $0) } ?? "",
