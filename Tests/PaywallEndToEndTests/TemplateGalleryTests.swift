@@ -57,6 +57,50 @@ final class TemplateGalleryTests: EndToEndTestCase {
         }
     }
 
+    /// A page whose slot has no product (here: the slot left out of the manifest, as a dropped
+    /// slot is) hides what that slot would sell; the rest of the page still works.
+    func testEachTemplateHidesWhatASlotWithoutAProductWouldSell() throws {
+        let waitForVariables = "while (!Paywall.variables) await new Promise(r => setTimeout(r, 20));"
+        let cases: [(template: String, keep: [String: String], check: String)] = [
+            (
+                "comparison", ["primary": "lumen.pro.yearly"],
+                "if (!document.querySelector('[data-product-slot=secondary]').hidden) throw new Error('monthly shown');"
+            ),
+            (
+                "carousel", ["primary": "lumen.pro.yearly"],
+                "if (!document.querySelector('[data-product-slot=secondary]').hidden) throw new Error('monthly shown');"
+            ),
+            (
+                "minimal", [:],
+                "if (!document.querySelector('[data-product-slot=primary]').hidden) throw new Error('offer shown');"
+            ),
+            ("lifetime", [:], "if (document.getElementById('purchase').offsetParent) throw new Error('Buy shown');"),
+            ("trial-timeline", [:], "if (document.getElementById('purchase').offsetParent) throw new Error('Buy shown');"),
+            (
+                "winback", ["primary": "lumen.pro.yearly"],
+                "if (document.getElementById('purchase').getAttribute('data-paywall-purchase') !== 'primary') throw new Error('buys the offer');"
+                    + "if (document.querySelector('.card[data-when=lapsed]').offsetParent) throw new Error('offer shown');"
+            ),
+        ]
+        for (template, keep, check) in cases {
+            let dir = workDir.appendingPathComponent("dropped-\(template)")
+            XCTAssertEqual(try PaywallProcess.run(["new", dir.path, "--template", template], in: workDir).status, 0)
+            let manifestURL = dir.appendingPathComponent("manifest.json")
+            var manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+            manifest["products"] = keep
+            try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+            XCTAssertEqual(try PaywallProcess.run(["bundle", "pack", dir.path], in: workDir).status, 0)
+            let shown = try PaywallProcess.run(
+                [
+                    "present", dir.path, "--strict", "--store", dir.appendingPathComponent("store.json").path, "--data-dir",
+                    workDir.appendingPathComponent("data-\(template)").path, "--timeout", "60", "--eval",
+                    waitForVariables + check + "Paywall.close();",
+                ], in: workDir, timeout: 90)
+            XCTAssertEqual(shown.stdout, "{\"result\":\"declined\"}\n", "\(template): \(shown.stderr)")
+            XCTAssertEqual(shown.status, 0, "\(template): \(shown.stderr)")
+        }
+    }
+
     func testNewRefusesAFolderThatHasFilesAndAnUnknownTemplate() throws {
         let taken = workDir.appendingPathComponent("taken")
         try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
