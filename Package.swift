@@ -61,7 +61,8 @@ let package = Package(
                 "paywall", "PaywallWindow", "paywall-bench-baseline", "LumenNotesExample", "PaywallCore", "PaywallHost", "CGtk",
             ],
             exclude: [
-                "Fixtures", "Tester/Selenium", "Sidecar/sidecar_test.py", "Sidecar/sidecar_redeem_test.py",
+                "Fixtures", "Tester/Selenium", "Designer/Accessibility", "Sidecar/sidecar_test.py",
+                "Sidecar/sidecar_redeem_test.py",
             ]),
     ],
     swiftLanguageModes: [.v6]

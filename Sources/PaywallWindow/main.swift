@@ -14,6 +14,7 @@ exit(
             case Commands.present.name: try PresentCommand.run(parsed)
             case Commands.customerCenter.name: try CustomerCenterCommand.run(parsed)
             case Commands.serve.name: try ServeCommand.run(parsed)
+            case BundleCommands.validate.name: try AccessibilityAuditCommand.run(parsed)
             default: try BenchCommand.run(parsed)
             }
         }

@@ -28,13 +28,20 @@ package func runCLI(_ arguments: [String], window: (CommandSpec, ParsedArguments
             print(command.help)
             return 0
         }
-        if Commands.windowCommands.contains(command.name) { return try window(command, parsed) }
+        // `validate --a11y` shows the page to audit it: a window command then.
+        if Commands.windowCommands.contains(command.name)
+            || (command.name == BundleCommands.validate.name && parsed.has("--a11y"))
+        {
+            return try window(command, parsed)
+        }
         switch command.name {
         case StatusCommand.spec.name: return try StatusCommand.run(parsed)
         case RedeemCommand.spec.name: return try RedeemCommand.run(parsed)
         case BundleCommands.pack.name: return try BundleCommands.runPack(parsed)
         case BundleCommands.validate.name: return try BundleCommands.runValidate(parsed)
         case VariablesCommand.spec.name: return try VariablesCommand.run(parsed)
+        case NewCommand.spec.name: return try NewCommand.run(parsed)
+        case TemplatesCommand.spec.name: return try TemplatesCommand.run(parsed)
         default: return try InstallCommand.run(parsed)
         }
     } catch {

@@ -13,11 +13,29 @@ package enum BundleCommands {
 
     package static let validate = CommandSpec(
         name: "validate", summary: "Check a bundle and list every problem with its file; exit 1 if any.",
-        positionals: ["DIR"], options: [],
+        positionals: ["DIR"],
+        options: [
+            OptionSpec(
+                name: "--a11y", valueName: nil,
+                help: "Also audit the page with axe-core in the real WebKit view (light and dark, en and ar); needs a display."),
+            OptionSpec(
+                name: "--store", valueName: "CATALOG",
+                help: "With --a11y: the catalog the page is shown with (default its preview_store)."),
+            OptionSpec(
+                name: "--axe", valueName: "FILE",
+                help:
+                    "With --a11y: axe-core's axe.min.js (default $\(AxeScript.environmentVariable), else an installed selenium-axe-python's)."
+            ),
+        ],
         discussion: """
             Lists every problem: manifest.json (optional; without one the rest is still checked), its
             preview_store (it must load, and sell every product of the manifest's "products"), the entry page,
             files missing, changed or not listed, and references in HTML, CSS and JS that point at nothing.
+            With --a11y, the page is then shown off screen (by the window executable) in light and dark, in en_US
+            and ar_EG, and axe-core runs in it with the rules tagged \(AxeScript.tags.joined(separator: ", ")): each
+            violation is listed with its rule and element ("a11y (THEME, LOCALE): RULE (IMPACT): HELP; element
+            SELECTOR"), exit 1 if any. axe-core is not shipped: --axe FILE, $\(AxeScript.environmentVariable), or PyPI's
+            selenium-axe-python==2.2.0 installed for the python3 on PATH.
             """)
 
     package static func runPack(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -34,7 +52,11 @@ package enum BundleCommands {
         }
     }
 
+    /// The file checks (and, under `--a11y`, the window executable adds its audit after them).
     package static func runValidate(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        if !arguments.has("--a11y"), let stray = ["--store", "--axe"].first(where: { arguments.value($0) != nil }) {
+            throw .usage("\(stray) belongs to --a11y", validate)
+        }
         let root = try directory(arguments.positionals[0])
         let problems = BundleInspector.validate(root)
         for problem in problems { print(CommandAdvice.describe(problem, bundle: root.path)) }

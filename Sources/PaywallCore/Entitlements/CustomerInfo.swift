@@ -14,6 +14,13 @@ public struct CustomerInfo: Hashable, Sendable {
         return active.isEmpty ? .inactive : .active(active)
     }
 
+    /// The user's subscription lapsed: no entitlement is active and one ran out (`expired`),
+    /// neither refunded (`revoked`) nor still being billed (grace, billing retry). A win-back
+    /// offer's audience; the page's `device.subscriptionLapsed`.
+    package var subscriptionLapsed: Bool {
+        !entitlements.contains(where: \.isActive) && entitlements.contains { $0.state == .expired }
+    }
+
     /// Subscription transactions (auto-renewable and non-renewing), oldest first.
     public var subscriptions: [StoreTransaction] { transactions.filter(\.isSubscription) }
     /// One-time purchases, oldest first.

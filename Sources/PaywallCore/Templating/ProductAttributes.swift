@@ -11,13 +11,19 @@ package struct ProductAttributes {
     package let isSubscribed: Bool
     /// For `trialPeriodEndDate`: when a trial taken now would end.
     package let now: Date
+    /// For `savings`: the products this one is compared with (the page's slots).
+    package let savings: Savings
 
-    package init(product: Product, locale: Locale, strings: StringTable, isSubscribed: Bool, now: Date) {
+    package init(
+        product: Product, locale: Locale, strings: StringTable, isSubscribed: Bool, now: Date,
+        savings: Savings = Savings(products: [])
+    ) {
         self.product = product
         self.locale = locale
         self.strings = strings
         self.isSubscribed = isSubscribed
         self.now = now
+        self.savings = savings
     }
 
     /// Every attribute: all strings, except `isSubscribed` (a boolean).
@@ -30,6 +36,7 @@ package struct ProductAttributes {
             "languageCode": locale.language.languageCode?.identifier ?? "en",
             "currencyCode": product.currencyCode,
             "currencySymbol": locale.currencySymbol(for: product.currencyCode),
+            "savings": savings.text(for: product, locale: locale),
         ]
         let period = product.period
         a["period"] = period.map(unitName) ?? ""
@@ -78,15 +85,7 @@ package struct ProductAttributes {
     /// empty strings when there is no period (one-time purchases).
     private func perPeriodPrices(of amount: Decimal, over period: SubscriptionPeriod?) -> [String: String] {
         guard let period else { return ["daily": "", "weekly": "", "monthly": "", "yearly": ""] }
-        // Through the price per year, so a year is 12 months, 52 weeks and 365 days.
-        let unitsPerYear: Decimal =
-            switch period.unit {
-            case .day: 365
-            case .week: 52
-            case .month: 12
-            case .year: 1
-            }
-        let yearly = amount * unitsPerYear / Decimal(period.value)
+        let yearly = amount * period.timesPerYear / Decimal(period.value)
         return [
             "daily": money(yearly / 365), "weekly": money(yearly / 52), "monthly": money(yearly / 12),
             "yearly": money(yearly),

@@ -56,11 +56,12 @@ package struct TemplateVariables {
     package var object: JSONValue {
         var slotValues: [String: JSONValue] = [:]
         var productList: [JSONValue] = []
+        let savings = Savings(products: slots.entries.compactMap { catalog?.product(id: $0.productId) })
         for (slot, productId) in slots.entries {
             guard let product = catalog?.product(id: productId) else { continue }
             let attributes = ProductAttributes(
                 product: product, locale: locale, strings: strings,
-                isSubscribed: purchases?.alreadyOwns(product) ?? false, now: now
+                isSubscribed: purchases?.alreadyOwns(product) ?? false, now: now, savings: savings
             ).values
             slotValues[slot] = .object(attributes)
             productList.append(.object([slot: .object(attributes)]))
@@ -112,6 +113,7 @@ package struct TemplateVariables {
             "activeEntitlements": .array(status.activeEntitlements.sorted().map(JSONValue.string)),
             "activeProducts": .array(activeProducts.map(JSONValue.string)),
             "subscriptionStatus": .string(status.name.uppercased()),
+            "subscriptionLapsed": .bool(info?.subscriptionLapsed ?? false),
             "totalPaywallViews": .number(Double(totalPaywallViews)),
             "daysSinceInstall": .number((now.timeIntervalSince(installedAt) / day).rounded(.down)),
             "localDate": .string(Self.format(now, "yyyy-MM-dd", .current)),

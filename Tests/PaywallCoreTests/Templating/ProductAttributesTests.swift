@@ -435,7 +435,7 @@ final class ProductAttributesTests: XCTestCase {
             "trialPeriodWeeklyPrice", "trialPeriodMonthlyPrice", "trialPeriodYearlyPrice", "trialPeriodDays",
             "trialPeriodWeeks", "trialPeriodMonths", "trialPeriodYears", "trialPeriodText", "trialPeriodEndDate",
             "periodDays", "periodWeeks", "periodMonths", "periodYears", "locale", "languageCode", "currencyCode",
-            "currencySymbol", "identifier", "isSubscribed",
+            "currencySymbol", "identifier", "isSubscribed", "savings",
         ]
         let values = try attributes(subscription(Self.cases[0]), locale: "en_US", isSubscribed: true)
         XCTAssertEqual(Set(values.keys), names)

@@ -99,6 +99,35 @@ final class TemplateVariablesTests: XCTestCase {
     }
 
     @MainActor
+    func testSubscriptionLapsedOnlyOnceASubscriptionRanOut() async throws {
+        let store = try FakeStore(catalog: testCatalog, databasePath: dir.appendingPathComponent("s.sqlite").path)
+        let p = try Purchases(
+            controller: store, catalog: testCatalog,
+            cache: EntitlementCache(path: dir.appendingPathComponent("c2.sqlite").path),
+            transactionSource: store, events: EventDispatcher())
+        func lapsed() throws -> JSONValue? { try variables(p).events[1]["variables"]?["device"]?["subscriptionLapsed"] }
+        try p.refresh()
+        XCTAssertEqual(try lapsed(), false, "never subscribed")
+        guard case .purchased = await store.purchase(testCatalog.product(id: "pro.monthly")!) else { return XCTFail() }
+        try p.refresh()
+        XCTAssertEqual(try lapsed(), false, "subscribed")
+        let id = try store.currentTransactions()[0].id
+        try store.billingIssue(id)
+        try p.refresh()
+        XCTAssertEqual(try lapsed(), false, "still being billed (grace or retry)")
+        try store.expire(id)
+        try p.refresh()
+        XCTAssertEqual(try lapsed(), true, "it ran out")
+        guard case .purchased = await store.purchase(testCatalog.product(id: "lifetime")!) else { return XCTFail() }
+        try p.refresh()
+        XCTAssertEqual(try lapsed(), false, "access again (lifetime)")
+        try store.refund(try store.currentTransactions().first { $0.productId == "lifetime" }!.id)
+        try p.refresh()
+        XCTAssertEqual(try lapsed(), false, "the entitlement tells of the refunded lifetime purchase (revoked) now")
+        XCTAssertEqual(try variables(nil).events[1]["variables"]?["device"]?["subscriptionLapsed"], false, "no purchases known")
+    }
+
+    @MainActor
     func testIsSubscribedFollowsTheEntitlements() async throws {
         let v = try variables(try purchases(.active(["pro"]))).events[1]["variables"]
         XCTAssertEqual(v?["primary"]?["isSubscribed"], true)

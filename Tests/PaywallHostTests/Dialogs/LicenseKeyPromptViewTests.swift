@@ -155,6 +155,61 @@ final class LicenseKeyPromptViewTests: XCTestCase {
         XCTAssertEqual(try store.licenses().first?.maskedKey, "****4d51")
     }
 
+    /// The panel as a screen reader meets it, through GTK's accessibility API (ATK): every
+    /// button showing has its name, the key field is named, and after a failed key the field's
+    /// description is the problem (the panel is GTK, out of the page's axe audit).
+    @MainActor
+    func testScreenReadersGetEveryControlsNameThroughATK() async throws {
+        guard try startToolkitOnDisplay() else { return }
+        let (presentation, _, results) = try await paywall(Provider())
+        let prompt = try await buy(presentation)
+        XCTAssertEqual(
+            Self.accessibles(prompt).filter { $0.role == ATK_ROLE_PUSH_BUTTON }.map(\.name),
+            [
+                "Activate", "Open checkout again", "Cancel",
+            ])
+        var fields = Self.accessibles(prompt).filter { $0.role == ATK_ROLE_TEXT }
+        XCTAssertEqual(fields.map(\.name), ["License key"])
+        XCTAssertEqual(fields.first?.description, "", "no problem yet")
+
+        prompt.type("NO-SUCH-KEY-12345")
+        prompt.pressActivate()
+        let again = await runLoop { prompt.problemText != nil && !prompt.isWorking }
+        XCTAssertTrue(again)
+        fields = Self.accessibles(prompt).filter { $0.role == ATK_ROLE_TEXT }
+        XCTAssertEqual(fields.map(\.name), ["License key"])
+        XCTAssertEqual(fields.first?.description, "This license key was not found. Check that you copied all of it.")
+        XCTAssertFalse(
+            Self.accessibles(prompt).contains { $0.role == ATK_ROLE_PUSH_BUTTON && $0.name.isEmpty }, "an unnamed button")
+        prompt.pressCancel()
+        await dismissDeclines(presentation, results)
+    }
+
+    /// The visible objects of the panel's ATK tree, depth first (a hidden one's children skipped).
+    @MainActor
+    private static func accessibles(_ prompt: LicenseKeyPromptView) -> [(role: AtkRole, name: String, description: String)] {
+        var found: [(role: AtkRole, name: String, description: String)] = []
+        func walk(_ object: UnsafeMutablePointer<AtkObject>) {
+            let states = atk_object_ref_state_set(object)
+            defer { g_object_unref(states) }
+            // VISIBLE: the widget is shown where its parents are (SHOWING also needs a mapped
+            // window, which an overlay under Xvfb does not always report).
+            guard atk_state_set_contains_state(states, ATK_STATE_VISIBLE) != 0 else { return }
+            found.append(
+                (
+                    atk_object_get_role(object), atk_object_get_name(object).map { String(cString: $0) } ?? "",
+                    atk_object_get_description(object).map { String(cString: $0) } ?? ""
+                ))
+            for index in 0..<atk_object_get_n_accessible_children(object) {
+                guard let child = atk_object_ref_accessible_child(object, index) else { continue }
+                walk(child)
+                g_object_unref(child)
+            }
+        }
+        if let root = gtk_widget_get_accessible(prompt.widget) { walk(root) }
+        return found
+    }
+
     @MainActor
     func testAWrongKeyIsAskedAgainWithItsProblemAndEscapeCancels() async throws {
         guard try startToolkitOnDisplay() else { return }

@@ -1,0 +1,18 @@
+/*
+ * "lifetime" template script: without a product in the primary slot (the slot dropped or
+ * its product missing) the price and the Buy button are hidden; the rest is declarative.
+ */
+(function () {
+  "use strict";
+  if (!window.Paywall) return;
+
+  function update() {
+    var variables = window.Paywall.variables || {};
+    document.querySelectorAll("[data-product-slot]").forEach(function (element) {
+      var slot = element.getAttribute("data-product-slot");
+      element.hidden = !(variables[slot] && typeof variables[slot] === "object");
+    });
+  }
+
+  window.Paywall.on("template_variables", update);
+})();
