@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The README's "Add paywalls to your app" snippets are taken from the example app, so they
+/// The README's "In a Swift app" snippets are taken from the example app, so they
 /// compile: every line of every Swift block there must be a line of `Examples/LumenNotes/main.swift`.
 final class ReadmeSnippetTests: XCTestCase {
     func testTheAppSectionsSnippetsAreTheExampleAppsLines() throws {
@@ -9,7 +9,7 @@ final class ReadmeSnippetTests: XCTestCase {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let example = try String(contentsOf: root.appendingPathComponent("Examples/LumenNotes/main.swift"), encoding: .utf8)
         let exampleLines = Set(example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-        let start = try XCTUnwrap(readme.range(of: "## Add paywalls to your app\n"), "the README's app section")
+        let start = try XCTUnwrap(readme.range(of: "## In a Swift app\n"), "the README's app section")
         let section = readme[start.upperBound...]
         let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
         var inSwift = false
