@@ -51,11 +51,14 @@ extension Purchases {
     /// A charge is never reported as failed: when the entitlement cache cannot record it,
     /// `refresh` reports `entitlementCache_writeFail` and the purchase is still `.purchased`.
     /// - Parameters:
+    ///   - product: the product to buy, from the catalog.
     ///   - changingPlan: a move to another plan of a subscription's group (the customer
     ///     center's plan change). The user holds the group's entitlements already, so only
     ///     holding this very plan counts as owning it.
     ///   - beforeStoreCall: runs once the checks pass, just before the store is asked (for a
     ///     progress indicator); not at all when nothing is asked of the store.
+    ///   - report: where the events go (a paywall adds its identifier and tells its page);
+    ///     nil: to `events`.
     public func purchase(
         _ product: Product, changingPlan: Bool = false, report: EventReport? = nil,
         beforeStoreCall: @MainActor () -> Void = {}

@@ -25,6 +25,7 @@ public final class Paywalls {
 
     /// Starts GTK (when the app has not), configures the runtime and makes the presenter.
     /// - Parameters:
+    ///   - configuration: the store, the config, the data directory and the other settings.
     ///   - purchaseController: the app's controller, for `.controller(catalog:)`.
     ///   - resources: the runtime's `web/`, `locales/` and `templates/` (default: found from
     ///     the executable, `PAYWALL_RESOURCES` or the install prefix).

@@ -79,6 +79,8 @@ public final class PaywallPresenter {
     var watchesTheme = false
 
     /// - Parameters:
+    ///   - resources: the runtime's `web/`, `locales/` and `templates/`.
+    ///   - events: where the presentations' events go.
     ///   - locale: the user's locale (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
     public init(
         resources: RuntimeResources, events: EventDispatcher = EventDispatcher(),
