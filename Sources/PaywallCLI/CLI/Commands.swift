@@ -134,7 +134,7 @@ package enum Commands {
             Commands.storeOption, Commands.dataDirOption, Commands.userOption,
             OptionSpec(
                 name: "--config", valueName: "FILE",
-                help: "Customer center configuration (JSON; see the README). Default: the built-in one."),
+                help: "Customer center configuration (JSON; see the Customer Center article). Default: the built-in one."),
             Commands.localeOption, Commands.themeOption, Commands.eventsOption, Commands.evalOption, Commands.timeoutOption,
             OptionSpec(
                 name: "--snapshot", valueName: "FILE.png",
@@ -179,7 +179,7 @@ package enum Commands {
         positionals: [], options: [],
         discussion: """
             One JSON object per line each way. Stdout carries protocol lines only (logs go to stderr). Start with
-            initialize; see the README's "From any language" for every method, notification and error code. Closing
+            initialize; see the From Any Language article for every method, notification and error code. Closing
             stdin shuts it down (a purchase still running settles first) and it exits 0.
             """)
 

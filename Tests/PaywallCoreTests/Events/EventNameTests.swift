@@ -3,22 +3,27 @@ import XCTest
 
 @testable import PaywallCore
 
-/// The README's event tables are the user's list of events: they must name exactly the
-/// `EventName` cases, so a new event cannot ship undocumented and the docs cannot promise one
-/// the runtime never reports.
+/// The documentation's event tables (the Testing and Customer Center articles) are the user's
+/// list of events: they must name exactly the `EventName` cases, so a new event cannot ship
+/// undocumented and the docs cannot promise one the runtime never reports.
 final class EventNameTests: XCTestCase {
-    /// The README sections whose tables list events, one or more names in a row's first cell.
-    private static let eventSections = ["### Event log (`--events FILE`)", "### Customer center events"]
+    /// The articles and sections whose tables list events, one or more names in a row's first cell.
+    private static let eventSections = [
+        ("Testing.md", "## Event log (`--events FILE`)"), ("CustomerCenter.md", "## Customer center events"),
+    ]
 
-    func testTheREADMEEventTablesListExactlyTheEventNames() throws {
-        let readme = try String(contentsOf: TestPaths.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let documented = try Self.eventSections.flatMap { try Self.firstCellNames(in: Self.section($0, of: readme)) }
+    func testTheDocumentedEventTablesListExactlyTheEventNames() throws {
+        let catalog = TestPaths.repository.appendingPathComponent("Sources/PaywallHost/Documentation.docc")
+        let documented = try Self.eventSections.flatMap { article, heading in
+            let text = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
+            return try Self.firstCellNames(in: Self.section(heading, of: text))
+        }
         let cases = EventName.allCases.map(\.rawValue)
         let undocumented = cases.filter { !documented.contains($0) }
-        XCTAssertEqual(undocumented, [], "EventName cases missing from the README's event tables: add a row for each")
+        XCTAssertEqual(undocumented, [], "EventName cases missing from the documented event tables: add a row for each")
         let unknown = documented.filter { EventName(rawValue: $0) == nil }
         XCTAssertEqual(
-            unknown, [], "README event tables name events that are not EventName cases: fix the spelling or add the case")
+            unknown, [], "the documented event tables name events that are not EventName cases: fix the spelling or add the case")
         XCTAssertEqual(Set(documented).count, documented.count, "an event is listed twice: \(documented)")
     }
 
@@ -41,7 +46,7 @@ final class EventNameTests: XCTestCase {
 
     struct MissingSection: Error, CustomStringConvertible {
         var heading: String
-        var description: String { "README.md has no section \"\(heading)\"; update EventNameTests.eventSections" }
+        var description: String { "no section \"\(heading)\" in the article; update EventNameTests.eventSections" }
     }
 
     /// The lines from `heading` to the next heading of any level.
