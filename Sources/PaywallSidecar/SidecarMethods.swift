@@ -4,8 +4,8 @@ import PaywallCore
 import PaywallHost
 
 /// The methods an app calls on `paywall serve`, each the `Paywalls` API it stands for, with
-/// params and results in the CLI's JSON forms (snake_case keys). The README's "From any
-/// language" documents each.
+/// params and results in the CLI's JSON forms (snake_case keys). The From Any Language
+/// article documents each (`DocumentationTests` keeps its table in step).
 extension SidecarServer {
     typealias Method = (SidecarServer) -> (RPCParams, Reply) throws(RPCError) -> Void
 

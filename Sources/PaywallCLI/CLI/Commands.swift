@@ -1,7 +1,8 @@
 import Foundation
 import PaywallCore
 
-/// The `paywall` commands and their options: the CLI's contract, documented in the README.
+/// The `paywall` commands and their options: the CLI's contract, documented in the Command Line
+/// article (`DocumentationTests` keeps its tables in step with the help).
 package enum Commands {
     package static let sizeOption = OptionSpec(name: "--size", valueName: "WxH", help: "View size in pixels (default 400x720).")
     package static let eventsOption = OptionSpec(

@@ -1,7 +1,7 @@
 import PaywallCore
 
 /// How `paywall present` reports a `PresentationResult`: one JSON line on stdout and the
-/// process exit status. A CLI contract (documented in the README), not part of the model.
+/// process exit status. A CLI contract (documented in the Command Line article), not part of the model.
 extension PresentationResult {
     /// The single line `paywall present` prints, e.g. `{"result":"declined"}` or
     /// `{"result":"purchased","product_id":"pro.monthly"}` (`result` always first).

@@ -1,7 +1,7 @@
 import PaywallCore
 
 /// The one JSON line a window command prints when its run ends, with `result` first and the
-/// other fields in the order given (a CLI contract, documented in the README).
+/// other fields in the order given (a CLI contract, documented in the Command Line article).
 package enum ResultLine {
     package static func text(_ fields: [(String, String)]) -> String {
         let members = fields.map { "\(JSONValue.string($0.0).jsonText):\(JSONValue.string($0.1).jsonText)" }

@@ -2,7 +2,7 @@ import Foundation
 import PaywallCore
 
 /// The JSON that `paywall store ... --json` and `paywall status --json` print: a contract,
-/// documented in the README. Keys are snake_case; dates are ISO 8601 in UTC, or null.
+/// documented in the Selling article. Keys are snake_case; dates are ISO 8601 in UTC, or null.
 package enum StoreReport {
     /// A date as the reports write it: ISO 8601 in UTC, or null.
     package static func date(_ date: Date?) -> JSONValue {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads a `CustomerCenterConfiguration` from JSON (the CLI's `--config FILE`). Keys may be
-/// snake_case or camelCase; an omitted screen or option keeps its default. See the README,
-/// "Customer center configuration", for the format.
+/// snake_case or camelCase; an omitted screen or option keeps its default. See the Customer Center
+/// article, "Configuration", for the format.
 extension CustomerCenterConfiguration {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let description: String

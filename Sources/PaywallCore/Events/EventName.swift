@@ -1,7 +1,7 @@
 /// Every event the runtime reports, to observers (`EventDispatcher.observe`) and the event log.
 /// The raw values are the names in the log and on the page: a contract with apps, testers and
 /// pages, so they never change. Those shared with Superwall keep its spelling; "Ours" marks
-/// names Superwall does not have. The README's event tables list exactly these cases
+/// names Superwall does not have. The documentation's event tables list exactly these cases
 /// (`EventNameTests` checks it). Events of a presentation also carry `paywall_identifier`.
 public enum EventName: String, CaseIterable, Sendable {
     // MARK: Presenting a paywall

@@ -1,5 +1,5 @@
 extension PaywallSurvey {
-    /// The keys a survey object may have, in the order the README lists them.
+    /// The keys a survey object may have, in the order the Config and Caching article lists them.
     static let keys = [
         "id", "assignment_key", "title", "message", "trigger", "presentation_probability",
         "include_other", "include_close", "options",
