@@ -58,7 +58,7 @@ public struct ProductSlots: Equatable, Sendable {
 
     /// The slots whose product `catalog` does not sell, in slot order. Without a catalog
     /// nothing can be checked, so nothing is reported missing (`MissingProduct` says why).
-    public func missingProducts(in catalog: Catalog?) -> [MissingProduct] {
+    package func missingProducts(in catalog: Catalog?) -> [MissingProduct] {
         guard let catalog else { return [] }
         return entries.filter { catalog.product(id: $0.productId) == nil }
             .map { MissingProduct(slot: $0.slot, productId: $0.productId, reason: .notInCatalog) }
