@@ -340,9 +340,10 @@ package enum PlacementDecision: Equatable, Sendable {
     case notFound(reason: String)
 }
 
-/// Hears about the runtime's changes (the same as `PaywallRuntime.customerInfoUpdates`).
+/// Hears about the customer info's changes (`Paywalls.customerInfoDelegate`; the same as
+/// `Paywalls.customerInfoUpdates`).
 @MainActor
-package protocol PaywallRuntimeDelegate: AnyObject {
+public protocol PaywallRuntimeDelegate: AnyObject {
     /// The customer info changed: a purchase, restore, refund, renewal or another user.
     func customerInfoDidChange(_ info: CustomerInfo)
 }

@@ -50,12 +50,12 @@ public struct RuntimeResources: Equatable, Sendable {
             candidates.append(
                 binDir.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/paywall"))
         }
-        // .build/<triple>/<config>/paywall -> the checkout holding Package.swift.
+        // .build/<triple>/<config>/paywall -> the checkout holding Package.swift; every package
+        // up the tree, so an app's package inside the checkout (Examples/LumenNotes) finds it.
         var dir = binDir
         while dir.path != "/" {
             if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
                 candidates.append(dir)
-                break
             }
             dir = dir.deletingLastPathComponent()
         }
