@@ -145,7 +145,11 @@ extension CustomerCenterSession {
         case .url(let url, _, let method):
             // Through the page channel, as a link is: within the page's limits, and reported
             // (`url_openExternal` with `source: path`).
-            if method == .inApp { page?.openInAppBrowser(url) } else { channel.openExternally(url.absoluteString, source: "path") }
+            if method == .inApp {
+                page?.openInAppBrowser(url)
+            } else {
+                channel.openExternally(url.absoluteString, source: "path")
+            }
         case .custom:
             break  // the delegate was told in `selected`
         case .changePlan(let ids):

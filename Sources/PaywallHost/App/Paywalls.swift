@@ -1,5 +1,4 @@
 import Foundation
-
 // An app imports `PaywallHost` alone: the models `Paywalls` takes and returns come with it.
 @_exported public import PaywallCore
 

@@ -79,8 +79,8 @@ enum PublicSymbols {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-run-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
-        FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: scratch.path + ".out")
             try? FileManager.default.removeItem(atPath: scratch.path + ".err")

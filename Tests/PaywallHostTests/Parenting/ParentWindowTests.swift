@@ -8,8 +8,8 @@ import XCTest
 /// sidecar's `parent` text read into it.
 final class ParentWindowTests: XCTestCase {
     func testAGtkWindowIsThisAppsWidgetAndTheOthersAreAnotherProcesssWindow() {
-        var storage = 0
-        let window = UnsafeMutableRawPointer(&storage)
+        let window = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+        defer { window.deallocate() }
         let gtk = ParentWindow.gtk(window).placement
         XCTAssertEqual(gtk.own.map(UnsafeMutableRawPointer.init), window)
         XCTAssertNil(gtk.foreign)
