@@ -24,6 +24,26 @@ extension Paywalls {
         try runtime.setSubscriptionStatus(status)
     }
 
+    /// What a restore found.
+    public enum RestoreResult: Equatable, Sendable {
+        case restored
+        /// The store answered, but the user has no active purchase.
+        case nothingToRestore
+        /// The store failed, or none is configured; `reason` in words, for logs.
+        case failed(reason: String)
+    }
+
+    /// Asks the store to restore the user's purchases (what a paywall's Restore does), then
+    /// reads it again; reported as `restore_start`, then `restore_complete` or `restore_fail`.
+    public func restorePurchases() async -> RestoreResult {
+        guard let purchases = runtime.purchases else { return .failed(reason: "no store is configured") }
+        switch await purchases.restore() {
+        case .restored: return .restored
+        case .nothingToRestore: return .nothingToRestore
+        case .failed(let reason, _): return .failed(reason: reason)
+        }
+    }
+
     /// For an app's tests, with `store: .fakeStore(catalog:)`: puts the current user in
     /// `state` for the catalog's product `productId` through the fake store's own operations
     /// (what `paywall store seed` does), and returns the steps it ran. Throws `SeedUnreachable`

@@ -45,6 +45,22 @@ final class PaywallsFacadeTests: XCTestCase {
         XCTAssertTrue(ran)
     }
 
+    /// `restorePurchases()` says what the store found: nothing for a new user, the purchase
+    /// once there is one; without a store it fails, saying so.
+    @MainActor
+    func testRestoreSaysWhatTheStoreFound() async throws {
+        guard try startToolkitOnDisplay() else { return }
+        let paywalls = try configure()
+        let nothing = await paywalls.restorePurchases()
+        XCTAssertEqual(nothing, .nothingToRestore)
+        try paywalls.seedFakeStore("lumen.pro.yearly", as: .subscribed)
+        let restored = await paywalls.restorePurchases()
+        XCTAssertEqual(restored, .restored)
+        let previews = try configure(store: PaywallsConfiguration.Store.none)
+        let failed = await previews.restorePurchases()
+        XCTAssertEqual(failed, .failed(reason: "no store is configured"))
+    }
+
     @MainActor
     func testSeedingSaysWhatIsWrong() throws {
         guard try startToolkitOnDisplay() else { return }
