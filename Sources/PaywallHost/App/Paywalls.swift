@@ -170,9 +170,7 @@ public final class Paywalls {
         var options = found
         options.params = params
         options.condition = condition
-        let presentation = presenter.present(
-            bundle, options: options, parent: parent?.placement.own, foreignParent: parent?.placement.foreign
-        ) {
+        let presentation = presenter.present(bundle, options: options, parent: parent) {
             [runtime] result in
             withExtendedLifetime(inUse) {}
             let runs: Bool

@@ -23,15 +23,12 @@ extension Paywalls {
         paywall: String, params: [String: JSONValue] = [:], parent: ParentWindow? = nil,
         completion: @escaping @MainActor (PresentationResult) -> Void
     ) async throws -> PaywallPresentation {
-        let (own, foreign) = parent?.placement ?? (nil, nil)
-        if params.isEmpty, own == nil,
-            let shown = presenter.presentPreloaded(id: paywall, foreignParent: foreign, completion: completion)
-        {
+        if params.isEmpty, let shown = presenter.presentPreloaded(id: paywall, parent: parent, completion: completion) {
             return shown
         }
         var (bundle, options, inUse) = try await resolve(paywall)
         options.params = params
-        return presenter.present(bundle, options: options, parent: own, foreignParent: foreign) { result in
+        return presenter.present(bundle, options: options, parent: parent) { result in
             withExtendedLifetime(inUse) {}
             completion(result)
         }

@@ -41,8 +41,7 @@ extension Paywalls {
         delegate: CustomerCenterDelegate? = nil, onDismiss: (() -> Void)? = nil
     ) -> CustomerCenterPresentation? {
         presenter.presentCustomerCenter(
-            configuration: configuration, parent: parent?.placement.own, foreignParent: parent?.placement.foreign,
-            delegate: delegate, onDismiss: onDismiss)
+            configuration: configuration, parent: parent, delegate: delegate, onDismiss: onDismiss)
     }
 
     /// The customer center as a widget for the app to place: `.embedded` in one of its

@@ -6,7 +6,7 @@ import PaywallCore
 ///
 /// ```swift
 /// presenter.customerCenter.support.email = "support@example.com"
-/// presenter.presentCustomerCenter(parent: appWindow, delegate: myDelegate) { print("dismissed") }
+/// presenter.presentCustomerCenter(parent: .gtk(appWindow), delegate: myDelegate) { print("dismissed") }
 /// ```
 extension PaywallPresenter {
     /// Loads the customer center ahead of time and draws its screen, in a hidden sheet of the
@@ -23,17 +23,17 @@ extension PaywallPresenter {
         preloadedCustomerCenter = view
     }
 
-    /// Shows the customer center in its own window, modal over `parent` when given (or over
-    /// `foreignParent`, another process's window; `parentProblem` says when it could not be).
+    /// Shows the customer center in its own window, modal over `parent` when given (another
+    /// process's window: `parentProblem` says when it could not be used).
     /// Does nothing (and returns nil) while one is on screen. `configuration` overrides `customerCenter` for
     /// this presentation; `delegate` is kept alive until it is dismissed.
     @discardableResult
     package func presentCustomerCenter(
         configuration: CustomerCenterConfiguration? = nil,
-        parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
-        delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
+        parent window: ParentWindow? = nil, delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
         offscreen: Bool = false, onDismiss: (() -> Void)? = nil
     ) -> CustomerCenterPresentation? {
+        let (parent, foreignParent) = window?.placement ?? (nil, nil)
         guard let shown = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else {
             return nil
         }

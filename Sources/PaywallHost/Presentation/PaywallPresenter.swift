@@ -167,20 +167,19 @@ package final class PaywallPresenter {
         }
     }
 
-    /// Presents `bundle` in its own window, modal over `parent` when given (or over
-    /// `foreignParent`, another process's window: `presentation.parentProblem` says when it
-    /// could not be), with the slots and allowed origins of its manifest (a manifest that cannot
+    /// Presents `bundle` in its own window, modal over `parent` when given (another process's
+    /// window: `presentation.parentProblem` says when it could not be used), with the slots and allowed origins of its manifest (a manifest that cannot
     /// be read counts as none; `paywall validate` reports it). A user with access is not shown
     /// it (the result is `.skipped`); an unknown status is waited for up to `statusTimeout`.
     /// `completion` gets the result once, when it ends.
     @discardableResult
     package func present(
-        _ bundle: PaywallBundle, options: Options = Options(), parent: UnsafeMutablePointer<GtkWidget>? = nil,
-        foreignParent: ForeignWindow? = nil,
+        _ bundle: PaywallBundle, options: Options = Options(), parent: ParentWindow? = nil,
         completion: @escaping @MainActor (PresentationResult) -> Void
     ) -> PaywallPresentation {
-        let (presentation, entry) = prepare(bundle, options: options, style: .sheet, parent: parent)
-        start(presentation, options: options, foreignParent: foreignParent, completion: completion) {
+        let (own, foreign) = parent?.placement ?? (nil, nil)
+        let (presentation, entry) = prepare(bundle, options: options, style: .sheet, parent: own)
+        start(presentation, options: options, foreignParent: foreign, completion: completion) {
             presentation.loadCold(entry)
         }
         return presentation

@@ -56,13 +56,15 @@ extension PaywallPresenter {
     /// Shows a preloaded paywall without reloading it: its first frame shows the page as it was
     /// drawn while hidden. Its template variables are worked out again as it shows, and sent
     /// only if they changed (the status or products may have); the page's update then lands in
-    /// the frames after. Modal over `foreignParent` when given. Nil when `id` was not preloaded.
+    /// the frames after. Modal over `parent` when it is another process's window. Nil when `id`
+    /// was not preloaded, or `parent` is a window of this app (its sheet is made for the parent).
     @discardableResult
     package func presentPreloaded(
-        id: String, foreignParent: ForeignWindow? = nil,
+        id: String, parent: ParentWindow? = nil,
         completion: @escaping @MainActor (PresentationResult) -> Void
     ) -> PaywallPresentation? {
-        guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
+        let (own, foreignParent) = parent?.placement ?? (nil, nil)
+        guard own == nil, let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
         let entry = preloaded.remove(at: index)
         let presentation = entry.presentation
         presentation.endPreload(.presentedBeforeReady)

@@ -46,7 +46,7 @@ final class PaywallWidgetTests: XCTestCase {
         let app = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
         defer { gtk_widget_destroy(app) }
         var results: [PresentationResult] = []
-        let sheet = presenter.present(bundle, parent: app) { results.append($0) }
+        let sheet = presenter.present(bundle, parent: .gtk(app)) { results.append($0) }
         let window = try XCTUnwrap(sheet.view.window)
         XCTAssertTrue(gtk_window_get_transient_for(gcast(window)) == gcast(app), "the sheet belongs to the app's window")
         XCTAssertEqual(gtk_window_get_modal(gcast(window)), 1)
