@@ -21,8 +21,8 @@ extension SidecarServer {
         ]
     }
 
-    /// The runtime, or -32001 before `initialize`.
-    func runtime(_ method: String) throws(RPCError) -> Paywalls {
+    /// The configured `Paywalls`, or -32001 before `initialize`.
+    func initialized(_ method: String) throws(RPCError) -> Paywalls {
         guard let paywalls else { throw .notInitialized(method) }
         return paywalls
     }
@@ -59,7 +59,7 @@ extension SidecarServer {
     }
 
     func identify(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("identify")
+        let paywalls = try initialized("identify")
         try params.only(["user_id"])
         let user = try params.requiredString("user_id")
         do { try paywalls.identify(user) } catch { throw .failed("identify: \(error)") }
@@ -67,14 +67,14 @@ extension SidecarServer {
     }
 
     func reset(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("reset")
+        let paywalls = try initialized("reset")
         try params.only([])
         do { try paywalls.reset() } catch { throw .failed("reset: \(error)") }
         reply(.success(customerInfo(paywalls)))
     }
 
     func setUserAttributes(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("setUserAttributes")
+        let paywalls = try initialized("setUserAttributes")
         try params.only(["attributes"])
         guard let attributes = try params.object("attributes") else {
             throw .invalidParams(field: "attributes", "is required (an object)")
@@ -84,7 +84,7 @@ extension SidecarServer {
     }
 
     func setSubscriptionStatus(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("setSubscriptionStatus")
+        let paywalls = try initialized("setSubscriptionStatus")
         try params.only(["status", "entitlements"])
         guard let name = try params.choice("status", ["active", "inactive", "unknown"]) else {
             throw .invalidParams(field: "status", "is required: \"active\" (with entitlements), \"inactive\" or \"unknown\"")
@@ -105,7 +105,7 @@ extension SidecarServer {
     }
 
     func getCustomerInfo(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("getCustomerInfo")
+        let paywalls = try initialized("getCustomerInfo")
         try params.only([])
         reply(.success(customerInfo(paywalls)))
     }
@@ -116,7 +116,7 @@ extension SidecarServer {
     /// `Paywalls.cacheConfiguredPaywalls()` and `paywall config load` do: each entry's id
     /// with the version now cached, or why it is not. A paywall not cached shows the fallback.
     func cacheConfiguredPaywalls(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("cacheConfiguredPaywalls")
+        let paywalls = try initialized("cacheConfiguredPaywalls")
         try params.only([])
         Task { @MainActor in
             do {
@@ -149,7 +149,7 @@ extension SidecarServer {
     }
 
     func preload(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("preload")
+        let paywalls = try initialized("preload")
         try params.only(["paywall"])
         let name = try params.requiredString("paywall")
         Task { @MainActor in
@@ -165,7 +165,7 @@ extension SidecarServer {
     }
 
     func present(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("present")
+        let paywalls = try initialized("present")
         let (name, pageParams, parent) = try presentation(params, named: "paywall")
         openWindows += 1
         Task { @MainActor in
@@ -184,7 +184,7 @@ extension SidecarServer {
     }
 
     func register(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("register")
+        let paywalls = try initialized("register")
         let (placement, pageParams, parent) = try presentation(params, named: "placement")
         var shown: PaywallPresentation?
         var presentation: JSONValue = .null
@@ -215,7 +215,7 @@ extension SidecarServer {
     }
 
     func dismiss(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("dismiss")
+        let paywalls = try initialized("dismiss")
         try params.only([])
         var count = paywalls.dismissPresented()
         if count == 0, paywalls.dismissCustomerCenter() { count = 1 }
@@ -223,7 +223,7 @@ extension SidecarServer {
     }
 
     func presentCustomerCenter(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("presentCustomerCenter")
+        let paywalls = try initialized("presentCustomerCenter")
         try params.only(["parent"])
         let parent = try parentWindow(params)
         var shown: CustomerCenterPresentation?

@@ -28,7 +28,7 @@ extension SidecarServer {
             }
             link = parsed
         }
-        let paywalls = try runtime("redeem")
+        let paywalls = try initialized("redeem")
         guard paywalls.sellsLicenseKeys else {
             throw .failed("redeem: the catalog given to initialize sells no license keys; add \"store\": \"lemon_squeezy\" to it")
         }

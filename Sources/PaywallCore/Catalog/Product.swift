@@ -73,7 +73,7 @@ public struct IntroductoryOffer: Hashable, Sendable {
     /// Price of one offer period (zero for a free trial).
     public var price: Decimal
 
-    public init(mode: Mode, period: SubscriptionPeriod, count: Int = 1, price: Decimal = 0) {
+    package init(mode: Mode, period: SubscriptionPeriod, count: Int = 1, price: Decimal = 0) {
         self.mode = mode
         self.period = period
         self.count = count

@@ -122,7 +122,7 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
         case custom(identifier: String)
 
         /// Acts on one purchase, so it lives on that purchase's detail screen.
-        public var actsOnPurchase: Bool {
+        package var actsOnPurchase: Bool {
             switch self {
             case .manageSubscription, .refund, .changePlan: true
             default: false
