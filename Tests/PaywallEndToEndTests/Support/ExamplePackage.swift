@@ -20,9 +20,9 @@ enum ExamplePackage {
             "--scratch-path", root.appendingPathComponent(".build/examples/LumenNotes").path,
         ]
         do {
-            let swift = try PublicSymbols.tool("swift")
-            _ = try PublicSymbols.run(swift, arguments)
-            let bin = try PublicSymbols.run(swift, arguments + ["--show-bin-path"])
+            let swift = try Toolchain.tool("swift")
+            _ = try Toolchain.run(swift, arguments)
+            let bin = try Toolchain.run(swift, arguments + ["--show-bin-path"])
             return URL(fileURLWithPath: bin.trimmingCharacters(in: .whitespacesAndNewlines))
                 .appendingPathComponent("LumenNotesExample")
         } catch {

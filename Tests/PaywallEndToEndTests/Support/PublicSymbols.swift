@@ -4,10 +4,6 @@ import XCTest
 /// A module's public symbols, one line each, from `swift-symbolgraph-extract` over the
 /// built module: the module, the kind, the symbol's path and its declaration.
 enum PublicSymbols {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Sorted lines of every public symbol of `modules` (the compiler's synthesized ones,
     /// such as `!=` from `Equatable`, left out: they follow from the conformances listed).
     static func lines(modules: [String]) throws -> [String] {
@@ -40,7 +36,7 @@ enum PublicSymbols {
     private static func extract(_ module: String, to output: URL) throws {
         let build = PaywallProcess.executable.deletingLastPathComponent()
         let root = EndToEndTestCase.packageRoot
-        let includes = try run("/usr/bin/pkg-config", ["--cflags-only-I", "gtk+-3.0", "webkit2gtk-4.1", "sqlite3"])
+        let includes = try Toolchain.run("/usr/bin/pkg-config", ["--cflags-only-I", "gtk+-3.0", "webkit2gtk-4.1", "sqlite3"])
             .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         #if arch(x86_64)
             let triple = "x86_64-unknown-linux-gnu"
@@ -59,42 +55,6 @@ enum PublicSymbols {
             "-Xcc", "-I" + root.appendingPathComponent("Sources/CPluralRules/include").path,
         ]
         for include in includes { arguments += ["-Xcc", include] }
-        _ = try run(try tool("swift-symbolgraph-extract"), arguments)
-    }
-
-    /// A tool of the Swift toolchain: on `PATH`, or beside the `swift` this machine has.
-    static func tool(_ name: String) throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        for dir in path.split(separator: ":").map(String.init) + ["/opt/swift/usr/bin", "/usr/bin"] {
-            let candidate = URL(fileURLWithPath: dir).appendingPathComponent(name).path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw Failure(description: "\(name) is not on PATH: put the Swift toolchain's usr/bin on it")
-    }
-
-    /// Runs `executable ARGUMENTS`, returning its standard output; throws with its stderr
-    /// when it fails.
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-run-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: scratch.path + ".out")
-            try? FileManager.default.removeItem(atPath: scratch.path + ".err")
-        }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".err"))
-        try process.run()
-        process.waitUntilExit()
-        let out = (try? String(contentsOfFile: scratch.path + ".out", encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            let err = (try? String(contentsOfFile: scratch.path + ".err", encoding: .utf8)) ?? ""
-            throw Failure(
-                description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(err)")
-        }
-        return out
+        _ = try Toolchain.run(try Toolchain.tool("swift-symbolgraph-extract"), arguments)
     }
 }
