@@ -11,8 +11,8 @@ import Foundation
 /// paywalls.register(placement: "export_pdf", params: ["source": "toolbar"], parent: .gtk(appWindow)) { exportPDF() }
 /// ```
 ///
-/// Its other parts: purchases and customer info (`PaywallsPurchases.swift`), the customer
-/// center, license keys, presenting by name, and the presentation options.
+/// Its other parts: purchases and customer info, the customer center, license keys,
+/// presenting by name or bundle path, and the presentation options.
 @MainActor
 public final class Paywalls {
     /// Purchases, customer info, the user, the config and its placements, the bundle cache.
@@ -58,6 +58,11 @@ public final class Paywalls {
     public static func handleDeepLink(_ url: URL) -> Bool {
         PaywallRuntime.handleDeepLink(url)
     }
+
+    /// The redemption of the redeem links kept from before `configure` (the static
+    /// `handleDeepLink(_:)` came first); await its value for their outcomes. Nil when none were
+    /// kept, or the catalog sells no license keys.
+    public var deepLinkRedemptions: Task<[DeepLinkOutcome], Never>? { runtime.deepLinkRedemptions }
 
     /// Redeems a redeem link with this app's license store.
     public func handleDeepLink(_ url: URL) async -> DeepLinkOutcome {
