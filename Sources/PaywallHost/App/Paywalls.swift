@@ -24,6 +24,7 @@ public final class Paywalls {
 
     /// Starts GTK (when the app has not), configures the runtime and makes the presenter.
     /// - Parameters:
+    ///   - configuration: the data directory, the store, the config, the user, the locale.
     ///   - purchaseController: the app's controller, for `.controller(catalog:)`.
     ///   - resources: the runtime's `web/`, `locales/` and `templates/` (default: found from
     ///     the executable, `PAYWALL_RESOURCES` or the install prefix).
