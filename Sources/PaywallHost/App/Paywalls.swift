@@ -16,9 +16,10 @@ import Foundation
 @MainActor
 public final class Paywalls {
     /// Purchases, customer info, the user, the config and its placements, the bundle cache.
-    package let runtime: PaywallRuntime
+    /// Internal, not package: the sidecar and the tools go through the facade's methods.
+    let runtime: PaywallRuntime
     /// Presents paywalls and the customer center.
-    package let presenter: PaywallPresenter
+    let presenter: PaywallPresenter
     /// Every event of the runtime and its presentations.
     public var events: EventDispatcher { runtime.events }
 

@@ -66,6 +66,11 @@ extension Paywalls {
         }
     }
 
+    /// The paywall preloaded as `name`, still hidden (`paywall bench` watches its first frame).
+    package func preloadedPresentation(_ name: String) -> PaywallPresentation? {
+        presenter.preloadedPresentation(id: name)
+    }
+
     /// Takes every paywall on screen down (each result `.declined`; a purchase running ends
     /// first); returns how many there were.
     @discardableResult
