@@ -10,7 +10,7 @@ import PackageDescription
 let package = Package(
     name: "paywall",
     products: [
-        .library(name: "PaywallCore", targets: ["PaywallCore"]),
+        // The app API: `import PaywallHost` brings the models of PaywallCore with it.
         .library(name: "PaywallHost", targets: ["PaywallHost"]),
         .executable(name: "paywall", targets: ["paywall"]),
         .executable(name: "paywall-window", targets: ["PaywallWindow"]),
@@ -43,10 +43,6 @@ let package = Package(
         // No dependency on PaywallWindow, not even a build-order one: SwiftPM would link GTK and
         // WebKit into `paywall` with it. `swift build` builds both executables.
         .executableTarget(name: "paywall", dependencies: ["PaywallCLI", "PaywallCore"]),
-        // An example app: a GTK 3 app selling Pro through the runtime (see its main.swift).
-        .executableTarget(
-            name: "LumenNotesExample", dependencies: ["PaywallCore", "PaywallHost", "CGtk"],
-            path: "Examples/LumenNotes", exclude: ["data"]),
         // A minimal Swift Foundation program: `paywall bench`'s reference for a process's start.
         .executableTarget(name: "paywall-bench-baseline"),
         .testTarget(name: "PaywallCoreTests", dependencies: ["PaywallCore"], exclude: ["Fixtures"]),
@@ -58,7 +54,7 @@ let package = Package(
         .testTarget(
             name: "PaywallEndToEndTests",
             dependencies: [
-                "paywall", "PaywallWindow", "paywall-bench-baseline", "LumenNotesExample", "PaywallCore", "PaywallHost", "CGtk",
+                "paywall", "PaywallWindow", "paywall-bench-baseline", "PaywallCore", "PaywallHost", "CGtk",
             ],
             exclude: [
                 "Fixtures", "Tester/Selenium", "Designer/Accessibility", "Sidecar/sidecar_test.py",

@@ -4,7 +4,8 @@
 // at once. "Manage subscription" opens the customer center. The status line follows the
 // customer-info stream. It sells through the fake store (no money moves).
 //
-// Run: swift run LumenNotesExample
+// Run: swift run --package-path Examples/LumenNotes (its own package: it uses only the
+// runtime's public API).
 // Demo switch: LUMEN_NOTES_DEMO=1 presses "Export PDF" once the window is up, buys in the
 // paywall through `evaluateWhenReady`, and quits once the export ran (tests use it).
 // LUMEN_NOTES_DATA_DIR=DIR keeps the databases there instead of $XDG_DATA_HOME/paywall.
@@ -13,9 +14,8 @@
 // (lumennotes://paywall/redeem?license_key=KEY, routed here by data/*.desktop's
 // MimeType=x-scheme-handler/lumennotes;) is handed to the runtime before it is configured,
 // which keeps it and redeems it once it is.
-import CGtk
+import CGtk3
 import Foundation
-import PaywallCore
 import PaywallHost
 
 @MainActor
@@ -64,7 +64,7 @@ final class LumenNotes {
         for widget in [status, export, manage] { gtk_box_pack_start(gtk(box), widget, 0, 0, 0) }
         gtk_container_add(gtk(window), box)
         Self.onClicked(export) { [unowned self] in self.exportPDF() }
-        Self.onClicked(manage) { [unowned self] in self.paywalls.presentCustomerCenter(parent: self.window) }
+        Self.onClicked(manage) { [unowned self] in self.paywalls.presentCustomerCenter(parent: .gtk(self.window)) }
         Self.onDestroy(window) { gtk_main_quit() }
     }
 
@@ -72,7 +72,7 @@ final class LumenNotes {
         show(paywalls.customerInfo)
         gtk_widget_show_all(window)
         // The paywall's bundle into the cache, so it shows even offline next time.
-        try await paywalls.runtime.cacheConfiguredPaywalls()
+        try await paywalls.cacheConfiguredPaywalls()
         if demo { gtk_button_clicked(gtk(export)) }
         for await info in paywalls.customerInfoUpdates { show(info) }
     }
@@ -87,7 +87,7 @@ final class LumenNotes {
             dismissed: { result in log("paywall: \(result.name)") },
             skipped: { reason in log("paywall skipped: \(reason)") },
             error: { error in log("paywall error: \(error)") })
-        paywalls.register(placement: "export_pdf", params: ["source": "toolbar"], parent: window, handler: handler) {
+        paywalls.register(placement: "export_pdf", params: ["source": "toolbar"], parent: .gtk(window), handler: handler) {
             [unowned self] in
             log("exported PDF")
             exported = true

@@ -60,7 +60,7 @@ extension Bench {
             for overThePipe in [true, false] {
                 _ = try await client.call("preload", ["paywall": .string(name)])
                 try await pause()  // preloaded ahead of time, not a moment ago
-                guard let widget = paywalls.presenter.preloadedPresentation(id: name)?.webView.widget else {
+                guard let widget = paywalls.preloadedPresentation(name)?.webView.widget else {
                     throw BenchError("the sidecar's preloaded paywall is missing")
                 }
                 let start = Self.now()

@@ -21,8 +21,8 @@ extension SidecarServer {
         ]
     }
 
-    /// The runtime, or -32001 before `initialize`.
-    func runtime(_ method: String) throws(RPCError) -> Paywalls {
+    /// The configured `Paywalls`, or -32001 before `initialize`.
+    func initialized(_ method: String) throws(RPCError) -> Paywalls {
         guard let paywalls else { throw .notInitialized(method) }
         return paywalls
     }
@@ -30,9 +30,9 @@ extension SidecarServer {
     /// What `getCustomerInfo` answers and `customerInfoChanged` carries: `paywall status --json`'s object.
     func customerInfo(_ paywalls: Paywalls) -> JSONValue {
         // A license database that cannot be read leaves the licenses out; the entitlements still come from the cache.
-        let licenses = (try? paywalls.runtime.licenseStore?.licenses()) ?? []
+        let licenses = (try? paywalls.licenses()) ?? []
         return StoreReport.status(
-            paywalls.customerInfo, status: paywalls.subscriptionStatus, userId: paywalls.runtime.userId,
+            paywalls.customerInfo, status: paywalls.subscriptionStatus, userId: paywalls.userId,
             licenses: licenses)
     }
 
@@ -54,12 +54,12 @@ extension SidecarServer {
         remote = controller
         self.paywalls = paywalls
         paywalls.events.observe { [weak self] event in self?.notify("event", event.json) }
-        paywalls.runtime.delegate = self
+        paywalls.customerInfoDelegate = self
         reply(.success(customerInfo(paywalls)))
     }
 
     func identify(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("identify")
+        let paywalls = try initialized("identify")
         try params.only(["user_id"])
         let user = try params.requiredString("user_id")
         do { try paywalls.identify(user) } catch { throw .failed("identify: \(error)") }
@@ -67,14 +67,14 @@ extension SidecarServer {
     }
 
     func reset(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("reset")
+        let paywalls = try initialized("reset")
         try params.only([])
         do { try paywalls.reset() } catch { throw .failed("reset: \(error)") }
         reply(.success(customerInfo(paywalls)))
     }
 
     func setUserAttributes(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("setUserAttributes")
+        let paywalls = try initialized("setUserAttributes")
         try params.only(["attributes"])
         guard let attributes = try params.object("attributes") else {
             throw .invalidParams(field: "attributes", "is required (an object)")
@@ -84,7 +84,7 @@ extension SidecarServer {
     }
 
     func setSubscriptionStatus(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("setSubscriptionStatus")
+        let paywalls = try initialized("setSubscriptionStatus")
         try params.only(["status", "entitlements"])
         guard let name = try params.choice("status", ["active", "inactive", "unknown"]) else {
             throw .invalidParams(field: "status", "is required: \"active\" (with entitlements), \"inactive\" or \"unknown\"")
@@ -100,12 +100,12 @@ extension SidecarServer {
         case "inactive": status = .inactive
         default: status = .unknown
         }
-        do { try paywalls.runtime.setSubscriptionStatus(status) } catch { throw .failed("setSubscriptionStatus: \(error)") }
+        do { try paywalls.setSubscriptionStatus(status) } catch { throw .failed("setSubscriptionStatus: \(error)") }
         reply(.success(customerInfo(paywalls)))
     }
 
     func getCustomerInfo(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("getCustomerInfo")
+        let paywalls = try initialized("getCustomerInfo")
         try params.only([])
         reply(.success(customerInfo(paywalls)))
     }
@@ -113,15 +113,15 @@ extension SidecarServer {
     // MARK: Paywalls
 
     /// The config's paywalls into the bundle cache (pinning those marked `preload`), as
-    /// `PaywallRuntime.cacheConfiguredPaywalls()` and `paywall config load` do: each entry's id
+    /// `Paywalls.cacheConfiguredPaywalls()` and `paywall config load` do: each entry's id
     /// with the version now cached, or why it is not. A paywall not cached shows the fallback.
     func cacheConfiguredPaywalls(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("cacheConfiguredPaywalls")
+        let paywalls = try initialized("cacheConfiguredPaywalls")
         try params.only([])
         Task { @MainActor in
             do {
-                let outcomes = try await paywalls.runtime.cacheConfiguredPaywalls()
-                if outcomes.isEmpty, let problem = paywalls.runtime.configProblem {
+                let outcomes = try await paywalls.cacheConfiguredPaywalls()
+                if outcomes.isEmpty, let problem = paywalls.configProblem {
                     return reply(.failure(.failed("cacheConfiguredPaywalls: no config: \(problem)")))
                 }
                 reply(
@@ -149,7 +149,7 @@ extension SidecarServer {
     }
 
     func preload(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("preload")
+        let paywalls = try initialized("preload")
         try params.only(["paywall"])
         let name = try params.requiredString("paywall")
         Task { @MainActor in
@@ -165,13 +165,13 @@ extension SidecarServer {
     }
 
     func present(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("present")
+        let paywalls = try initialized("present")
         let (name, pageParams, parent) = try presentation(params, named: "paywall")
         openWindows += 1
         Task { @MainActor in
             var shown: PaywallPresentation?
             do {
-                shown = try await paywalls.present(paywall: name, params: pageParams, foreignParent: parent) {
+                shown = try await paywalls.present(paywall: name, params: pageParams, parent: parent) {
                     [weak self] result in
                     self?.openWindows -= 1
                     reply(.success(Self.withParentProblem(result.json, shown?.parentProblem)))
@@ -184,7 +184,7 @@ extension SidecarServer {
     }
 
     func register(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("register")
+        let paywalls = try initialized("register")
         let (placement, pageParams, parent) = try presentation(params, named: "placement")
         var shown: PaywallPresentation?
         var presentation: JSONValue = .null
@@ -199,10 +199,10 @@ extension SidecarServer {
                 presentation = $0.json
                 self?.openWindows -= 1
             },
-            skipped: { reason = .string($0) },
+            skipped: { reason = .string($0.rawValue) },
             error: {
-                reason = .string($0.kind.rawValue)
-                message = $0.reason
+                reason = .string($0.name)
+                message = $0.message
             },
             completed: { ran in
                 var result: [String: JSONValue] = [
@@ -211,26 +211,23 @@ extension SidecarServer {
                 if let message { result["message"] = .string(message) }
                 reply(.success(Self.withParentProblem(.object(result), shown?.parentProblem)))
             })
-        paywalls.register(placement: placement, params: pageParams, foreignParent: parent, handler: handler)
+        paywalls.register(placement: placement, params: pageParams, parent: parent, handler: handler)
     }
 
     func dismiss(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("dismiss")
+        let paywalls = try initialized("dismiss")
         try params.only([])
         var count = paywalls.dismissPresented()
-        if count == 0, paywalls.presenter.customerCenterIsOnScreen {
-            paywalls.presenter.dismissCustomerCenter()
-            count = 1
-        }
+        if count == 0, paywalls.dismissCustomerCenter() { count = 1 }
         reply(.success(["dismissed": .number(Double(count))]))
     }
 
     func presentCustomerCenter(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
-        let paywalls = try runtime("presentCustomerCenter")
+        let paywalls = try initialized("presentCustomerCenter")
         try params.only(["parent"])
-        let parent = try foreignParent(params)
+        let parent = try parentWindow(params)
         var shown: CustomerCenterPresentation?
-        shown = paywalls.presentCustomerCenter(foreignParent: parent) { [weak self] in
+        shown = paywalls.presentCustomerCenter(parent: parent) { [weak self] in
             self?.openWindows -= 1
             reply(.success(Self.withParentProblem(["result": "closed"], shown?.parentProblem)))
         }
@@ -249,15 +246,16 @@ extension SidecarServer {
     /// What `present` and `register` take: the paywall or placement (`field`), the page's
     /// `params` and the `parent`.
     private func presentation(_ params: RPCParams, named field: String) throws(RPCError)
-        -> (String, [String: JSONValue], ForeignWindow?)
+        -> (String, [String: JSONValue], ParentWindow?)
     {
         try params.only([field, "params", "parent"])
-        return (try params.requiredString(field), try params.object("params") ?? [:], try foreignParent(params))
+        return (try params.requiredString(field), try params.object("params") ?? [:], try parentWindow(params))
     }
 
-    private func foreignParent(_ params: RPCParams) throws(RPCError) -> ForeignWindow? {
+    /// `parent`: another process's window, `x11:0x3a00007` or `wayland:HANDLE`.
+    private func parentWindow(_ params: RPCParams) throws(RPCError) -> ParentWindow? {
         guard let text = try params.string("parent") else { return nil }
-        do { return try ForeignWindow(parsing: text) } catch { throw .invalidParams(field: "parent", error.description) }
+        do { return try ParentWindow(parsing: text) } catch { throw .invalidParams(field: "parent", error.description) }
     }
 
     /// `result` with `parent_error` when the parent could not be used.

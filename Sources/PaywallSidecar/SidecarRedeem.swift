@@ -23,22 +23,22 @@ extension SidecarServer {
                 throw .invalidParams(field: "url", "is not a redeem link; expected SCHEME://paywall/redeem?license_key=KEY")
             }
             guard paywalls != nil else {
-                PaywallRuntime.handleDeepLink(parsed)
+                Paywalls.handleDeepLink(parsed)
                 return reply(.success(["result": "queued"]))
             }
             link = parsed
         }
-        let paywalls = try runtime("redeem")
-        guard let store = paywalls.runtime.licenseStore else {
+        let paywalls = try initialized("redeem")
+        guard paywalls.sellsLicenseKeys else {
             throw .failed("redeem: the catalog given to initialize sells no license keys; add \"store\": \"lemon_squeezy\" to it")
         }
         Task { @MainActor [weak self] in
             // A link goes the way a Swift app's `handleDeepLink` sends it (`deepLink_redeem` first).
-            let outcome: PaywallRuntime.DeepLinkOutcome
+            let outcome: DeepLinkOutcome
             if let link {
-                outcome = await paywalls.runtime.handleDeepLink(link)
+                outcome = await paywalls.handleDeepLink(link)
             } else {
-                do throws(LicenseError) { outcome = .redeemed(try await store.redeem(key: key ?? "")) } catch {
+                do throws(LicenseError) { outcome = .redeemed(try await paywalls.redeem(licenseKey: key ?? "")) } catch {
                     outcome = .failed(error)
                 }
             }

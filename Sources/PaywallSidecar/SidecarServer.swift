@@ -118,7 +118,7 @@ package final class SidecarServer {
         connection.stopReading()
         if let paywalls {
             paywalls.dismissPresented()
-            paywalls.presenter.dismissCustomerCenter()
+            paywalls.dismissCustomerCenter()
         }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(shutdownBound * 1e9)
         MainLoop.every(seconds: 0.02) { [weak self] in

@@ -24,9 +24,10 @@ package struct StoreContext {
         if catalog == nil, requireStore { throw .usage("--store CATALOG is required", command) }
         // The CLI says on stderr what the runtime reports; the runtime itself stays quiet.
         Self.warnOnCacheWriteFailures(events)
-        let configuration = PaywallRuntime.Configuration(
+        var configuration = PaywallRuntime.Configuration(
             dataDirectory: arguments.value("--data-dir"), store: catalog.map { .fakeStore(catalog: $0) } ?? .none,
-            userId: arguments.value("--user"), logLevel: .none, readOnly: !writes)
+            userId: arguments.value("--user"), logLevel: .none)
+        configuration.readOnly = !writes
         do {
             runtime = try PaywallRuntime(configuration, events: events)
         } catch {

@@ -6,16 +6,7 @@ import Foundation
 /// license store redeems what was kept (`deepLinkRedemptions`); after configuration it goes to
 /// that runtime at once.
 extension PaywallRuntime {
-    /// What became of a deep link.
-    public enum DeepLinkOutcome: Equatable, Sendable {
-        /// The key is activated here.
-        case redeemed(LicenseStatus)
-        case failed(LicenseError)
-        /// Kept until a runtime with a license store is configured.
-        case queued
-        /// Not a link the runtime handles (the app's own).
-        case notHandled
-    }
+    package typealias DeepLinkOutcome = PaywallCore.DeepLinkOutcome
 
     /// Links that came before any runtime with a license store.
     private static var pendingDeepLinks: [URL] = []
@@ -26,7 +17,7 @@ extension PaywallRuntime {
     /// keys) it is redeemed there, else kept for the next one. Returns false for a link the
     /// runtime does not handle, which the app handles itself.
     @discardableResult
-    public static func handleDeepLink(_ url: URL) -> Bool {
+    package static func handleDeepLink(_ url: URL) -> Bool {
         guard RedeemLink(url) != nil else { return false }
         if let receiver = linkReceiver {
             Task { @MainActor in _ = await receiver.handleDeepLink(url) }
@@ -38,7 +29,7 @@ extension PaywallRuntime {
 
     /// Redeems `url` with this runtime's license store (`license_activate` or
     /// `license_activateFail` report it, after `deepLink_redeem`).
-    public func handleDeepLink(_ url: URL) async -> DeepLinkOutcome {
+    package func handleDeepLink(_ url: URL) async -> DeepLinkOutcome {
         await redeem(url, queued: false)
     }
 
@@ -80,4 +71,15 @@ extension PaywallRuntime {
             return outcomes
         }
     }
+}
+
+/// What became of a deep link (`Paywalls.handleDeepLink(_:)`).
+public enum DeepLinkOutcome: Equatable, Sendable {
+    /// The key is activated here.
+    case redeemed(LicenseStatus)
+    case failed(LicenseError)
+    /// Kept until a runtime with a license store is configured.
+    case queued
+    /// Not a link the runtime handles (the app's own).
+    case notHandled
 }

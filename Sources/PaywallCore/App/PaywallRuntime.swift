@@ -6,115 +6,48 @@ import Foundation
 /// bundle cache. The host's `Paywalls` adds presenting on top; commands without a window use
 /// this alone.
 @MainActor
-public final class PaywallRuntime {
-    /// What to set up, as plain data (every field has a JSON form for the sidecar).
-    public struct Configuration: Sendable {
-        /// Where the databases and the bundle cache live; nil: `$XDG_DATA_HOME/paywall`.
-        public var dataDirectory: String?
-        /// Where purchases go.
-        public var store: Store
-        /// The app's paywall config (paywalls and placements); nil: none.
-        public var config: ConfigSource?
-        /// How long loading the config from a URL may hold up what needs it before the cached
-        /// copy is used (seconds).
-        public var configTimeout: Double
-        /// The user's locale (`de_DE`); nil: from `LC_ALL`/`LC_MESSAGES`/`LANG`.
-        public var locale: String?
-        /// The app's version, for the page's `device.appVersion` and support emails.
-        public var appVersion: String
-        /// The user at start; nil: the anonymous user.
-        public var userId: String?
-        /// What the runtime writes to stderr on its own.
-        public var logLevel: LogLevel
-        /// Opens the entitlement cache read-only when the data directory cannot be written,
-        /// and makes no runtime state (for commands that only read).
-        public var readOnly: Bool
-
-        public init(
-            dataDirectory: String? = nil, store: Store = .none, config: ConfigSource? = nil, configTimeout: Double = 0.3,
-            locale: String? = nil, appVersion: String = "", userId: String? = nil, logLevel: LogLevel = .warning,
-            readOnly: Bool = false
-        ) {
-            self.dataDirectory = dataDirectory
-            self.store = store
-            self.config = config
-            self.configTimeout = configTimeout
-            self.locale = locale
-            self.appVersion = appVersion
-            self.userId = userId
-            self.logLevel = logLevel
-            self.readOnly = readOnly
-        }
-    }
-
-    /// Where purchases go.
-    public enum Store: Sendable, Equatable {
-        /// No purchases (previews): the cached status is read, nothing is bought.
-        case none
-        /// The runtime's fake store, with the products of this catalog file (testers).
-        case fakeStore(catalog: String)
-        /// The app's own `PurchaseController`, selling the products of this catalog file.
-        case controller(catalog: String)
-    }
-
-    /// The app's paywall config: a file, a URL fetched within `configTimeout` (its last good
-    /// copy is used meanwhile, and offline), or one built in code.
-    public enum ConfigSource: Sendable, Equatable {
-        case file(String)
-        case url(URL)
-        case value(PaywallConfig)
-    }
-
-    /// What the runtime writes to stderr by itself (events always reach observers).
-    public enum LogLevel: String, Sendable, CaseIterable, Comparable {
-        /// Nothing.
-        case none
-        /// Problems that lose nothing: a moved-aside database, a cache write that failed.
-        case warning
-        /// Every event, one line each.
-        case debug
-
-        public static func < (a: LogLevel, b: LogLevel) -> Bool {
-            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
-        }
-    }
+package final class PaywallRuntime {
+    package typealias Configuration = PaywallsConfiguration
+    package typealias Store = PaywallsConfiguration.Store
+    package typealias ConfigSource = PaywallsConfiguration.ConfigSource
+    package typealias LogLevel = PaywallsConfiguration.LogLevel
 
     /// Why configuring failed: the part that could not be set up, and what went wrong.
-    public struct ConfigureError: Error, CustomStringConvertible {
+    package struct ConfigureError: Error, CustomStringConvertible {
         /// `entitlement cache`, `fake store`, `runtime state`, ...; nil when the error names it.
-        public let part: String?
-        public let underlying: any Error
-        public var description: String { part.map { "\($0): \(underlying)" } ?? "\(underlying)" }
+        package let part: String?
+        package let underlying: any Error
+        package var description: String { part.map { "\($0): \(underlying)" } ?? "\(underlying)" }
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// Every event of the runtime, of every presentation that shares it.
-    public let events: EventDispatcher
-    public let dataDirectory: DataDirectory
-    public let entitlementCache: EntitlementCache
+    package let events: EventDispatcher
+    package let dataDirectory: DataDirectory
+    package let entitlementCache: EntitlementCache
     /// The products on sale; nil without a store.
-    public let catalog: Catalog?
+    package let catalog: Catalog?
     /// The fake store, when the configuration sells through it.
-    public let fakeStore: FakeStore?
+    package let fakeStore: FakeStore?
     /// The license-key store, when the catalog sells through license keys (`"store": "lemon_squeezy"`).
-    public let licenseStore: LicenseKeyStore?
+    package let licenseStore: LicenseKeyStore?
     /// Purchases and the subscription status; nil without a store.
-    public let purchases: Purchases?
+    package let purchases: Purchases?
     /// Install date, view counters, user attributes; nil when configured read-only.
-    public let state: RuntimeState?
+    package let state: RuntimeState?
     /// Told about changes of the customer info, as `customerInfoUpdates` is.
-    public weak var delegate: PaywallRuntimeDelegate?
+    package weak var delegate: PaywallRuntimeDelegate?
 
     private var anonymousUserId: String
     private var streams: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
     private var configLoad: Task<PaywallConfig?, Never>?
     /// The databases found unusable at start and moved aside (each also reported as
     /// `database_recovered`), in words.
-    public private(set) var recoveries: [String] = []
+    package private(set) var recoveries: [String] = []
     /// Why the config could not be loaded, once loading ended without one.
-    public private(set) var configProblem: String?
+    package private(set) var configProblem: String?
     /// The redemption of the redeem links kept from before configuration; nil when none were.
-    public internal(set) var deepLinkRedemptions: Task<[DeepLinkOutcome], Never>?
+    package internal(set) var deepLinkRedemptions: Task<[DeepLinkOutcome], Never>?
 
     /// Sets the runtime up: opens (creating) the data directory's databases, the store and
     /// the purchases, reads the cached status (right at once, offline), and starts loading the
@@ -122,7 +55,7 @@ public final class PaywallRuntime {
     /// catalog with `"store": "lemon_squeezy"` sells through the license-key store instead,
     /// whichever store is named, using `licenseServices` (clock, browser, machine name); a
     /// redeem link kept from before configuration is then redeemed.
-    public init(
+    package init(
         _ configuration: Configuration, events: EventDispatcher = EventDispatcher(),
         controller: PurchaseController? = nil, licenseServices: LicenseServices = LicenseServices()
     ) throws(ConfigureError) {
@@ -233,14 +166,14 @@ public final class PaywallRuntime {
     // MARK: The user and their customer info
 
     /// The user purchases and attributes belong to.
-    public var userId: String { purchases?.userId ?? currentUserWithoutPurchases }
+    package var userId: String { purchases?.userId ?? currentUserWithoutPurchases }
     private var currentUserWithoutPurchases: String
 
     /// The current user's customer info, right from the cache at start (offline too).
-    public var customerInfo: CustomerInfo { current.info }
+    package var customerInfo: CustomerInfo { current.info }
 
     /// The current user's subscription status, right from the cache at start.
-    public var subscriptionStatus: SubscriptionStatus { current.status }
+    package var subscriptionStatus: SubscriptionStatus { current.status }
 
     /// Both, from the purchases, or without a store from one read of the cache.
     private var current: (status: SubscriptionStatus, info: CustomerInfo) {
@@ -250,7 +183,7 @@ public final class PaywallRuntime {
 
     /// Every change of the customer info from now on (a purchase, a restore, a refund, another
     /// user), delivered on the main actor. Ends when the runtime goes.
-    public var customerInfoUpdates: AsyncStream<CustomerInfo> {
+    package var customerInfoUpdates: AsyncStream<CustomerInfo> {
         let (stream, continuation) = AsyncStream<CustomerInfo>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
         streams[id] = continuation
@@ -273,7 +206,7 @@ public final class PaywallRuntime {
     }
 
     /// Signs `userId` in: their purchases, cached status and attributes apply at once.
-    public func identify(_ userId: String) throws {
+    package func identify(_ userId: String) throws {
         guard userId != self.userId else { return }
         if let purchases {
             try purchases.identify(userId)
@@ -286,7 +219,7 @@ public final class PaywallRuntime {
 
     /// Signs out: back to the anonymous user, whose attributes from before are forgotten, so
     /// nothing of the previous user (attributes, customer info) is shown to the next.
-    public func reset() throws {
+    package func reset() throws {
         try state?.removeUserAttributes(user: anonymousUserId)
         if userId == anonymousUserId {
             customerInfoChanged()
@@ -296,12 +229,12 @@ public final class PaywallRuntime {
     }
 
     /// Sets attributes of the current user (a null value removes one), for the pages' `user` variables.
-    public func setUserAttributes(_ attributes: [String: JSONValue]) throws {
+    package func setUserAttributes(_ attributes: [String: JSONValue]) throws {
         try state?.setUserAttributes(attributes, user: userId)
     }
 
     /// The app's word on the status, when its controller owns it (no fake store).
-    public func setSubscriptionStatus(_ status: SubscriptionStatus) throws {
+    package func setSubscriptionStatus(_ status: SubscriptionStatus) throws {
         guard let purchases else { throw ConfigureError(part: nil, underlying: NoStore()) }
         try purchases.setSubscriptionStatus(status)
     }
@@ -313,23 +246,28 @@ public final class PaywallRuntime {
     // MARK: The config and its placements
 
     private var openedBundleCache: BundleCache?
+    /// What the bundle cache may download (`Paywalls.downloadLimits`).
+    package var downloadLimits = DownloadLimits() {
+        didSet { openedBundleCache?.limits = downloadLimits }
+    }
 
     /// The data directory's bundle cache (opened, creating it, on first use).
-    public func bundleCache() throws -> BundleCache {
+    package func bundleCache() throws -> BundleCache {
         if let openedBundleCache { return openedBundleCache }
         let cache = try BundleCache(directory: dataDirectory.bundleCache)
+        cache.limits = downloadLimits
         openedBundleCache = cache
         return cache
     }
 
     /// The app's config, once loaded (within `configTimeout` from a URL, else its cached copy);
     /// nil when none is configured or none could be had (`configProblem` says why).
-    public func config() async -> PaywallConfig? {
+    package func config() async -> PaywallConfig? {
         await configLoad?.value
     }
 
     /// Where the config's last good copy is kept.
-    public var configCachePath: String { dataDirectory.configCache }
+    package var configCachePath: String { dataDirectory.configCache }
 
     private func startLoadingConfig(_ source: ConfigSource) {
         let location: String
@@ -356,14 +294,14 @@ public final class PaywallRuntime {
     /// `preload`), as `paywall config load` does; a paywall that is not cached shows the
     /// fallback paywall meanwhile. Nothing when there is no config.
     @discardableResult
-    public func cacheConfiguredPaywalls() async throws -> [ConfiguredPaywalls.Outcome] {
+    package func cacheConfiguredPaywalls() async throws -> [ConfiguredPaywalls.Outcome] {
         guard let config = await config() else { return [] }
         return await ConfiguredPaywalls.cache(config, in: try bundleCache())
     }
 
     /// What registering `placement` leads to, by the config and the user's status: the
     /// paywall to show and its condition, or why none is.
-    public func decide(placement name: String) async -> PlacementDecision {
+    package func decide(placement name: String) async -> PlacementDecision {
         guard let config = await config() else {
             return .notFound(reason: configProblem.map { "no config: \($0)" } ?? "no config is configured")
         }
@@ -395,14 +333,15 @@ public final class PaywallRuntime {
 }
 
 /// What registering a placement leads to.
-public enum PlacementDecision: Equatable, Sendable {
+package enum PlacementDecision: Equatable, Sendable {
     /// Show `paywall` under `condition`; `gated`: the feature waits for access.
     case show(paywall: PaywallConfig.Entry, gated: Bool, condition: PresentationCondition)
     /// The config has no such placement (or there is no config): Superwall's `placementNotFound`.
     case notFound(reason: String)
 }
 
-/// Hears about the runtime's changes (the same as `PaywallRuntime.customerInfoUpdates`).
+/// Hears about the customer info's changes (`Paywalls.customerInfoDelegate`; the same as
+/// `Paywalls.customerInfoUpdates`).
 @MainActor
 public protocol PaywallRuntimeDelegate: AnyObject {
     /// The customer info changed: a purchase, restore, refund, renewal or another user.

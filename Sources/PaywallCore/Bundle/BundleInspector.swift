@@ -2,17 +2,17 @@ import Foundation
 
 /// A problem found in a bundle (by validation, or a cached version that failed its hash
 /// check), with the file it is about.
-public struct BundleProblem: Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var message: String
+package struct BundleProblem: Equatable, Sendable, CustomStringConvertible {
+    package var file: String
+    package var message: String
     /// Packing the bundle again (listing every file with its hash in manifest.json) fixes it.
-    public var fixedByPacking: Bool
-    public init(file: String, message: String, fixedByPacking: Bool = false) {
+    package var fixedByPacking: Bool
+    package init(file: String, message: String, fixedByPacking: Bool = false) {
         self.file = file
         self.message = message
         self.fixedByPacking = fixedByPacking
     }
-    public var description: String { "\(file): \(message)" }
+    package var description: String { "\(file): \(message)" }
 }
 
 /// Packs and validates bundle directories: `paywall bundle pack` and `paywall validate`.

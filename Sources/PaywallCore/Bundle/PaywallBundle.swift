@@ -2,23 +2,23 @@ import Foundation
 
 /// A paywall bundle on disk: a directory whose entry page is its manifest's `entry`
 /// (`index.html` without one).
-public struct PaywallBundle: Equatable, Sendable {
+package struct PaywallBundle: Equatable, Sendable {
     /// The bundle directory, with symlinks resolved.
-    public let root: URL
+    package let root: URL
     /// The entry page, relative to `root`.
-    public let entry: String
+    package let entry: String
     /// The bundle's name in events (`paywall_identifier`): its manifest's `id`, else the
     /// folder's name (a cached version's folder is named for its version, not the bundle).
-    public let identifier: String
+    package let identifier: String
 
-    public enum LoadError: Error, Equatable, CustomStringConvertible {
+    package enum LoadError: Error, Equatable, CustomStringConvertible {
         case missing(path: String)
         case notADirectory(path: String)
         case unreadable(path: String)
         case noEntry(path: String, entry: String)
         case badManifest(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing(let p): "bundle not found: \(p) does not exist"
             case .notADirectory(let p): "bundle \(p) is not a directory; pass the folder that holds index.html"
@@ -31,11 +31,11 @@ public struct PaywallBundle: Equatable, Sendable {
         }
     }
 
-    public static let defaultEntry = "index.html"
+    package static let defaultEntry = "index.html"
 
     /// Opens the bundle at `path`, checking that it is a readable directory with an entry page:
     /// `entry` if given, else the one its manifest names.
-    public init(path: String, entry: String? = nil) throws(LoadError) {
+    package init(path: String, entry: String? = nil) throws(LoadError) {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path: path) }

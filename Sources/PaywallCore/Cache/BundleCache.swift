@@ -9,13 +9,13 @@ import Foundation
 /// SQLite transaction, so a half-downloaded version is never visible. A version whose files no
 /// longer match their hashes is refused and the newest good one is used instead.
 @MainActor
-public final class BundleCache {
-    public let directory: URL
+package final class BundleCache {
+    package let directory: URL
     let index: SQLiteDatabase
     /// How big and how long downloads may be.
-    public var limits = DownloadLimits()
+    package var limits = DownloadLimits()
     /// How long a request may go without receiving anything, in seconds (`limits.idleTimeout`).
-    public var requestTimeout: Double {
+    package var requestTimeout: Double {
         get { limits.idleTimeout }
         set { limits.idleTimeout = newValue }
     }
@@ -39,7 +39,7 @@ public final class BundleCache {
         """
     ]
 
-    public enum CacheError: Error, CustomStringConvertible {
+    package enum CacheError: Error, CustomStringConvertible {
         case invalidManifest(String)
         /// The manifest at this source lacks the id, version or file list that packing writes.
         case unpacked(String)
@@ -51,7 +51,7 @@ public final class BundleCache {
         case notModifiedButNotCached(String)
         case tooLarge(String, limit: DownloadLimits.Limit)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .invalidManifest(let why): why
             case .fileMismatch(let file, let why): "\(file): \(why); the bundle was not installed"
@@ -68,7 +68,7 @@ public final class BundleCache {
         }
     }
 
-    public init(directory: URL) throws {
+    package init(directory: URL) throws {
         self.directory = directory
         for folder in ["objects", "versions", "tmp", "locks"] {
             try Self.createFolder(directory.appendingPathComponent(folder))
@@ -84,7 +84,7 @@ public final class BundleCache {
     /// its version. A manifest URL that has not changed since the last install is not fetched
     /// again. Downloads stop at `limits`: sizes and the deadline for the whole bundle.
     @discardableResult
-    public func install(_ source: BundleSource) async throws -> InstalledBundle {
+    package func install(_ source: BundleSource) async throws -> InstalledBundle {
         // Held until the install is recorded: garbage collection elsewhere waits for it.
         let lock = try FileLock(path: lockPath, mode: .shared)
         defer { withExtendedLifetime(lock) {} }
@@ -232,12 +232,12 @@ public final class BundleCache {
     // MARK: Reading
 
     /// Every cached version, newest first within each bundle.
-    public func list() throws -> [InstalledBundle] {
+    package func list() throws -> [InstalledBundle] {
         try index.query("SELECT * FROM versions ORDER BY bundle_id, installed_at DESC").compactMap(installed)
     }
 
     /// The id of the bundle last installed from `source` (a config entry names its bundle by source).
-    public func bundleId(installedFrom source: BundleSource) throws -> String? {
+    package func bundleId(installedFrom source: BundleSource) throws -> String? {
         try index.query(
             "SELECT bundle_id FROM versions WHERE source = ? ORDER BY installed_at DESC LIMIT 1",
             [.text(source.description)]

@@ -3,14 +3,14 @@ import Foundation
 /// Taking bundles out of the cache: pins, bundles on screen, removal, and pruning under a
 /// size budget, with objects and leftovers collected when no install runs.
 extension BundleCache {
-    public func pin(_ id: String) throws {
+    package func pin(_ id: String) throws {
         try index.query("INSERT OR IGNORE INTO pins (bundle_id) VALUES (?)", [.text(id)])
     }
 
     /// Marks bundle `id` as on screen for as long as the returned lock lives, for every process
     /// using this cache (`CachedPaywall.find` takes it for whoever presents from the cache):
     /// `prune` keeps the bundle and `remove` refuses it meanwhile.
-    public func holdInUse(_ id: String) throws -> FileLock {
+    package func holdInUse(_ id: String) throws -> FileLock {
         try FileLock(path: inUseLockPath(id), mode: .shared)
     }
 
@@ -20,7 +20,7 @@ extension BundleCache {
     }
 
     /// Removes every version of `id`.
-    public func remove(id: String) throws {
+    package func remove(id: String) throws {
         let versions = try list().filter { $0.id == id }
         guard !versions.isEmpty else { throw CacheError.notCached(id) }
         guard let claim = try claimForRemoval(id) else { throw CacheError.inUse(id) }
@@ -38,7 +38,7 @@ extension BundleCache {
     /// from). Pinned bundles, `inUse` and bundles on screen in any process are kept. While an
     /// install runs, only superseded versions go. Returns what was removed as `ID VERSION`.
     @discardableResult
-    public func prune(budgetBytes: Int, inUse: Set<String> = []) async throws -> [String] {
+    package func prune(budgetBytes: Int, inUse: Set<String> = []) async throws -> [String] {
         var removed: [String] = []
         let pinned = Set(try index.query("SELECT bundle_id FROM pins").compactMap { $0["bundle_id"]?.string })
         var byBundle = Dictionary(grouping: try list(), by: \.id)

@@ -7,12 +7,12 @@ import Foundation
 /// Where a bundle comes from: a local directory or the URL of its `manifest.json` (files are
 /// fetched relative to it). Downloads of the same file are shared, and a manifest is
 /// revalidated with `If-None-Match` / `If-Modified-Since`.
-public enum BundleSource: Equatable, Sendable {
+package enum BundleSource: Equatable, Sendable {
     case directory(URL)
     case manifestURL(URL)
 
     /// `http(s)://...` is a manifest URL, anything else a directory path.
-    public init(_ text: String) {
+    package init(_ text: String) {
         if let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
             self = .manifestURL(url)
         } else {
@@ -20,7 +20,7 @@ public enum BundleSource: Equatable, Sendable {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .directory(let url): url.path
         case .manifestURL(let url): url.absoluteString
@@ -28,16 +28,16 @@ public enum BundleSource: Equatable, Sendable {
     }
 
     /// What the server said about a manifest, to ask next time whether it changed.
-    public struct Validators: Equatable, Sendable {
-        public var etag: String?
-        public var lastModified: String?
-        public init(etag: String? = nil, lastModified: String? = nil) {
+    package struct Validators: Equatable, Sendable {
+        package var etag: String?
+        package var lastModified: String?
+        package init(etag: String? = nil, lastModified: String? = nil) {
             self.etag = etag
             self.lastModified = lastModified
         }
     }
 
-    public enum FetchError: Error, CustomStringConvertible {
+    package enum FetchError: Error, CustomStringConvertible {
         case unreadable(String, String)
         /// A directory without a manifest: the bundle was never packed.
         case unpacked(String)
@@ -46,7 +46,7 @@ public enum BundleSource: Equatable, Sendable {
         /// A download cut short: by a size limit or the deadline (`limit`, when one the app sets).
         case stopped(String, String, limit: DownloadLimits.Limit? = nil)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path, let why): "cannot read \(path): \(why)"
             case .unpacked(let path): "cannot read \(path): no manifest.json: the bundle is not packed"

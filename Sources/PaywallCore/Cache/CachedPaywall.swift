@@ -7,17 +7,17 @@ import Foundation
 /// Keep the value for as long as the paywall is on screen: its `inUse` lock stops `prune`
 /// and `remove` (in any process using the same cache) from deleting the files under it.
 @MainActor
-public struct CachedPaywall {
+package struct CachedPaywall {
     /// The newest version of the bundle whose files all match their hashes.
-    public let version: InstalledBundle
+    package let version: InstalledBundle
     /// That version, opened for presenting.
-    public let bundle: PaywallBundle
+    package let bundle: PaywallBundle
     /// The config entry's product slots (empty without an entry), laid over the bundle's own slot by slot.
-    public let slots: ProductSlots
+    package let slots: ProductSlots
     /// The config entry's survey, for `PaywallPresenter.Options.survey`.
-    public let survey: PaywallSurvey?
+    package let survey: PaywallSurvey?
     /// Marks the bundle as on screen while it lives.
-    public let inUse: FileLock
+    package let inUse: FileLock
 
     /// Finds paywall `id`: a config entry of that id names its bundle by source (and brings
     /// its slots); without one, `id` is a bundle id in the cache. Versions that fail
@@ -28,7 +28,7 @@ public struct CachedPaywall {
     ///   never installed, `.noGoodVersion` when every cached version failed verification,
     ///   `PaywallBundle.LoadError` when the good version cannot be opened, or a database or
     ///   lock error.
-    public static func find(
+    package static func find(
         id: String, config: PaywallConfig?, in cache: BundleCache,
         onRefused: (InstalledBundle, [BundleProblem]) -> Void = { _, _ in }
     ) async throws -> CachedPaywall? {

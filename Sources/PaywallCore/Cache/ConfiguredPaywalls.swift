@@ -14,7 +14,7 @@ public enum ConfiguredPaywalls {
     /// Installs every entry of `config` into `cache`, in the config's order; one entry's
     /// failure does not stop the others.
     @MainActor
-    public static func cache(_ config: PaywallConfig, in cache: BundleCache) async -> [Outcome] {
+    package static func cache(_ config: PaywallConfig, in cache: BundleCache) async -> [Outcome] {
         var outcomes: [Outcome] = []
         for entry in config.paywalls {
             do {

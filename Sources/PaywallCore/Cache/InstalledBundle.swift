@@ -5,13 +5,13 @@ public struct InstalledBundle: Equatable, Sendable {
     public var id: String
     public var version: String
     /// The version's directory, which `BundleServer` serves.
-    public var directory: URL
-    public var source: String
+    package var directory: URL
+    package var source: String
     /// Bytes of its files.
-    public var size: Int
-    public var installedAt: Date
-    public var lastUsedAt: Date
-    public var pinned: Bool
+    package var size: Int
+    package var installedAt: Date
+    package var lastUsedAt: Date
+    package var pinned: Bool
     /// Failed verification once; never served again.
-    public var refused: Bool
+    package var refused: Bool
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Loads a `Catalog` from a file, in whichever format its extension names.
-public enum CatalogLoader {
+package enum CatalogLoader {
     /// Reads the catalog at `path`: Apple's `.storekit` format (`StoreKitConfiguration`) when the
     /// extension is `.storekit`, our JSON format (`CatalogFile`) otherwise.
     ///
     /// Every error message starts with the path (`"<path>: <message>"`), so a tool can print it as is.
-    public static func load(path: String) throws(CatalogError) -> Catalog {
+    package static func load(path: String) throws(CatalogError) -> Catalog {
         let data = try read(path: path)
         do {
             if URL(fileURLWithPath: path).pathExtension.lowercased() == "storekit" {
@@ -39,14 +39,14 @@ public enum CatalogLoader {
 
 /// Why a catalog could not be loaded. `message` is written for the person who wrote the file:
 /// it names the product and field at fault and what was expected.
-public struct CatalogError: Error, Equatable, CustomStringConvertible {
-    public let message: String
+package struct CatalogError: Error, Equatable, CustomStringConvertible {
+    package let message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 // MARK: - JSON reading shared by both catalog formats

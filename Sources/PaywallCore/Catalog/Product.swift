@@ -30,9 +30,9 @@ public struct Product: Hashable, Sendable, Identifiable {
     /// Where it is bought in the browser (a license-key catalog's `checkout_url`).
     public var checkoutURL: URL?
     /// Its ids at Lemon Squeezy, which a license key's purchase is matched by.
-    public var lemonSqueezy: LemonSqueezyProduct?
+    package var lemonSqueezy: LemonSqueezyProduct?
 
-    public init(
+    package init(
         id: String, displayName: String, description: String = "", price: Decimal, currencyCode: String,
         kind: Kind, period: SubscriptionPeriod? = nil, subscriptionGroup: String? = nil, groupRank: Int? = nil,
         introductoryOffer: IntroductoryOffer? = nil, familyShareable: Bool = false, entitlements: [String] = [],
@@ -73,7 +73,7 @@ public struct IntroductoryOffer: Hashable, Sendable {
     /// Price of one offer period (zero for a free trial).
     public var price: Decimal
 
-    public init(mode: Mode, period: SubscriptionPeriod, count: Int = 1, price: Decimal = 0) {
+    package init(mode: Mode, period: SubscriptionPeriod, count: Int = 1, price: Decimal = 0) {
         self.mode = mode
         self.period = period
         self.count = count

@@ -19,7 +19,7 @@ public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `P<n><D|W|M|Y>` with n from 1 to 9999; nil for anything else (combined forms
     /// like `P1Y2M` are not periods stores sell).
-    public init?(iso8601 text: String) {
+    package init?(iso8601 text: String) {
         let digits = text.dropFirst().dropLast()
         guard text.count >= 3, text.first == "P", let unit = Unit(rawValue: String(text.last!)),
             digits.count <= 4, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.first != "0",
@@ -33,7 +33,7 @@ public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
 
     /// `date` moved on by this period `times` times, in UTC calendar arithmetic (a month from
     /// Jan 31 is Feb 28/29, as stores bill).
-    public func advance(_ date: Date, times: Int = 1) -> Date {
+    package func advance(_ date: Date, times: Int = 1) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         // Absurd lengths (a corrupt catalog, a huge clock move) end at the far future, never trap.
@@ -51,7 +51,7 @@ public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Approximate length in days (a month is 30, a year 365): for per-day price arithmetic only.
-    public var approximateDays: Double {
+    package var approximateDays: Double {
         switch unit {
         case .day: Double(value)
         case .week: Double(value * 7)

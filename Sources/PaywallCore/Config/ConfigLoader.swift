@@ -4,25 +4,25 @@ import Foundation
 /// bounded time (300 ms by default); past that the cached copy is used and the source keeps
 /// loading in the background, refreshing the cache for next time.
 @MainActor
-public final class ConfigLoader {
+package final class ConfigLoader {
     /// Where the last good config is kept.
-    public let cachePath: String
-    public var timeout: Double
+    package let cachePath: String
+    package var timeout: Double
 
-    public enum Origin: String, Sendable {
+    package enum Origin: String, Sendable {
         case source, cache
     }
 
     /// The background refresh still running after a fallback to the cache, if any.
-    public private(set) var refresh: Task<Void, Never>?
+    package private(set) var refresh: Task<Void, Never>?
 
-    public init(cachePath: String, timeout: Double = 0.3) {
+    package init(cachePath: String, timeout: Double = 0.3) {
         self.cachePath = cachePath
         self.timeout = timeout
     }
 
     /// Reads a config file, or fetches a config URL, within `limits` (its size and deadline).
-    public static func fetcher(for location: String, limits: DownloadLimits = DownloadLimits())
+    package static func fetcher(for location: String, limits: DownloadLimits = DownloadLimits())
         -> @Sendable () async throws -> Data
     {
         if let url = URL(string: location), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
@@ -43,7 +43,7 @@ public final class ConfigLoader {
     }
 
     /// The config from `fetch` if it answers in time, else the cached copy (while `fetch` goes on).
-    public func load(origin: String, fetch: @escaping @Sendable () async throws -> Data) async throws
+    package func load(origin: String, fetch: @escaping @Sendable () async throws -> Data) async throws
         -> (PaywallConfig, Origin)
     {
         let fetching = Task { RelativeSources.resolve(try await fetch(), against: origin) }

@@ -143,7 +143,13 @@ extension CustomerCenterSession {
         case .contactSupport:
             contactSupport()
         case .url(let url, _, let method):
-            if method == .inApp { page?.openInAppBrowser(url) } else { page?.openExternally(url) }
+            // Through the page channel, as a link is: within the page's limits, and reported
+            // (`url_openExternal` with `source: path`).
+            if method == .inApp {
+                page?.openInAppBrowser(url)
+            } else {
+                channel.openExternally(url.absoluteString, source: "path")
+            }
         case .custom:
             break  // the delegate was told in `selected`
         case .changePlan(let ids):

@@ -4,11 +4,11 @@ import Foundation
 /// snake_case or camelCase; an omitted screen or option keeps its default. See the Customer Center
 /// article, "Configuration", for the format.
 extension CustomerCenterConfiguration {
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public let description: String
+    package struct ParseError: Error, Equatable, CustomStringConvertible {
+        package let description: String
     }
 
-    public init(data: Data, origin: String) throws(ParseError) {
+    package init(data: Data, origin: String) throws(ParseError) {
         let reader = Reader(origin: origin)
         let root: JSONValue
         do {

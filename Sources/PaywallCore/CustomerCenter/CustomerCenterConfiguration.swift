@@ -33,7 +33,7 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
 
     /// What in this configuration cannot work with `catalog`: change-plan product ids the
     /// catalog does not sell (the path would never appear).
-    public func problems(with catalog: Catalog) -> [String] {
+    package func problems(with catalog: Catalog) -> [String] {
         var paths: [String] = []
         var unknown: [String: [String]] = [:]
         for missing in missingProducts(in: catalog) {
@@ -47,7 +47,7 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
 
     /// Each change-plan product id the catalog does not sell; the slot is the path
     /// (`management/change_plan`). `customer-center --strict` ends the run on the first.
-    public func missingProducts(in catalog: Catalog) -> [MissingProduct] {
+    package func missingProducts(in catalog: Catalog) -> [MissingProduct] {
         [("management", managementScreen), ("no_purchases", noPurchasesScreen)].flatMap { name, screen in
             screen.paths.flatMap { path -> [MissingProduct] in
                 guard case .changePlan(let ids?) = path.type else { return [] }
@@ -122,7 +122,7 @@ public struct CustomerCenterConfiguration: Equatable, Sendable {
         case custom(identifier: String)
 
         /// Acts on one purchase, so it lives on that purchase's detail screen.
-        public var actsOnPurchase: Bool {
+        package var actsOnPurchase: Bool {
             switch self {
             case .manageSubscription, .refund, .changePlan: true
             default: false

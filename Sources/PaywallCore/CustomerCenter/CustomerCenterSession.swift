@@ -4,22 +4,22 @@ import Foundation
 /// dialog), answers what the page reports, runs each path through the purchase controller,
 /// and reports events and delegate calls. The page only draws the model this sends it.
 @MainActor
-public final class CustomerCenterSession {
+package final class CustomerCenterSession {
     /// The page's channel: its messages, readiness, deliveries and navigations.
     package let channel: PageChannel<CustomerCenterMessage>
-    public var events: EventDispatcher { channel.events }
+    package var events: EventDispatcher { channel.events }
     /// The host's view of the page.
     package var page: PageSurface? {
         get { channel.surface }
         set { channel.surface = newValue }
     }
     /// What it shows; set before `start()` (a preloaded page learns it when presented).
-    public var configuration: CustomerCenterConfiguration
-    public var presentation: PresentationStyle
+    package var configuration: CustomerCenterConfiguration
+    package var presentation: PresentationStyle
     /// Kept alive for the presentation's duration.
-    public var delegate: CustomerCenterDelegate?
+    package var delegate: CustomerCenterDelegate?
     /// The user's purchases and the controller that acts on them; nil shows no purchases.
-    public var purchases: Purchases?
+    package var purchases: Purchases?
     let strings: StringTable
     let locale: Locale
     /// Facts for the screen and the support email; a change is drawn at once.
@@ -43,7 +43,7 @@ public final class CustomerCenterSession {
     package internal(set) var isBusy = false
     /// The delegate is deciding whether a restore may run.
     var isAskingToRestore = false
-    public private(set) var isDismissed = false
+    package private(set) var isDismissed = false
     /// The model revision last sent, and the last one the page drew.
     package private(set) var revision = 0
     package private(set) var renderedRevision = 0
@@ -120,7 +120,7 @@ public final class CustomerCenterSession {
     }
 
     /// Takes it down (the close button, the window manager or the app); reports `customerCenter_close` once.
-    public func dismiss() {
+    package func dismiss() {
         guard !isDismissed else { return }
         reportBackedOutRefund()
         isDismissed = true

@@ -3,7 +3,7 @@ import Foundation
 /// Finds the latest published version of the app from an update feed, a JSON document
 /// `{"version": "2.1.0"}`, and remembers the answer for a day in a small file.
 public struct UpdateCheck: Sendable {
-    public static let cacheLifetime: TimeInterval = 24 * 60 * 60
+    package static let cacheLifetime: TimeInterval = 24 * 60 * 60
     public let cachePath: String
 
     public init(cachePath: String) {
@@ -11,13 +11,13 @@ public struct UpdateCheck: Sendable {
     }
 
     /// The banner shows when the installed version is older than the latest.
-    public static func isOutdated(installed: String, latest: String?) -> Bool {
+    package static func isOutdated(installed: String, latest: String?) -> Bool {
         guard let latest = latest.flatMap(Version.init), let installed = Version(installed) else { return false }
         return installed < latest
     }
 
     /// The version `feed` named within the last day, without asking the network.
-    public func cachedVersion(feed: URL, now: Date = Date()) -> String? {
+    package func cachedVersion(feed: URL, now: Date = Date()) -> String? {
         guard let data = FileManager.default.contents(atPath: cachePath),
             let entry = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)),
             entry["feed"]?.stringValue == feed.absoluteString,
@@ -28,7 +28,7 @@ public struct UpdateCheck: Sendable {
     }
 
     /// Fetches `feed` and caches what it says. Throws when it cannot be fetched or read.
-    public func fetch(feed: URL, timeout: Double = 5, now: Date = Date()) async throws -> String {
+    package func fetch(feed: URL, timeout: Double = 5, now: Date = Date()) async throws -> String {
         let data = try await BundleSource.download(feed, timeout: timeout)
         guard let document = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)),
             let version = document["version"]?.stringValue, Version(version) != nil
@@ -43,7 +43,7 @@ public struct UpdateCheck: Sendable {
         return version
     }
 
-    public struct FeedError: Error, CustomStringConvertible {
-        public let description: String
+    package struct FeedError: Error, CustomStringConvertible {
+        package let description: String
     }
 }

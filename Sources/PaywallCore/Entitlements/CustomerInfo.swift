@@ -26,14 +26,14 @@ public struct CustomerInfo: Hashable, Sendable {
     /// One-time purchases, oldest first.
     public var nonSubscriptions: [StoreTransaction] { transactions.filter { !$0.isSubscription } }
 
-    public init(transactions: [StoreTransaction], now: Date) {
+    package init(transactions: [StoreTransaction], now: Date) {
         self.transactions = transactions.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
         computedAt = now
         entitlements = Self.entitlements(of: self.transactions, now: now)
     }
 
     /// The state of a subscription chain whose latest period is `latest`.
-    public static func state(of latest: StoreTransaction, now: Date) -> EntitlementState {
+    package static func state(of latest: StoreTransaction, now: Date) -> EntitlementState {
         if latest.isRevoked { return .revoked }
         if let expiry = latest.expirationDate, now < expiry { return .subscribed }
         if latest.billingIssueDate != nil {

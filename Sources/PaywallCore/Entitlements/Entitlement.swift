@@ -25,7 +25,7 @@ public struct Entitlement: Hashable, Sendable {
     public var state: EntitlementState?
     public var offerType: OfferType?
 
-    public init(
+    package init(
         id: String, isActive: Bool = false, productIds: [String] = [], latestProductId: String? = nil,
         store: StoreKind? = nil, startsAt: Date? = nil, renewedAt: Date? = nil, expiresAt: Date? = nil,
         isLifetime: Bool = false, willRenew: Bool = false, state: EntitlementState? = nil, offerType: OfferType? = nil

@@ -4,7 +4,7 @@ import Foundation
 /// (WAL, versioned schema). It makes the status right on a cold start with no network: a
 /// status derived from a store is recomputed from the cached transactions and the clock; a
 /// status the app set is used as the app last set it.
-public final class EntitlementCache {
+package final class EntitlementCache {
     let database: SQLiteDatabase
     /// Set when the file was unusable and a new, empty cache was started (fill it by restoring).
     package let recovery: RecoveringDatabase.Recovery?
@@ -31,7 +31,7 @@ public final class EntitlementCache {
     ]
 
     /// Who decided a cached status.
-    public enum Source: String, Sendable {
+    package enum Source: String, Sendable {
         /// Derived by the runtime from a store's transactions.
         case store
         /// Set by the app from its own backend.
@@ -39,22 +39,22 @@ public final class EntitlementCache {
     }
 
     /// A status as it was cached.
-    public struct CachedStatus: Equatable, Sendable {
-        public var status: SubscriptionStatus
-        public var source: Source
+    package struct CachedStatus: Equatable, Sendable {
+        package var status: SubscriptionStatus
+        package var source: Source
         /// The source's clock minus the real clock (non-zero for the fake store's moved clock).
-        public var clockOffset: TimeInterval
-        public var updatedAt: Date
+        package var clockOffset: TimeInterval
+        package var updatedAt: Date
     }
 
     /// `readOnly`: only read (see `RecoveringDatabase.open`), for a data directory that
     /// cannot be written; every write then fails.
-    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    package init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         (database, recovery) = try RecoveringDatabase.open(
             path: path, applicationId: Self.applicationId, migrations: Self.migrations, readOnly: readOnly)
     }
 
-    public func transactions(user: String) throws -> [StoreTransaction] {
+    package func transactions(user: String) throws -> [StoreTransaction] {
         try database.query("SELECT * FROM transactions WHERE user_id = ? ORDER BY purchase_date, id", [.text(user)])
             .compactMap(TransactionRow.transaction)
     }
@@ -62,7 +62,7 @@ public final class EntitlementCache {
     /// Replaces the user's transactions with what the store reported and caches the status
     /// they give at the store's `now`, in one transaction. Returns the new customer info.
     @discardableResult
-    public func storeSynced(user: String, transactions: [StoreTransaction], now: Date) throws -> CustomerInfo {
+    package func storeSynced(user: String, transactions: [StoreTransaction], now: Date) throws -> CustomerInfo {
         let info = CustomerInfo(transactions: transactions, now: now)
         try database.transaction {
             try database.query("DELETE FROM transactions WHERE user_id = ?", [.text(user)])
@@ -77,7 +77,7 @@ public final class EntitlementCache {
     }
 
     /// Caches a status the app set from its backend.
-    public func appSetStatus(user: String, _ status: SubscriptionStatus) throws {
+    package func appSetStatus(user: String, _ status: SubscriptionStatus) throws {
         try write(user: user, status: status, source: .app, clockOffset: 0)
     }
 
@@ -87,7 +87,7 @@ public final class EntitlementCache {
             .compactMap { $0["user_id"]?.string }
     }
 
-    public func cachedStatus(user: String) throws -> CachedStatus? {
+    package func cachedStatus(user: String) throws -> CachedStatus? {
         guard let row = try database.query("SELECT * FROM status WHERE user_id = ?", [.text(user)]).first,
             let source = row["source"]?.string.flatMap(Source.init(rawValue:))
         else { return nil }
@@ -105,7 +105,7 @@ public final class EntitlementCache {
 
     /// The user's status at a cold start: recomputed from cached transactions when a store
     /// decided it (so an expiry since then counts), the app's last word otherwise, else unknown.
-    public func coldStartStatus(user: String, realNow: Date = Date()) throws -> (SubscriptionStatus, CustomerInfo) {
+    package func coldStartStatus(user: String, realNow: Date = Date()) throws -> (SubscriptionStatus, CustomerInfo) {
         guard let cached = try cachedStatus(user: user) else {
             return (.unknown, CustomerInfo(transactions: [], now: realNow))
         }

@@ -20,11 +20,11 @@ public final class EventDispatcher {
         observers[token] = nil
     }
 
-    public func emit(_ event: PaywallEvent) {
+    package func emit(_ event: PaywallEvent) {
         for token in observers.keys.sorted() { observers[token]?(event) }
     }
 
-    public func emit(_ name: EventName, _ params: [String: JSONValue] = [:]) {
+    package func emit(_ name: EventName, _ params: [String: JSONValue] = [:]) {
         emit(PaywallEvent(name, params))
     }
 }

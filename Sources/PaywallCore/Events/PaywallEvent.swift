@@ -7,7 +7,7 @@ public struct PaywallEvent: Equatable, Sendable {
     public var params: [String: JSONValue]
     public var timestamp: Date
 
-    public init(_ name: EventName, _ params: [String: JSONValue] = [:], timestamp: Date = Date()) {
+    package init(_ name: EventName, _ params: [String: JSONValue] = [:], timestamp: Date = Date()) {
         self.name = name
         self.params = params
         self.timestamp = timestamp

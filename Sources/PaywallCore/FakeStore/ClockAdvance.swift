@@ -2,8 +2,8 @@ import Foundation
 
 /// An amount to move the fake store's clock by: `36h`, `7d`, `2w`, `1M` (calendar month),
 /// `1y`, or `90m` / `30s` for minutes and seconds.
-public struct ClockAdvance: Equatable, Sendable, CustomStringConvertible {
-    public enum Unit: String, Sendable, CaseIterable {
+package struct ClockAdvance: Equatable, Sendable, CustomStringConvertible {
+    package enum Unit: String, Sendable, CaseIterable {
         case second = "s"
         case minute = "m"
         case hour = "h"
@@ -13,15 +13,15 @@ public struct ClockAdvance: Equatable, Sendable, CustomStringConvertible {
         case year = "y"
     }
 
-    public var value: Int
-    public var unit: Unit
+    package var value: Int
+    package var unit: Unit
 
-    public init(value: Int, unit: Unit) {
+    package init(value: Int, unit: Unit) {
         self.value = value
         self.unit = unit
     }
 
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let digits = text.dropLast()
         guard let last = text.last, let unit = Unit(rawValue: String(last)), !digits.isEmpty,
             digits.count <= 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), value > 0
@@ -29,10 +29,10 @@ public struct ClockAdvance: Equatable, Sendable, CustomStringConvertible {
         self.init(value: value, unit: unit)
     }
 
-    public var description: String { "\(value)\(unit.rawValue)" }
+    package var description: String { "\(value)\(unit.rawValue)" }
 
     /// `date` moved forward; months and years follow the UTC calendar.
-    public func apply(to date: Date) -> Date {
+    package func apply(to date: Date) -> Date {
         switch unit {
         case .second: date.addingTimeInterval(Double(value))
         case .minute: date.addingTimeInterval(Double(value) * 60)

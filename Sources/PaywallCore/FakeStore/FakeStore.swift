@@ -5,23 +5,23 @@ import Foundation
 /// auto-renew off, billing retry and grace, refunds, upgrades and downgrades, expiry).
 /// State lives in SQLite, so it survives restarts.
 @MainActor
-public final class FakeStore: PurchaseController, SubscriptionManaging, TransactionSource {
-    public let catalog: Catalog
+package final class FakeStore: PurchaseController, SubscriptionManaging, TransactionSource {
+    package let catalog: Catalog
     let db: FakeStoreDatabase
     /// The real time the store's clock is offset from (injectable so tests start on a fixed date).
     private let realClock: @Sendable () -> Date
 
     /// The app user who buys; each user's purchases are their own.
-    public private(set) var userId = Purchases.anonymousUser
+    package private(set) var userId = Purchases.anonymousUser
 
-    public func switchUser(_ userId: String) {
+    package func switchUser(_ userId: String) {
         self.userId = userId
     }
 
     /// Set when the database file was unusable and a new one was started.
     package var recovery: RecoveringDatabase.Recovery? { db.recovery }
 
-    public init(catalog: Catalog, databasePath: String, realClock: @escaping @Sendable () -> Date = { Date() })
+    package init(catalog: Catalog, databasePath: String, realClock: @escaping @Sendable () -> Date = { Date() })
         throws(SQLiteError)
     {
         self.catalog = catalog
@@ -32,12 +32,12 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
     // MARK: Clock
 
     /// The store's time: the real time moved by every `advance` so far.
-    public func now() throws -> Date {
+    package func now() throws -> Date {
         realClock().addingTimeInterval(Double(try db.value("clock_offset") ?? "0") ?? 0)
     }
 
     /// Moves the clock on and applies every renewal and expiry that falls in between.
-    public func advance(_ amount: ClockAdvance) throws {
+    package func advance(_ amount: ClockAdvance) throws {
         try db.database.transaction {
             let now = try now()
             let offset = (Double(try db.value("clock_offset") ?? "0") ?? 0) + amount.apply(to: now).timeIntervalSince(now)
@@ -49,14 +49,14 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
     // MARK: Scripted outcomes
 
     /// Sets what the next purchase does (used once), optionally after `delay` seconds.
-    public func setNextOutcome(_ outcome: PurchaseOutcome, delay: Double = 0) throws {
+    package func setNextOutcome(_ outcome: PurchaseOutcome, delay: Double = 0) throws {
         try db.database.transaction {
             try db.setValue("next_outcome", outcome.description)
             try db.setValue("next_delay", delay > 0 ? String(delay) : nil)
         }
     }
 
-    public func nextOutcome() throws -> (outcome: PurchaseOutcome, delay: Double) {
+    package func nextOutcome() throws -> (outcome: PurchaseOutcome, delay: Double) {
         let outcome =
             try db.value("next_outcome").flatMap(PurchaseOutcome.init(parsing:))
             ?? (catalog.settings.askToBuy ? .pending : .success)
@@ -65,7 +65,7 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
 
     // MARK: PurchaseController
 
-    public func purchase(_ product: Product) async -> PurchaseResult {
+    package func purchase(_ product: Product) async -> PurchaseResult {
         do {
             let (_, delay) = try nextOutcome()
             if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
@@ -80,7 +80,7 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
     /// to the store account, as RevenueCat's default restore behaviour treats them ("transfer").
     /// So a user whose cache never knew a purchase (another data directory's user, another app
     /// user id) gets it back by restoring.
-    public func restorePurchases() async -> RestorationResult {
+    package func restorePurchases() async -> RestorationResult {
         do {
             try transferActivePurchases()
             _ = try currentTransactions()
@@ -113,31 +113,31 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
 
     // MARK: SubscriptionManaging
 
-    public var canManageSubscriptions: Bool { true }
-    public var canRequestRefunds: Bool { true }
-    public var canChangePlans: Bool { true }
-    public var managedStores: Set<StoreKind> { [.fakeStore] }
-    public var isSandbox: Bool { true }
+    package var canManageSubscriptions: Bool { true }
+    package var canRequestRefunds: Bool { true }
+    package var canChangePlans: Bool { true }
+    package var managedStores: Set<StoreKind> { [.fakeStore] }
+    package var isSandbox: Bool { true }
 
-    public func cancelSubscription(transactionId: String) async -> Bool {
+    package func cancelSubscription(transactionId: String) async -> Bool {
         (try? cancel(transactionId)) != nil
     }
 
-    public func requestRefund(transactionId: String) async -> RefundRequestStatus {
+    package func requestRefund(transactionId: String) async -> RefundRequestStatus {
         (try? refund(transactionId)) != nil ? .success : .error
     }
 
     // MARK: TransactionSource
 
-    public func currentTransactions() throws -> [StoreTransaction] {
+    package func currentTransactions() throws -> [StoreTransaction] {
         try db.database.transaction { try settle(at: try now()) }
         return try approvedTransactions()
     }
 
     /// A restore gives the current user the account's purchases made under other app users.
-    public var restoreTransfersPurchases: Bool { true }
+    package var restoreTransfersPurchases: Bool { true }
 
-    public func accountUserIds() throws -> [String] {
+    package func accountUserIds() throws -> [String] {
         Array(Set(try allRecords().map(\.userId))).sorted()
     }
 
@@ -147,7 +147,7 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
     }
 
     /// Every transaction of every user, pending and declined ones included, for `paywall store transactions`.
-    public func allRecords() throws -> [(transaction: StoreTransaction, approval: String, userId: String)] {
+    package func allRecords() throws -> [(transaction: StoreTransaction, approval: String, userId: String)] {
         try db.database.transaction { try settle(at: try now()) }
         return try db.records().map { ($0.transaction, $0.approval, $0.userId) }
     }
@@ -259,7 +259,7 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
     }
 
     /// Whether the current user may have `product`'s introductory offer (see `OwnershipRules`).
-    public func isEligibleForIntroOffer(_ product: Product) throws -> Bool {
+    package func isEligibleForIntroOffer(_ product: Product) throws -> Bool {
         OwnershipRules.isEligibleForIntroOffer(product, history: try approvedTransactions())
     }
 
@@ -341,14 +341,14 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
 }
 
 /// Why a fake-store operation could not be done.
-public enum FakeStoreError: Error, Equatable, CustomStringConvertible {
+package enum FakeStoreError: Error, Equatable, CustomStringConvertible {
     case purchaseFailed(reason: String)
     case unknownTransaction(String)
     case notASubscription(String)
     case notPending(String)
     case notInBillingTrouble(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .purchaseFailed(let reason): "the store declined the purchase (\(reason))"
         case .unknownTransaction(let id): "no transaction \(id) in the fake store"

@@ -5,7 +5,7 @@ import Foundation
 extension FakeStore {
     /// Completes a purchase that waited for approval, as if bought now: its offer, plan change
     /// and period all start at approval (it keeps its transaction id).
-    public func approve(_ id: String) throws {
+    package func approve(_ id: String) throws {
         try change(id) { record, now in
             guard record.approval == "pending" else { throw FakeStoreError.notPending(id) }
             guard let product = catalog.product(id: record.transaction.productId) else {
@@ -21,7 +21,7 @@ extension FakeStore {
         }
     }
 
-    public func decline(_ id: String) throws {
+    package func decline(_ id: String) throws {
         try change(id) { record, _ in
             guard record.approval == "pending" else { throw FakeStoreError.notPending(id) }
             var declined = record
@@ -31,7 +31,7 @@ extension FakeStore {
     }
 
     /// Refunds a purchase: its access ends now (for a subscription, the chain's current period).
-    public func refund(_ id: String) throws {
+    package func refund(_ id: String) throws {
         try change(id, latestOfChain: true) { record, now in
             var refunded = record
             refunded.transaction.revocationDate = now
@@ -41,7 +41,7 @@ extension FakeStore {
     }
 
     /// Turns auto-renew off: the subscription stays active until its period ends.
-    public func cancel(_ id: String) throws {
+    package func cancel(_ id: String) throws {
         try change(id, latestOfChain: true) { record, _ in
             guard record.transaction.kind == .autoRenewable else { throw FakeStoreError.notASubscription(id) }
             var cancelled = record
@@ -52,7 +52,7 @@ extension FakeStore {
     }
 
     /// Ends a subscription's current period now, without renewal.
-    public func expire(_ id: String) throws {
+    package func expire(_ id: String) throws {
         try change(id, latestOfChain: true) { record, now in
             guard record.transaction.isSubscription else { throw FakeStoreError.notASubscription(id) }
             var expired = record
@@ -67,7 +67,7 @@ extension FakeStore {
 
     /// Makes the subscription's next renewal fail to bill: billing retry (after a grace period
     /// when the catalog has one) starts when the current period ends.
-    public func billingIssue(_ id: String) throws {
+    package func billingIssue(_ id: String) throws {
         try change(id, latestOfChain: true) { record, _ in
             guard record.transaction.kind == .autoRenewable else { throw FakeStoreError.notASubscription(id) }
             var failing = record
@@ -77,7 +77,7 @@ extension FakeStore {
     }
 
     /// Fixes billing: a subscription in grace or billing retry renews now.
-    public func billingRecover(_ id: String) throws {
+    package func billingRecover(_ id: String) throws {
         try change(id, latestOfChain: true) { record, now in
             guard record.billingFailing || record.transaction.billingIssueDate != nil else {
                 throw FakeStoreError.notInBillingTrouble(id)
@@ -95,7 +95,7 @@ extension FakeStore {
     }
 
     /// Forgets every transaction, the clock offset and the next outcome. Transaction ids keep counting.
-    public func reset() throws {
+    package func reset() throws {
         try db.database.transaction {
             try db.database.query("DELETE FROM transactions")
             try db.database.query("DELETE FROM state WHERE key != 'last_id'")

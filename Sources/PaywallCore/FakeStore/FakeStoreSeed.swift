@@ -2,7 +2,7 @@ import Foundation
 
 /// A purchase state a tester (`paywall store seed`) or an app's tests (`FakeStore.seed`) can
 /// put a user in with one call.
-package enum SeedState: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum SeedState: String, CaseIterable, Sendable, CustomStringConvertible {
     /// In an introductory free trial.
     case trial
     /// Paying the regular price (after any introductory offer), renewing.
@@ -23,11 +23,11 @@ package enum SeedState: String, CaseIterable, Sendable, CustomStringConvertible 
     /// A one-time purchase that never expires.
     case lifetime
 
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 }
 
 /// One operation of the fake store's lifecycle, the same one a `paywall store` action runs.
-package enum SeedStep: Equatable, Sendable {
+public enum SeedStep: Equatable, Sendable {
     /// `set-outcome` then `buy`.
     case buy(PurchaseOutcome)
     /// `advance` to the end of the subscription's current period (a renewal, a failed renewal or an expiry).
@@ -40,13 +40,13 @@ package enum SeedStep: Equatable, Sendable {
 }
 
 /// Why a product cannot be seeded in a state, and what would work instead.
-package struct SeedUnreachable: Error, Equatable, CustomStringConvertible {
-    package var productId: String
-    package var state: SeedState
-    package var reason: String
-    package var remedy: String
+public struct SeedUnreachable: Error, Equatable, CustomStringConvertible {
+    public var productId: String
+    public var state: SeedState
+    public var reason: String
+    public var remedy: String
 
-    package var description: String { "cannot seed \(productId) as \(state): \(reason); \(remedy)" }
+    public var description: String { "cannot seed \(productId) as \(state): \(reason); \(remedy)" }
 }
 
 extension FakeStore {

@@ -8,7 +8,7 @@ public enum PurchaseOutcome: Equatable, Sendable, CustomStringConvertible {
     case failed(reason: String)
 
     /// Parses `success`, `cancelled`, `pending` or `failed:<reason>`.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         switch text {
         case "success": self = .success
         case "cancelled": self = .cancelled

@@ -3,8 +3,8 @@ import Foundation
 /// The name a license is activated under, so the customer's list of activations says which
 /// machine is which: `hostnamectl`'s pretty hostname (`PRETTY_HOSTNAME` in /etc/machine-info),
 /// else the hostname.
-public enum InstanceName {
-    public static func current(machineInfo: String = "/etc/machine-info") -> String {
+package enum InstanceName {
+    package static func current(machineInfo: String = "/etc/machine-info") -> String {
         if let text = try? String(contentsOfFile: machineInfo, encoding: .utf8), let pretty = prettyHostname(in: text) {
             return pretty
         }

@@ -12,24 +12,24 @@ import Foundation
 /// 2, 4 s), up to `retries` times, through `sleep`, so nothing waits on the main thread. An
 /// answer that is not the documented JSON, or larger than `maxResponseBytes`, is a
 /// `malformedResponse` error, never a crash.
-public struct LemonSqueezyLicenseAPI: LicenseProvider {
-    public var name: String { "Lemon Squeezy" }
-    public let baseURL: URL
+package struct LemonSqueezyLicenseAPI: LicenseProvider {
+    package var name: String { "Lemon Squeezy" }
+    package let baseURL: URL
     /// Times a 429 or 5xx is asked again before it is thrown.
-    public var retries: Int
+    package var retries: Int
     /// Seconds a request may take in all; seconds it may go without receiving anything.
-    public var deadline: Double
-    public var idleTimeout: Double
+    package var deadline: Double
+    package var idleTimeout: Double
     /// Bytes an answer may have (64 KB; a real one has about 1 KB).
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
     /// Waits between attempts (tests record the pauses instead of waiting).
-    public var sleep: @Sendable (Double) async -> Void
+    package var sleep: @Sendable (Double) async -> Void
 
     /// Longest pause honoured from a `Retry-After` (a minute: the rate limit's window).
     static let longestPause = 60.0
 
     /// - Throws: `insecureURL` for a base URL that is not `https` (or `http` to loopback).
-    public init(
+    package init(
         baseURL: URL = LicenseSettings.lemonSqueezyAPI, retries: Int = 3, deadline: Double = 30, idleTimeout: Double = 15,
         maxResponseBytes: Int = 64_000,
         sleep: @escaping @Sendable (Double) async -> Void = { try? await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }
@@ -47,17 +47,17 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
         self.sleep = sleep
     }
 
-    public func activate(key: String, instanceName: String) async throws(LicenseError) -> LicenseResponse {
+    package func activate(key: String, instanceName: String) async throws(LicenseError) -> LicenseResponse {
         try await call("activate", ["license_key": key, "instance_name": instanceName], key: key, flag: "activated")
     }
 
-    public func validate(key: String, instanceId: String?) async throws(LicenseError) -> LicenseResponse {
+    package func validate(key: String, instanceId: String?) async throws(LicenseError) -> LicenseResponse {
         var form = ["license_key": key]
         if let instanceId { form["instance_id"] = instanceId }
         return try await call("validate", form, key: key, flag: "valid")
     }
 
-    public func deactivate(key: String, instanceId: String) async throws(LicenseError) -> LicenseResponse {
+    package func deactivate(key: String, instanceId: String) async throws(LicenseError) -> LicenseResponse {
         try await call("deactivate", ["license_key": key, "instance_id": instanceId], key: key, flag: "deactivated")
     }
 

@@ -34,9 +34,9 @@ public struct LicenseError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The HTTP status of the provider's answer, when there was one.
     public var statusCode: Int?
     /// The key as the provider described it in a refusal (its status tells expired from disabled).
-    public var licenseKey: LicenseKeyDetails?
+    package var licenseKey: LicenseKeyDetails?
 
-    public init(_ kind: Kind, _ message: String, statusCode: Int? = nil, licenseKey: LicenseKeyDetails? = nil) {
+    package init(_ kind: Kind, _ message: String, statusCode: Int? = nil, licenseKey: LicenseKeyDetails? = nil) {
         self.kind = kind
         self.message = message
         self.statusCode = statusCode

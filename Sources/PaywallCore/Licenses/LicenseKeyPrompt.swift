@@ -19,7 +19,7 @@ public struct LicenseKeyRequest: Equatable, Sendable {
     /// 1 on the first ask, then 2, 3, ...
     public var attempt: Int
 
-    public init(purpose: Purpose, problem: LicenseError? = nil, attempt: Int = 1) {
+    package init(purpose: Purpose, problem: LicenseError? = nil, attempt: Int = 1) {
         self.purpose = purpose
         self.problem = problem
         self.attempt = attempt

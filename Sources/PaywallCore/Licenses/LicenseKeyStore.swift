@@ -14,15 +14,15 @@ import Foundation
 /// active license stays active for `offline_grace_days` since the last successful
 /// validation, then counts as expired with reason `not_validated` (`LicenseAccess` has the rules).
 @MainActor
-public final class LicenseKeyStore: PurchaseController, TransactionSource, SubscriptionManaging {
-    public let catalog: Catalog
-    public let settings: LicenseSettings
-    public let provider: LicenseProvider
-    public let events: EventDispatcher
+package final class LicenseKeyStore: PurchaseController, TransactionSource, SubscriptionManaging {
+    package let catalog: Catalog
+    package let settings: LicenseSettings
+    package let provider: LicenseProvider
+    package let events: EventDispatcher
     /// The host's "enter your license key" view; nil: buying and restoring fail with a message saying so.
-    public var prompt: LicenseKeyPrompt?
+    package var prompt: LicenseKeyPrompt?
     /// The app user checkouts are made for (`checkout[custom][user_id]`).
-    public private(set) var userId = Purchases.anonymousUser
+    package private(set) var userId = Purchases.anonymousUser
     /// Told when the licenses changed (an activation, validation or deactivation), so the
     /// runtime reads the transactions again.
     package var onChange: (@MainActor () -> Void)?
@@ -40,7 +40,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     /// Opens (creating, 0600) the license database at `databasePath`. Nothing is asked of the
     /// network here: call `startRefreshing()` for the background validation.
-    public init(
+    package init(
         catalog: Catalog, settings: LicenseSettings, databasePath: String, provider: LicenseProvider,
         events: EventDispatcher, services: LicenseServices = LicenseServices()
     ) throws(SQLiteError) {
@@ -84,7 +84,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     // MARK: The licenses
 
     /// Every license on this machine, as the customer center shows it, at the store's clock.
-    public func licenses() throws -> [LicenseStatus] {
+    package func licenses() throws -> [LicenseStatus] {
         let now = services.now()
         return try db.records().map { access($0).status(at: now) }
     }
@@ -94,10 +94,10 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     }
 
     /// Where the customer manages their subscription (the catalog's `customer_portal_url`).
-    public var customerPortalURL: URL? { settings.customerPortalURL }
+    package var customerPortalURL: URL? { settings.customerPortalURL }
 
     /// `product`'s checkout with the app user id as custom data; nil without a `checkout_url`.
-    public func checkoutURL(for product: Product) -> URL? {
+    package func checkoutURL(for product: Product) -> URL? {
         guard let url = product.checkoutURL, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return nil
         }
@@ -116,7 +116,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     /// A key for a product the catalog does not sell, or one expired or disabled, is refused
     /// before an activation is used up. Reports `license_activate` or `license_activateFail`.
     @discardableResult
-    public func redeem(key rawKey: String) async throws(LicenseError) -> LicenseStatus {
+    package func redeem(key rawKey: String) async throws(LicenseError) -> LicenseStatus {
         let key = rawKey.trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             let status = try await activate(key)
@@ -210,7 +210,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     /// Opens `url` (a prompt's "Open checkout again") through the same opener as Buy; false
     /// when nothing could open it.
     @discardableResult
-    public func openCheckout(_ url: URL) -> Bool {
+    package func openCheckout(_ url: URL) -> Bool {
         services.openURL(url)
     }
 
@@ -219,7 +219,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     /// Opens the checkout in the browser, then asks for the key (again, saying why, when one
     /// does not activate) and activates it: `purchased`, or `cancelled` when the user closes
     /// the prompt.
-    public func purchase(_ product: Product) async -> PurchaseResult {
+    package func purchase(_ product: Product) async -> PurchaseResult {
         guard let checkout = checkoutURL(for: product) else {
             return .failed(LicenseError(.unknownProduct, "product \(product.id) has no checkout_url in the catalog; add one"))
         }
@@ -239,7 +239,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     }
 
     /// Asks for the key: "enter your license key". Cancelling restores nothing.
-    public func restorePurchases() async -> RestorationResult {
+    package func restorePurchases() async -> RestorationResult {
         guard prompt != nil else { return .failed(Self.noPrompt) }
         switch await askAndRedeem(.restore) {
         case .success: return .restored
@@ -274,14 +274,14 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     // MARK: Validation
 
     /// Why a validation runs, as `license_validate` reports it.
-    public enum RefreshTrigger: String, Sendable {
+    package enum RefreshTrigger: String, Sendable {
         case start, scheduled, demand
     }
 
     /// Validates every license now (on demand) unless a validation is already running, which
     /// it then waits for. Returns the errors of licenses that got no answer.
     @discardableResult
-    public func refresh(trigger: RefreshTrigger = .demand) async -> [LicenseError] {
+    package func refresh(trigger: RefreshTrigger = .demand) async -> [LicenseError] {
         if let refreshing {
             await refreshing.value
             return []
@@ -296,7 +296,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     /// Whether a background validation is due: none succeeded or failed within the refresh
     /// interval, or the back-off after a failure has passed.
-    public var isRefreshDue: Bool {
+    package var isRefreshDue: Bool {
         guard let records = try? db.records(), !records.isEmpty else { return false }
         let next = (try? db.value("next_check")).flatMap { $0.flatMap(Double.init) }.map(Date.init(timeIntervalSince1970:))
         return next.map { services.now() >= $0 } ?? true
@@ -305,7 +305,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     /// Validates in the background when due, and from then on every refresh interval (when the
     /// services ask for it) while the store lives. Never blocks: the validation is a task.
     @discardableResult
-    public func startRefreshing() -> Task<Void, Never>? {
+    package func startRefreshing() -> Task<Void, Never>? {
         let started = isRefreshDue ? Task { @MainActor [weak self] in _ = await self?.refresh(trigger: .start) } : nil
         if services.refreshesPeriodically, periodic == nil {
             let interval = services.refreshInterval
@@ -376,7 +376,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     /// "Deactivate this device": frees this machine's activation of every license (or the one
     /// for `productId`) and forgets it here, so its entitlements end at once. A license the
     /// provider no longer knows is forgotten too; one it cannot reach stays.
-    public func deactivate(productId: String? = nil) async throws(LicenseError) {
+    package func deactivate(productId: String? = nil) async throws(LicenseError) {
         let records = try stored().filter { productId == nil || $0.productId == productId }
         guard !records.isEmpty else {
             throw LicenseError(
@@ -416,18 +416,18 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     // MARK: TransactionSource
 
     /// The licenses as transactions (`LEMON_SQUEEZY`), from the database alone: no network.
-    public func currentTransactions() throws -> [StoreTransaction] {
+    package func currentTransactions() throws -> [StoreTransaction] {
         try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId)) }
     }
 
-    public func now() throws -> Date { services.now() }
+    package func now() throws -> Date { services.now() }
 
     /// Licenses belong to the machine; the user only goes into checkouts.
-    public func switchUser(_ userId: String) {
+    package func switchUser(_ userId: String) {
         self.userId = userId
     }
 
     // MARK: SubscriptionManaging
 
-    public var managedStores: Set<StoreKind> { [.lemonSqueezy] }
+    package var managedStores: Set<StoreKind> { [.lemonSqueezy] }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// A refusal the provider answers (unknown key, activation limit, expired key) is a
 /// `LicenseError` with its kind and the provider's words; transient failures (429, 5xx) are
 /// retried with back-off inside the call before they are thrown.
-public protocol LicenseProvider: Sendable {
+package protocol LicenseProvider: Sendable {
     /// The provider's name for messages (`Lemon Squeezy`).
     var name: String { get }
     /// Activates `key` on a new instance called `instanceName` (this machine).

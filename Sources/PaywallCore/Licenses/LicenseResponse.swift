@@ -12,19 +12,19 @@ public enum LicenseKeyStatus: String, Sendable, CaseIterable {
 }
 
 /// The license key as the provider describes it (`license_key{...}`).
-public struct LicenseKeyDetails: Equatable, Sendable {
-    public var id: String
-    public var status: LicenseKeyStatus
+package struct LicenseKeyDetails: Equatable, Sendable {
+    package var id: String
+    package var status: LicenseKeyStatus
     /// The key itself; never shown unmasked (`LicenseKeyMask`).
-    public var key: String
+    package var key: String
     /// How many instances the key may be activated on; nil: no limit.
-    public var activationLimit: Int?
-    public var activationUsage: Int
-    public var createdAt: Date?
+    package var activationLimit: Int?
+    package var activationUsage: Int
+    package var createdAt: Date?
     /// Nil: the key does not expire (a lifetime purchase, or one whose subscription sets `status`).
-    public var expiresAt: Date?
+    package var expiresAt: Date?
 
-    public init(
+    package init(
         id: String, status: LicenseKeyStatus, key: String, activationLimit: Int?, activationUsage: Int,
         createdAt: Date?, expiresAt: Date?
     ) {
@@ -39,12 +39,12 @@ public struct LicenseKeyDetails: Equatable, Sendable {
 }
 
 /// One activation of a key (`instance{id,name,created_at}`): this machine, once activated.
-public struct LicenseInstance: Equatable, Sendable {
-    public var id: String
-    public var name: String
-    public var createdAt: Date?
+package struct LicenseInstance: Equatable, Sendable {
+    package var id: String
+    package var name: String
+    package var createdAt: Date?
 
-    public init(id: String, name: String, createdAt: Date?) {
+    package init(id: String, name: String, createdAt: Date?) {
         self.id = id
         self.name = name
         self.createdAt = createdAt
@@ -53,18 +53,18 @@ public struct LicenseInstance: Equatable, Sendable {
 
 /// What was bought, and by whom (`meta{...}`). Ids are kept as text, whether the provider
 /// writes them as numbers or strings.
-public struct LicenseMeta: Equatable, Sendable {
-    public var storeId: String?
-    public var orderId: String?
-    public var productId: String?
-    public var productName: String?
-    public var variantId: String?
-    public var variantName: String?
-    public var customerId: String?
-    public var customerName: String?
-    public var customerEmail: String?
+package struct LicenseMeta: Equatable, Sendable {
+    package var storeId: String?
+    package var orderId: String?
+    package var productId: String?
+    package var productName: String?
+    package var variantId: String?
+    package var variantName: String?
+    package var customerId: String?
+    package var customerName: String?
+    package var customerEmail: String?
 
-    public init(
+    package init(
         storeId: String? = nil, orderId: String? = nil, productId: String? = nil, productName: String? = nil,
         variantId: String? = nil, variantName: String? = nil, customerId: String? = nil,
         customerName: String? = nil, customerEmail: String? = nil
@@ -83,16 +83,16 @@ public struct LicenseMeta: Equatable, Sendable {
 
 /// A provider's answer to activate, validate or deactivate that succeeded as HTTP: whether the
 /// action took (`activated` / `valid` / `deactivated`), and the key, instance and purchase.
-public struct LicenseResponse: Equatable, Sendable {
+package struct LicenseResponse: Equatable, Sendable {
     /// `activated`, `valid` or `deactivated`, by the action.
-    public var succeeded: Bool
+    package var succeeded: Bool
     /// The provider's own words when it did not (`error`).
-    public var error: String?
-    public var licenseKey: LicenseKeyDetails
-    public var instance: LicenseInstance?
-    public var meta: LicenseMeta
+    package var error: String?
+    package var licenseKey: LicenseKeyDetails
+    package var instance: LicenseInstance?
+    package var meta: LicenseMeta
 
-    public init(
+    package init(
         succeeded: Bool, error: String? = nil, licenseKey: LicenseKeyDetails, instance: LicenseInstance? = nil,
         meta: LicenseMeta = LicenseMeta()
     ) {

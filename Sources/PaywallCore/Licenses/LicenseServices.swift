@@ -2,20 +2,20 @@ import Foundation
 
 /// What the license-key store needs from the machine, injectable for tests: the clock, the
 /// browser, this machine's name, and how often validation refreshes.
-public struct LicenseServices: Sendable {
+package struct LicenseServices: Sendable {
     /// The time now (tests move it to pass the offline grace period).
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// Opens a checkout in the system browser; false when nothing could open it.
-    public var openURL: @MainActor @Sendable (URL) -> Bool
+    package var openURL: @MainActor @Sendable (URL) -> Bool
     /// The instance name a key is activated under (the machine's pretty hostname).
-    public var instanceName: @Sendable () -> String
+    package var instanceName: @Sendable () -> String
     /// Seconds between background validations (6 hours): "at most every few hours".
-    public var refreshInterval: Double
+    package var refreshInterval: Double
     /// Whether the store validates again by itself every `refreshInterval` while it lives
     /// (tests ask for refreshes instead).
-    public var refreshesPeriodically: Bool
+    package var refreshesPeriodically: Bool
 
-    public init(
+    package init(
         now: @escaping @Sendable () -> Date = { Date() },
         openURL: @escaping @MainActor @Sendable (URL) -> Bool = { SystemURLOpener.open($0) },
         instanceName: @escaping @Sendable () -> String = { InstanceName.current() },

@@ -1,23 +1,23 @@
 import Foundation
 
 /// How a catalog sells through license keys (`"store": "lemon_squeezy"` and its fields).
-public struct LicenseSettings: Equatable, Sendable {
+package struct LicenseSettings: Equatable, Sendable {
     /// The merchant of record whose license API the keys belong to.
-    public enum Provider: String, Sendable, CaseIterable {
+    package enum Provider: String, Sendable, CaseIterable {
         case lemonSqueezy = "lemon_squeezy"
     }
 
-    public static let lemonSqueezyAPI = URL(string: "https://api.lemonsqueezy.com")!
+    package static let lemonSqueezyAPI = URL(string: "https://api.lemonsqueezy.com")!
 
-    public var provider: Provider
+    package var provider: Provider
     /// `license_api_base_url`: `https`, or `http` on a loopback address (tests).
-    public var apiBaseURL: URL
+    package var apiBaseURL: URL
     /// `offline_grace_days`: days an active license stays active without a successful validation.
-    public var offlineGraceDays: Int
+    package var offlineGraceDays: Int
     /// `customer_portal_url`: where the customer manages their subscription (the merchant's portal).
-    public var customerPortalURL: URL?
+    package var customerPortalURL: URL?
 
-    public init(
+    package init(
         provider: Provider = .lemonSqueezy, apiBaseURL: URL = LicenseSettings.lemonSqueezyAPI, offlineGraceDays: Int = 14,
         customerPortalURL: URL? = nil
     ) {
@@ -29,7 +29,7 @@ public struct LicenseSettings: Equatable, Sendable {
 
     /// Why `url` may not carry license keys (nil when it may): only `https`, except `http` to a
     /// loopback address, which never leaves the machine.
-    public static func insecurity(of url: URL) -> String? {
+    package static func insecurity(of url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else {
             return "is not an absolute URL like https://api.lemonsqueezy.com"
         }
@@ -48,18 +48,18 @@ public struct LicenseSettings: Equatable, Sendable {
 
 /// A product's ids at Lemon Squeezy (`lemon_squeezy: {product_id, variant_id}`): a key's
 /// `meta.product_id` and `meta.variant_id` pick the catalog product it unlocks.
-public struct LemonSqueezyProduct: Hashable, Sendable {
-    public var productId: String
+package struct LemonSqueezyProduct: Hashable, Sendable {
+    package var productId: String
     /// Nil: any variant of the product.
-    public var variantId: String?
+    package var variantId: String?
 
-    public init(productId: String, variantId: String? = nil) {
+    package init(productId: String, variantId: String? = nil) {
         self.productId = productId
         self.variantId = variantId
     }
 
     /// Whether a key bought as `meta` is for this product.
-    public func matches(_ meta: LicenseMeta) -> Bool {
+    package func matches(_ meta: LicenseMeta) -> Bool {
         meta.productId == productId && (variantId == nil || meta.variantId == variantId)
     }
 }

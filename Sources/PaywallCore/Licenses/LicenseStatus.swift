@@ -43,7 +43,7 @@ public struct LicenseStatus: Equatable, Sendable {
     /// When access ends unless a validation succeeds first (`validatedAt` + the grace period).
     public var graceEndsAt: Date
 
-    public init(
+    package init(
         maskedKey: String, keyStatus: LicenseKeyStatus, state: EntitlementState, reason: Reason?,
         activationUsage: Int, activationLimit: Int?, expiresAt: Date?, productId: String, productName: String?,
         variantName: String?, instanceName: String, activatedAt: Date, validatedAt: Date, graceEndsAt: Date

@@ -2,11 +2,11 @@ import Foundation
 
 /// A link that redeems a license key: `SCHEME://paywall/redeem?license_key=KEY`, any scheme (the
 /// app's own, routed to it by its `.desktop` file's `MimeType=x-scheme-handler/SCHEME;`).
-public struct RedeemLink: Equatable, Sendable {
-    public let licenseKey: String
+package struct RedeemLink: Equatable, Sendable {
+    package let licenseKey: String
 
     /// Nil for any other link, or one without a key.
-    public init?(_ url: URL) {
+    package init?(_ url: URL) {
         guard url.host?.lowercased() == "paywall", url.path == "/redeem" || url.path == "/redeem/",
             let parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let key = parts.queryItems?.first(where: { $0.name == "license_key" })?.value?
@@ -17,7 +17,7 @@ public struct RedeemLink: Equatable, Sendable {
     }
 
     /// `url` with every `license_key` masked, for events and logs.
-    public static func masked(_ url: URL) -> String {
+    package static func masked(_ url: URL) -> String {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = parts.queryItems else {
             return url.absoluteString
         }

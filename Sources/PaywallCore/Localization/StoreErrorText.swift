@@ -20,15 +20,15 @@ extension FakeStoreError: StoreCodedError {
     }
 }
 
-public enum StoreErrorText {
+package enum StoreErrorText {
     /// What a dialog needs of an error, as plain values (outcomes that carry it stay
     /// `Equatable` and `Sendable`).
-    public struct Cause: Equatable, Sendable {
-        public var storeCode: String?
+    package struct Cause: Equatable, Sendable {
+        package var storeCode: String?
         /// An app's own `LocalizedError` text.
-        public var appText: String?
+        package var appText: String?
 
-        public init(_ error: (any Error)?) {
+        package init(_ error: (any Error)?) {
             storeCode = (error as? StoreCodedError)?.storeCode
             appText = storeCode == nil ? (error as? LocalizedError)?.errorDescription : nil
         }

@@ -2,11 +2,11 @@ import Foundation
 
 /// Where the runtime keeps its databases: `--data-dir DIR`, else `$XDG_DATA_HOME/paywall`,
 /// else `~/.local/share/paywall` (the XDG base directory convention).
-public struct DataDirectory: Equatable, Sendable {
-    public let url: URL
+package struct DataDirectory: Equatable, Sendable {
+    package let url: URL
 
     /// The directory the arguments and environment name, created when missing.
-    public init(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package init(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self = Self.locate(explicit: explicit, environment: environment)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -51,7 +51,7 @@ public struct DataDirectory: Equatable, Sendable {
 
     /// The bundle cache: `DIR/cache` with `--data-dir DIR`, else `$XDG_CACHE_HOME/paywall`,
     /// else `~/.cache/paywall` (caches are what XDG_CACHE_HOME is for).
-    public var bundleCache: URL { bundleCacheURL }
+    package var bundleCache: URL { bundleCacheURL }
     private let bundleCacheURL: URL
 
     /// Whether files can be created and written here: false on a read-only mount, even for
@@ -59,18 +59,18 @@ public struct DataDirectory: Equatable, Sendable {
     package var isWritable: Bool { access(url.path, W_OK) == 0 }
 
     /// The entitlement cache.
-    public var entitlementCache: String { url.appendingPathComponent("entitlements.sqlite").path }
+    package var entitlementCache: String { url.appendingPathComponent("entitlements.sqlite").path }
     /// Install date, view counters and user attributes.
-    public var runtimeState: String { url.appendingPathComponent("runtime.sqlite").path }
+    package var runtimeState: String { url.appendingPathComponent("runtime.sqlite").path }
     /// The fake store's state.
     /// The app's paywall config, as last loaded (used offline and when the source is slow).
-    public var configCache: String { url.appendingPathComponent("config.json").path }
-    public var fakeStore: String { url.appendingPathComponent("fake-store.sqlite").path }
+    package var configCache: String { url.appendingPathComponent("config.json").path }
+    package var fakeStore: String { url.appendingPathComponent("fake-store.sqlite").path }
     /// The license keys activated on this machine and their last validation (0600).
-    public var licenses: String { url.appendingPathComponent("licenses.sqlite").path }
+    package var licenses: String { url.appendingPathComponent("licenses.sqlite").path }
 }
 
-public struct DataDirectoryError: Error, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+package struct DataDirectoryError: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }

@@ -6,15 +6,15 @@ import Foundation
 
 /// An advisory lock on a file (`flock`), shared between processes: shared holders run side
 /// by side, an exclusive holder runs alone. Released when the value is released.
-public final class FileLock {
+package final class FileLock {
     private let descriptor: Int32
 
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         case shared, exclusive
     }
 
     /// Waits for the lock. Throws when the lock file cannot be opened.
-    public init(path: String, mode: Mode) throws {
+    package init(path: String, mode: Mode) throws {
         descriptor = try Self.open(path)
         if flock(descriptor, mode == .shared ? LOCK_SH : LOCK_EX) != 0 {
             let reason = String(cString: strerror(errno))
@@ -29,7 +29,7 @@ public final class FileLock {
 
     /// The lock if nobody holds it in a conflicting mode now, else nil (no waiting). Throws
     /// when the lock file cannot be opened (that is not somebody holding it).
-    public static func trying(_ path: String, mode: Mode) throws -> FileLock? {
+    package static func trying(_ path: String, mode: Mode) throws -> FileLock? {
         let descriptor = try open(path)
         guard flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
             let failure = errno
@@ -53,7 +53,7 @@ public final class FileLock {
         return descriptor
     }
 
-    public struct LockError: Error, CustomStringConvertible {
-        public let description: String
+    package struct LockError: Error, CustomStringConvertible {
+        package let description: String
     }
 }

@@ -10,12 +10,12 @@ public struct RuntimeResources: Equatable, Sendable {
     /// The folder that holds `web/`, `templates/` and `locales/`.
     public let root: URL
 
-    public static let environmentVariable = "PAYWALL_RESOURCES"
+    package static let environmentVariable = "PAYWALL_RESOURCES"
     /// A file every valid resource folder has.
     static let marker = "web/bridge.js"
 
     public struct NotFound: Error, CustomStringConvertible {
-        public let searched: [String]
+        package let searched: [String]
         public var description: String {
             "cannot find the runtime's resources (\(RuntimeResources.marker)); looked in: "
                 + searched.joined(separator: ", ")
@@ -50,12 +50,12 @@ public struct RuntimeResources: Equatable, Sendable {
             candidates.append(
                 binDir.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/paywall"))
         }
-        // .build/<triple>/<config>/paywall -> the checkout holding Package.swift.
+        // .build/<triple>/<config>/paywall -> the checkout holding Package.swift; every package
+        // up the tree, so an app's package inside the checkout (Examples/LumenNotes) finds it.
         var dir = binDir
         while dir.path != "/" {
             if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
                 candidates.append(dir)
-                break
             }
             dir = dir.deletingLastPathComponent()
         }
@@ -66,12 +66,12 @@ public struct RuntimeResources: Equatable, Sendable {
         FileManager.default.isReadableFile(atPath: url.appendingPathComponent(marker).path)
     }
 
-    public var web: URL { root.appendingPathComponent("web") }
+    package var web: URL { root.appendingPathComponent("web") }
     public var templates: URL { root.appendingPathComponent("templates") }
-    public var locales: URL { root.appendingPathComponent("locales") }
+    package var locales: URL { root.appendingPathComponent("locales") }
 
     /// The page script injected into every page.
-    public func bridgeScript() throws -> String {
+    package func bridgeScript() throws -> String {
         let url = root.appendingPathComponent(Self.marker)
         do {
             return try String(contentsOf: url, encoding: .utf8)

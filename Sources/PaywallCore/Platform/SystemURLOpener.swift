@@ -2,12 +2,12 @@ import Foundation
 
 /// Hands a URL to the desktop without GTK: `$PAYWALL_URL_OPENER` if set (testers point it at a
 /// script that records the URL), else `xdg-open`. The host falls back to GTK's own when neither runs.
-public enum SystemURLOpener {
-    public static let environmentVariable = "PAYWALL_URL_OPENER"
+package enum SystemURLOpener {
+    package static let environmentVariable = "PAYWALL_URL_OPENER"
 
     /// Opens `url`; false when no opener could be started (the reason is on stderr).
     @discardableResult
-    public static func open(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func open(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         if let command = environment[environmentVariable], !command.isEmpty, launch(command, url) { return true }
         if let xdgOpen = which("xdg-open", environment), launch(xdgOpen, url) { return true }
         return false

@@ -2,10 +2,10 @@
 /// restore that found nothing or failed): show them until the user answers (`show`), or answer
 /// them at once with their default button, their only one, OK (`auto`: scripted runs, which
 /// cannot click a GTK dialog). Either way each is reported as `dialog_shown`.
-public enum DialogPolicy: String, Sendable, CaseIterable {
+package enum DialogPolicy: String, Sendable, CaseIterable {
     case show
     case auto
 
     /// The answer `auto` gives: the dialogs' default (and only) button.
-    public static let defaultAnswer = "ok"
+    package static let defaultAnswer = "ok"
 }

@@ -1,13 +1,13 @@
 /// A window of another process that a sheet is made transient for and modal over: how an app
 /// that is not in this process (`paywall serve`'s `parent`) names its window.
-public enum ForeignWindow: Equatable, Sendable, CustomStringConvertible {
+package enum ForeignWindow: Equatable, Sendable, CustomStringConvertible {
     /// An X11 window id.
     case x11(UInt)
     /// An xdg-foreign exported handle (`zxdg_exporter_v1`, e.g. GTK 4's `gdk_wayland_toplevel_export_handle`).
     case wayland(String)
 
     /// Reads `x11:0x3a00007` (hex with `0x`, or decimal) or `wayland:HANDLE`.
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[1].isEmpty else { throw ParseError(text: text, reason: "no kind and id") }
         switch parts[0] {
@@ -26,7 +26,7 @@ public enum ForeignWindow: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .x11(let id): "x11:0x" + String(id, radix: 16)
         case .wayland(let handle): "wayland:\(handle)"
@@ -34,10 +34,10 @@ public enum ForeignWindow: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Why a parent's text could not be read.
-    public struct ParseError: Error, CustomStringConvertible {
-        public let text: String
-        public let reason: String
-        public var description: String {
+    package struct ParseError: Error, CustomStringConvertible {
+        package let text: String
+        package let reason: String
+        package var description: String {
             "parent \"\(text)\": \(reason); use \"x11:0x3a00007\" (an X11 window id) or \"wayland:HANDLE\" (an xdg-foreign exported handle)"
         }
     }

@@ -4,25 +4,25 @@
 ///
 /// Without any catalog (no purchases and no preview catalog) nothing is checked: there is
 /// nothing to check against, and such a page has no prices to show anyway.
-public struct MissingProduct: Equatable, Sendable, CustomStringConvertible {
+package struct MissingProduct: Equatable, Sendable, CustomStringConvertible {
     /// Why the product is missing; the raw value is the event's `reason`.
-    public enum Reason: String, Sendable {
+    package enum Reason: String, Sendable {
         /// The catalog has no product with this id.
         case notInCatalog = "not_in_catalog"
     }
 
     /// The slot's name (`primary`, or any name the page uses).
-    public let slot: String
-    public let productId: String
-    public let reason: Reason
+    package let slot: String
+    package let productId: String
+    package let reason: Reason
 
-    public init(slot: String, productId: String, reason: Reason) {
+    package init(slot: String, productId: String, reason: Reason) {
         self.slot = slot
         self.productId = productId
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         "slot \(slot): product \(productId) is not in the catalog; fix the product id or add the product to the catalog"
     }
 

@@ -4,11 +4,11 @@ import Foundation
 /// reports events, and ends with a `PresentationResult`. Holds the rules; the host only
 /// forwards raw page messages and load signals here.
 @MainActor
-public final class PaywallSession {
-    public let paywallId: String
+package final class PaywallSession {
+    package let paywallId: String
     /// The page's channel: its messages, readiness, deliveries and navigations.
     package let channel: PageChannel<PageMessage>
-    public var events: EventDispatcher { channel.events }
+    package var events: EventDispatcher { channel.events }
     /// The host's view of the page.
     package var page: PageSurface? {
         get { channel.surface }
@@ -24,7 +24,7 @@ public final class PaywallSession {
     /// The page's `params` template variables.
     package var params: [String: JSONValue] = [:]
     /// The app's handlers for deep links, custom messages, callbacks, ...
-    public weak var delegate: PaywallDelegate?
+    package weak var delegate: PaywallDelegate?
     /// Receives attributes the page sets with `user_attribute_updated`, to keep them; an error
     /// (over the size limits) is reported as `pageAction_refused`.
     package var onUserAttributes: (@MainActor ([String: JSONValue]) throws -> Void)?
@@ -57,7 +57,7 @@ public final class PaywallSession {
     }
 
     package var readiness: PageReadiness { channel.readiness }
-    public private(set) var result: PresentationResult?
+    package private(set) var result: PresentationResult?
     /// Runs purchases and restores; nil when no purchase controller is configured.
     private var purchaseFlow: PurchaseFlow?
     /// A purchase or restore of this paywall is running (a prompt it needs is drawn over it).
@@ -127,7 +127,7 @@ public final class PaywallSession {
 
     /// Ends the presentation with `result` (e.g. a timeout) unless it has ended already. A
     /// close (`.declined`) after a purchase that kept the paywall open reports that purchase.
-    public func finish(_ result: PresentationResult) {
+    package func finish(_ result: PresentationResult) {
         guard self.result == nil else { return }
         // Taken down while the survey is up: it ends unanswered, and the user's close stands.
         if surveyPending != nil { return surveyAnswered(.dismissed, auto: false) }

@@ -31,11 +31,11 @@ public enum PresentationCondition: Equatable, Sendable {
     }
 
     /// Why a user with `status` is not shown the paywall, or nil when it is shown.
-    public func skipReason(for status: SubscriptionStatus) -> String? {
+    public func skipReason(for status: SubscriptionStatus) -> SkipReason? {
         switch self {
-        case .checkUserSubscription: status.activeEntitlements.isEmpty ? nil : "subscribed"
+        case .checkUserSubscription: status.activeEntitlements.isEmpty ? nil : .subscribed
         case .always: nil
-        case .entitlements(let ids): Set(ids).isSubset(of: status.activeEntitlements) ? "entitled" : nil
+        case .entitlements(let ids): Set(ids).isSubset(of: status.activeEntitlements) ? .entitled : nil
         }
     }
 }

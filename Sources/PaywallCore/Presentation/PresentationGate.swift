@@ -30,7 +30,7 @@ package enum PresentationGate {
         }
         if let reason = condition.skipReason(for: purchases.subscriptionStatus) {
             params["status"] = "noPresentation"
-            params["reason"] = reason == "subscribed" ? "userIsSubscribed" : "userHasEntitlements"
+            params["reason"] = reason == .subscribed ? "userIsSubscribed" : "userHasEntitlements"
             purchases.events.emit(.paywallPresentationRequest, params)
             return .skipped(reason: reason)
         }

@@ -7,7 +7,7 @@ public enum PresentationResult: Equatable, Sendable {
     /// The user restored earlier purchases (or tried to buy what they already own).
     case restored
     /// The paywall was not shown: the user already has access.
-    case skipped(reason: String)
+    case skipped(reason: SkipReason)
     /// `--timeout` elapsed before the paywall closed.
     case timeout
     /// Under `--strict`, an `--eval` script threw or did not settle; `message` says which and why.

@@ -18,19 +18,19 @@ public struct ProductSlots: Equatable, Sendable {
     static let pageOrder = ["primary", "secondary", "tertiary"]
 
     /// Slots from a JSON object of slot -> product id (manifests, configs), in page order.
-    public init(inPageOrder map: [String: String]) {
+    package init(inPageOrder map: [String: String]) {
         let rank = { (slot: String) in Self.pageOrder.firstIndex(of: slot) ?? Self.pageOrder.count }
         self.init(
             map.sorted { a, b in rank(a.key) != rank(b.key) ? rank(a.key) < rank(b.key) : a.key < b.key }
                 .map { (slot: $0.key, productId: $0.value) })
     }
 
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ParseError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Parses `primary=ID,secondary=ID`.
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         var entries: [(String, String)] = []
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -48,7 +48,7 @@ public struct ProductSlots: Equatable, Sendable {
 
     /// These slots with `overrides` laid over them: a slot of `overrides` wins, the others are
     /// kept (`--products` and a config entry's `products` over the manifest's). Slot names are free-form.
-    public func merging(_ overrides: ProductSlots) -> ProductSlots {
+    package func merging(_ overrides: ProductSlots) -> ProductSlots {
         var merged = entries.map { entry in
             (slot: entry.slot, productId: overrides.productId(forSlot: entry.slot) ?? entry.productId)
         }
@@ -58,7 +58,7 @@ public struct ProductSlots: Equatable, Sendable {
 
     /// The slots whose product `catalog` does not sell, in slot order. Without a catalog
     /// nothing can be checked, so nothing is reported missing (`MissingProduct` says why).
-    public func missingProducts(in catalog: Catalog?) -> [MissingProduct] {
+    package func missingProducts(in catalog: Catalog?) -> [MissingProduct] {
         guard let catalog else { return [] }
         return entries.filter { catalog.product(id: $0.productId) == nil }
             .map { MissingProduct(slot: $0.slot, productId: $0.productId, reason: .notInCatalog) }
@@ -69,7 +69,7 @@ public struct ProductSlots: Equatable, Sendable {
     }
 
     /// The page's `products` event: `{"event_name":"products","products":[{"product":"primary","productId":"..."}]}`.
-    public var productsEvent: JSONValue {
+    package var productsEvent: JSONValue {
         .object([
             "event_name": "products",
             "products": .array(entries.map { .object(["product": .string($0.slot), "productId": .string($0.productId)]) }),

@@ -6,10 +6,10 @@ import Foundation
 extension Purchases {
     /// Where the path's events go: each event's name and parameters. A paywall adds its
     /// identifier and tells its page; by default they go to `events`.
-    public typealias EventReport = @MainActor (_ name: EventName, _ params: [String: JSONValue]) -> Void
+    package typealias EventReport = @MainActor (_ name: EventName, _ params: [String: JSONValue]) -> Void
 
     /// What a purchase came to; its events have been reported.
-    public enum PurchaseAttempt: Sendable {
+    package enum PurchaseAttempt: Sendable {
         /// The store charged (or granted) it and the status was read again.
         case purchased
         /// The user already had it: nothing was charged, which counts as a restore.
@@ -25,7 +25,7 @@ extension Purchases {
 
     /// Buys the catalog's product `productId` (see `purchase(_:changingPlan:report:beforeStoreCall:)`);
     /// an id the catalog does not have is reported as `transaction_fail`, naming the ids it has.
-    public func purchase(
+    package func purchase(
         productId: String, report: EventReport? = nil,
         beforeStoreCall: @MainActor () -> Void = {}
     ) async -> PurchaseAttempt {
@@ -59,7 +59,7 @@ extension Purchases {
     ///     progress indicator); not at all when nothing is asked of the store.
     ///   - report: where the events go (a paywall adds its identifier and tells its page);
     ///     nil: to `events`.
-    public func purchase(
+    package func purchase(
         _ product: Product, changingPlan: Bool = false, report: EventReport? = nil,
         beforeStoreCall: @MainActor () -> Void = {}
     ) async -> PurchaseAttempt {
@@ -121,7 +121,7 @@ extension Purchases {
     }
 
     /// What a restore found.
-    public enum RestoreOutcome: Equatable, Sendable {
+    package enum RestoreOutcome: Equatable, Sendable {
         case restored
         /// The store answered, but the user has no active purchase.
         case nothingToRestore
@@ -129,7 +129,7 @@ extension Purchases {
         case failed(reason: String, cause: StoreErrorText.Cause)
 
         /// The event reporting it (`restore_complete` or `restore_fail` with its `message`).
-        public var event: (name: EventName, params: [String: JSONValue]) {
+        package var event: (name: EventName, params: [String: JSONValue]) {
             switch self {
             case .restored: (.restoreComplete, [:])
             case .nothingToRestore: (.restoreFail, ["message": "no active purchases to restore"])
@@ -150,7 +150,7 @@ extension Purchases {
 
     /// Asks the controller to restore, then reads the store again; reports `restore_start`,
     /// then `restore_complete` or `restore_fail`.
-    public func restore(report: EventReport? = nil) async -> RestoreOutcome {
+    package func restore(report: EventReport? = nil) async -> RestoreOutcome {
         let report = reporter(report)
         report(.restoreStart, [:])
         let outcome = await restoredPurchases()

@@ -4,7 +4,7 @@
 /// checkout answers. A controller without it is waited for: a close asked for meanwhile
 /// happens once the store answered, so no charge goes unreported.
 @MainActor
-public protocol PurchaseCancelling: PurchaseController {
+package protocol PurchaseCancelling: PurchaseController {
     /// The paywall that started the running purchase or restore was closed.
     func paywallClosedDuringPurchase()
 }

@@ -8,22 +8,22 @@ import Foundation
 /// sets it with `setSubscriptionStatus(_:)` from its backend. Either way the last status is
 /// cached and used on the next cold start until a fresh one arrives.
 @MainActor
-public final class Purchases {
-    public let controller: PurchaseController
-    public let catalog: Catalog
-    public let cache: EntitlementCache
-    public let events: EventDispatcher
+package final class Purchases {
+    package let controller: PurchaseController
+    package let catalog: Catalog
+    package let cache: EntitlementCache
+    package let events: EventDispatcher
     /// The store whose transactions decide the status; nil when the app owns the status.
-    public let transactionSource: TransactionSource?
+    package let transactionSource: TransactionSource?
 
-    public nonisolated static let anonymousUser = "$anonymous"
+    package nonisolated static let anonymousUser = "$anonymous"
 
-    public private(set) var userId: String
-    public private(set) var subscriptionStatus: SubscriptionStatus
-    public private(set) var customerInfo: CustomerInfo
+    package private(set) var userId: String
+    package private(set) var subscriptionStatus: SubscriptionStatus
+    package private(set) var customerInfo: CustomerInfo
     private var statusWaiters: [CheckedContinuation<Void, Never>] = []
 
-    public init(
+    package init(
         controller: PurchaseController, catalog: Catalog, cache: EntitlementCache,
         transactionSource: TransactionSource?, events: EventDispatcher, userId: String = Purchases.anonymousUser
     ) throws {
@@ -38,7 +38,7 @@ public final class Purchases {
     }
 
     /// Switches to another user; their cached status applies at once.
-    public func identify(_ userId: String) throws {
+    package func identify(_ userId: String) throws {
         guard userId != self.userId else { return }
         self.userId = userId
         transactionSource?.switchUser(userId)
@@ -48,7 +48,7 @@ public final class Purchases {
 
     /// The app's word on the status (purchase-controller mode). It applies at once; when the
     /// cache cannot keep it for the next start, that is reported and thrown.
-    public func setSubscriptionStatus(_ status: SubscriptionStatus) throws {
+    package func setSubscriptionStatus(_ status: SubscriptionStatus) throws {
         update(status: status, info: customerInfo)
         do {
             try cache.appSetStatus(user: userId, status)
@@ -67,7 +67,7 @@ public final class Purchases {
     /// brings the cache up to date (each one writes the user's whole history). Throws only
     /// when the store cannot be read.
     /// - Parameter product: the product just bought, named in that event with its transaction.
-    public func refresh(purchased product: Product? = nil) throws {
+    package func refresh(purchased product: Product? = nil) throws {
         guard let source = transactionSource else { return }
         let transactions = try source.currentTransactions()
         let now = try source.now()
@@ -102,7 +102,7 @@ public final class Purchases {
     }
 
     /// Waits until the status is known or `timeout` seconds pass. Returns false on timeout.
-    public func waitForKnownStatus(timeout: Double) async -> Bool {
+    package func waitForKnownStatus(timeout: Double) async -> Bool {
         if subscriptionStatus != .unknown { return true }
         let timer = Task { @MainActor in
             try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
@@ -115,12 +115,12 @@ public final class Purchases {
 
     /// Whether the user may have `product`'s introductory offer, as far as their transactions
     /// tell (see `OwnershipRules`).
-    public func isEligibleForIntroOffer(_ product: Product) -> Bool {
+    package func isEligibleForIntroOffer(_ product: Product) -> Bool {
         OwnershipRules.isEligibleForIntroOffer(product, history: customerInfo.transactions)
     }
 
     /// Whether buying `product` would give the user nothing they do not already have.
-    public func alreadyOwns(_ product: Product) -> Bool {
+    package func alreadyOwns(_ product: Product) -> Bool {
         OwnershipRules.hasEverything(product, activeEntitlements: subscriptionStatus.activeEntitlements)
     }
 

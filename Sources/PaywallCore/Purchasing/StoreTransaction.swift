@@ -48,7 +48,7 @@ public struct StoreTransaction: Hashable, Sendable {
     public var price: Decimal
     public var currencyCode: String
 
-    public init(
+    package init(
         id: String, originalId: String? = nil, productId: String, kind: Product.Kind, store: StoreKind,
         purchaseDate: Date, expirationDate: Date? = nil, willRenew: Bool = false, revocationDate: Date? = nil,
         offerType: OfferType? = nil, subscriptionGroupId: String? = nil, entitlementIds: [String] = [],

@@ -4,7 +4,7 @@ import Foundation
 /// store now, real stores later). With a plain `PurchaseController`, the app sets the
 /// subscription status instead.
 @MainActor
-public protocol TransactionSource: AnyObject {
+package protocol TransactionSource: AnyObject {
     /// Every transaction of the store account, with renewals up to now applied.
     func currentTransactions() throws -> [StoreTransaction]
     /// The time the store's clock says it is (a fake store's clock can be moved).
@@ -21,6 +21,6 @@ public protocol TransactionSource: AnyObject {
 }
 
 extension TransactionSource {
-    public var restoreTransfersPurchases: Bool { false }
-    public func accountUserIds() throws -> [String] { [] }
+    package var restoreTransfersPurchases: Bool { false }
+    package func accountUserIds() throws -> [String] { [] }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// What the runtime remembers about this installation, beside entitlements: when it was
 /// installed, how many paywalls were shown, each user's attributes (set by the app or by
 /// a page's `user_attribute_updated`) and paywall survey assignments. In `runtime.sqlite` in the data directory.
-public final class RuntimeState {
+package final class RuntimeState {
     let database: SQLiteDatabase
     package let recovery: RecoveringDatabase.Recovery?
 
@@ -22,7 +22,7 @@ public final class RuntimeState {
         "CREATE TABLE survey_assignments (user_id TEXT NOT NULL, assignment_key TEXT NOT NULL, PRIMARY KEY (user_id, assignment_key));",
     ]
 
-    public init(path: String, now: Date = Date()) throws(SQLiteError) {
+    package init(path: String, now: Date = Date()) throws(SQLiteError) {
         (database, recovery) = try RecoveringDatabase.open(
             path: path, applicationId: Self.applicationId, migrations: Self.migrations)
         try database.query(
@@ -31,14 +31,14 @@ public final class RuntimeState {
     }
 
     /// When the runtime first ran with this data directory.
-    public var installedAt: Date {
+    package var installedAt: Date {
         let text = (try? database.query("SELECT value FROM facts WHERE key = 'installed_at'").first?["value"]?.string) ?? nil
         return text.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? Date()
     }
 
     /// Counts one more paywall view (in total and for `paywallId`) and returns the new total.
     @discardableResult
-    public func countPaywallView(_ paywallId: String) throws -> Int {
+    package func countPaywallView(_ paywallId: String) throws -> Int {
         try database.transaction {
             for key in ["paywall_views", "paywall_views:\(paywallId)"] {
                 try database.query(
@@ -49,21 +49,21 @@ public final class RuntimeState {
         return totalPaywallViews
     }
 
-    public var totalPaywallViews: Int {
+    package var totalPaywallViews: Int {
         Int((try? database.query("SELECT value FROM counters WHERE key = 'paywall_views'").first?["value"]?.int ?? 0) ?? 0)
     }
 
     /// The most one attribute's key and JSON value may take together, in UTF-8 bytes.
-    public static let maxAttributeBytes = 64 * 1024
+    package static let maxAttributeBytes = 64 * 1024
     /// The most one user's attributes may take together, in UTF-8 bytes.
-    public static let maxUserAttributeBytes = 1024 * 1024
+    package static let maxUserAttributeBytes = 1024 * 1024
 
     /// An update that would store more than the limits allow; nothing of it was stored.
-    public enum AttributeLimitError: Error, CustomStringConvertible {
+    package enum AttributeLimitError: Error, CustomStringConvertible {
         case attributeTooLarge(key: String, bytes: Int)
         case userTooLarge(bytes: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .attributeTooLarge(let key, let bytes):
                 "user attribute \"\(key.prefix(64))\" takes \(bytes) bytes; one attribute may take at most \(RuntimeState.maxAttributeBytes)"
@@ -76,7 +76,7 @@ public final class RuntimeState {
     /// Stores attributes for `user`; a null value removes the attribute. An update past the
     /// size limits throws `AttributeLimitError` and stores nothing (pages could otherwise grow
     /// the database without end, and every later presentation reads it).
-    public func setUserAttributes(_ attributes: [String: JSONValue], user: String) throws {
+    package func setUserAttributes(_ attributes: [String: JSONValue], user: String) throws {
         var encoded: [(key: String, json: String?)] = []
         for (key, value) in attributes {
             let json = value == .null ? nil : value.jsonText
@@ -105,11 +105,11 @@ public final class RuntimeState {
     }
 
     /// Forgets every attribute of `user` (a reset: what was set before sign-out is not shown to whoever comes next).
-    public func removeUserAttributes(user: String) throws {
+    package func removeUserAttributes(user: String) throws {
         try database.query("DELETE FROM user_attributes WHERE user_id = ?", [.text(user)])
     }
 
-    public func userAttributes(user: String) throws -> [String: JSONValue] {
+    package func userAttributes(user: String) throws -> [String: JSONValue] {
         var result: [String: JSONValue] = [:]
         for row in try database.query("SELECT key, value FROM user_attributes WHERE user_id = ?", [.text(user)]) {
             if let key = row["key"]?.string, let text = row["value"]?.string, let value = try? JSONValue(parsing: text) {

@@ -28,16 +28,16 @@ package enum SQLiteValue: Equatable, Sendable {
 /// One result row, by column name.
 package typealias SQLiteRow = [String: SQLiteValue]
 
-public struct SQLiteError: Error, Equatable, CustomStringConvertible {
-    public let code: Int32
-    public let message: String
-    public var description: String { message }
+package struct SQLiteError: Error, Equatable, CustomStringConvertible {
+    package let code: Int32
+    package let message: String
+    package var description: String { message }
 
     /// The file is not a database, or is damaged.
-    public var isCorruption: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+    package var isCorruption: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
 
     /// The file, or its directory, cannot be opened or written.
-    public var isUnwritable: Bool { code == SQLITE_CANTOPEN || code == SQLITE_READONLY }
+    package var isUnwritable: Bool { code == SQLITE_CANTOPEN || code == SQLITE_READONLY }
 }
 
 /// A small, synchronous SQLite connection: prepared statements with bound values,

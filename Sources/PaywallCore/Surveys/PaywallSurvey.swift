@@ -39,9 +39,9 @@ public struct PaywallSurvey: Equatable, Sendable {
     public var includeClose: Bool
 
     /// The option id of the free-text "Other" answer; config options may not use it.
-    public static let otherOptionId = "other"
+    package static let otherOptionId = "other"
     /// The most options a survey may list: more would not fit one dialog on a laptop screen.
-    public static let maxOptions = 10
+    package static let maxOptions = 10
 
     public init(
         id: String, assignmentKey: String, title: String, message: String = "", trigger: Trigger,

@@ -21,7 +21,7 @@ public struct SurveyResponse: Equatable, Sendable {
     /// What the user wrote under "Other"; nil for the other options.
     public var customText: String?
 
-    public init(
+    package init(
         paywallId: String, surveyId: String, assignmentKey: String, optionId: String, optionTitle: String,
         customText: String?
     ) {

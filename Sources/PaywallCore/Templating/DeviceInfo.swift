@@ -2,16 +2,16 @@ import Foundation
 
 /// Facts about this machine and app for the page's `device` variables, read from the real
 /// system: the OS from `/etc/os-release`, the model from DMI, the time zone and the clock.
-public struct DeviceInfo: Equatable, Sendable {
-    public var osName: String
-    public var osVersion: String
-    public var deviceModel: String
+package struct DeviceInfo: Equatable, Sendable {
+    package var osName: String
+    package var osVersion: String
+    package var deviceModel: String
     /// `light` or `dark`, from the desktop's theme (or `--theme`).
-    public var interfaceStyle: String
+    package var interfaceStyle: String
     /// The version of the app showing the paywall, as the app gives it.
-    public var appVersion: String
+    package var appVersion: String
 
-    public init(osName: String, osVersion: String, deviceModel: String, interfaceStyle: String, appVersion: String) {
+    package init(osName: String, osVersion: String, deviceModel: String, interfaceStyle: String, appVersion: String) {
         self.osName = osName
         self.osVersion = osVersion
         self.deviceModel = deviceModel
@@ -20,11 +20,11 @@ public struct DeviceInfo: Equatable, Sendable {
     }
 
     /// The runtime's version, reported as `sdkVersion`.
-    public static let runtimeVersion = "0.1.0"
+    package static let runtimeVersion = "0.1.0"
 
     /// This machine's OS and model with the desktop's `interfaceStyle` and the app's version.
     /// The files behind them are read once a process: they do not change while it runs.
-    public static func current(interfaceStyle: String, appVersion: String) -> DeviceInfo {
+    package static func current(interfaceStyle: String, appVersion: String) -> DeviceInfo {
         var info = machine
         info.interfaceStyle = interfaceStyle
         info.appVersion = appVersion

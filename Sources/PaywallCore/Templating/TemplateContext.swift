@@ -6,29 +6,29 @@ import Foundation
 /// or another user since the page loaded shows. The toolkit supplies the one fact only it
 /// knows: the desktop's light or dark style.
 @MainActor
-public final class TemplateContext {
+package final class TemplateContext {
     /// The user's purchases; its catalog and user win over `catalog` and `userId`.
-    public var purchases: Purchases?
+    package var purchases: Purchases?
     /// Products to show when there is no `purchases` (previews).
-    public var catalog: Catalog?
+    package var catalog: Catalog?
     /// Install date, view counters and user attributes; nil keeps nothing between runs.
-    public var state: RuntimeState?
+    package var state: RuntimeState?
     /// The user when there is no `purchases` (which has its own).
-    public var userId = Purchases.anonymousUser
+    package var userId = Purchases.anonymousUser
     /// The app's version, for `device.appVersion`.
-    public var appVersion = ""
+    package var appVersion = ""
     /// The locale prices and dates are formatted in.
-    public var locale: Locale
+    package var locale: Locale
     /// The desktop's style, `light` or `dark`, asked each time variables are built.
-    public var interfaceStyle: @MainActor () -> String
+    package var interfaceStyle: @MainActor () -> String
 
-    public init(locale: Locale, interfaceStyle: @escaping @MainActor () -> String = { "light" }) {
+    package init(locale: Locale, interfaceStyle: @escaping @MainActor () -> String = { "light" }) {
         self.locale = locale
         self.interfaceStyle = interfaceStyle
     }
 
     /// Builds pages' variables from `runtime`: its purchases, runtime state, user and app version.
-    public func attach(_ runtime: PaywallRuntime) {
+    package func attach(_ runtime: PaywallRuntime) {
         purchases = runtime.purchases
         state = runtime.state
         userId = runtime.userId
@@ -36,13 +36,13 @@ public final class TemplateContext {
     }
 
     /// The user the page is shown to.
-    public var currentUser: String { purchases?.userId ?? userId }
+    package var currentUser: String { purchases?.userId ?? userId }
 
     /// The products shown: the purchases' catalog, else the preview one.
-    public var products: Catalog? { purchases?.catalog ?? catalog }
+    package var products: Catalog? { purchases?.catalog ?? catalog }
 
     /// This machine with the desktop's style and the app's version.
-    public var device: DeviceInfo {
+    package var device: DeviceInfo {
         DeviceInfo.current(interfaceStyle: interfaceStyle(), appVersion: appVersion)
     }
 

@@ -1,6 +1,6 @@
-import CGtk
 import Foundation
-import PaywallCore
+// An app imports `PaywallHost` alone: the models `Paywalls` takes and returns come with it.
+@_exported public import PaywallCore
 
 /// The app's one entry point: configure once, then register placements, present paywalls and
 /// the customer center, and follow the user's customer info.
@@ -8,29 +8,29 @@ import PaywallCore
 /// ```swift
 /// let paywalls = try Paywalls.configure(.init(store: .controller(catalog: "products.json"), config: .url(configURL)),
 ///                                       purchaseController: myController)
-/// paywalls.register(placement: "export_pdf", params: ["source": "toolbar"], parent: appWindow) { exportPDF() }
+/// paywalls.register(placement: "export_pdf", params: ["source": "toolbar"], parent: .gtk(appWindow)) { exportPDF() }
 /// ```
 ///
-/// Everything without a window (purchases, customer info, the user, the config) is its
-/// `runtime`, in the core; presenting is its `presenter`.
+/// Its other parts: purchases and customer info, the customer center, license keys,
+/// presenting by name or bundle path, and the presentation options.
 @MainActor
 public final class Paywalls {
     /// Purchases, customer info, the user, the config and its placements, the bundle cache.
-    public let runtime: PaywallRuntime
-    /// Presents paywalls and the customer center; its options (status timeout, dialogs,
-    /// customer-center configuration, preloading) are the app's to set.
-    public let presenter: PaywallPresenter
+    /// Internal, not package: the sidecar and the tools go through the facade's methods.
+    let runtime: PaywallRuntime
+    /// Presents paywalls and the customer center.
+    let presenter: PaywallPresenter
     /// Every event of the runtime and its presentations.
     public var events: EventDispatcher { runtime.events }
 
     /// Starts GTK (when the app has not), configures the runtime and makes the presenter.
     /// - Parameters:
-    ///   - configuration: the store, the config, the data directory and the other settings.
+    ///   - configuration: the data directory, the store, the config, the user, the locale.
     ///   - purchaseController: the app's controller, for `.controller(catalog:)`.
     ///   - resources: the runtime's `web/`, `locales/` and `templates/` (default: found from
     ///     the executable, `PAYWALL_RESOURCES` or the install prefix).
     public static func configure(
-        _ configuration: PaywallRuntime.Configuration, purchaseController: PurchaseController? = nil,
+        _ configuration: PaywallsConfiguration, purchaseController: PurchaseController? = nil,
         resources: RuntimeResources? = nil
     ) throws -> Paywalls {
         try Toolkit.initialize()
@@ -61,18 +61,20 @@ public final class Paywalls {
         PaywallRuntime.handleDeepLink(url)
     }
 
+    /// The redemption of the redeem links kept from before `configure` (the static
+    /// `handleDeepLink(_:)` came first); await its value for their outcomes. Nil when none were
+    /// kept, or the catalog sells no license keys.
+    public var deepLinkRedemptions: Task<[DeepLinkOutcome], Never>? { runtime.deepLinkRedemptions }
+
     /// Redeems a redeem link with this app's license store.
-    public func handleDeepLink(_ url: URL) async -> PaywallRuntime.DeepLinkOutcome {
+    public func handleDeepLink(_ url: URL) async -> DeepLinkOutcome {
         await runtime.handleDeepLink(url)
     }
 
     // MARK: The user
 
-    /// The current user's customer info, right from the cache at start (offline too).
-    public var customerInfo: CustomerInfo { runtime.customerInfo }
-    public var subscriptionStatus: SubscriptionStatus { runtime.subscriptionStatus }
-    /// Every change of the customer info from now on.
-    public var customerInfoUpdates: AsyncStream<CustomerInfo> { runtime.customerInfoUpdates }
+    /// The current user: the one `identify(_:)` signed in, or the anonymous user's id.
+    public var userId: String { runtime.userId }
 
     /// Signs `userId` in: their purchases, status and attributes apply to what is shown next.
     public func identify(_ userId: String) throws {
@@ -91,6 +93,13 @@ public final class Paywalls {
         try runtime.setUserAttributes(attributes)
     }
 
+    /// The app's handlers for what pages ask of it: deep links, custom actions, callbacks,
+    /// review requests and survey answers.
+    public var delegate: PaywallDelegate? {
+        get { presenter.delegate }
+        set { presenter.delegate = newValue }
+    }
+
     // MARK: Placements
 
     /// What the app hears about one registration.
@@ -99,8 +108,8 @@ public final class Paywalls {
         public var presented: (@MainActor (PaywallPresentation) -> Void)?
         /// The paywall closed, with its result.
         public var dismissed: (@MainActor (PresentationResult) -> Void)?
-        /// No paywall was shown: the reason (`subscribed`, `entitled`).
-        public var skipped: (@MainActor (String) -> Void)?
+        /// No paywall was shown: the user already has access.
+        public var skipped: (@MainActor (SkipReason) -> Void)?
         /// The placement could not be shown at all (unknown placement, no config).
         public var error: (@MainActor (PlacementError) -> Void)?
         /// Last, once the registration is over (after the others and the feature): whether the
@@ -110,7 +119,7 @@ public final class Paywalls {
         public init(
             presented: (@MainActor (PaywallPresentation) -> Void)? = nil,
             dismissed: (@MainActor (PresentationResult) -> Void)? = nil,
-            skipped: (@MainActor (String) -> Void)? = nil, error: (@MainActor (PlacementError) -> Void)? = nil,
+            skipped: (@MainActor (SkipReason) -> Void)? = nil, error: (@MainActor (PlacementError) -> Void)? = nil,
             completed: (@MainActor (_ featureRan: Bool) -> Void)? = nil
         ) {
             self.presented = presented
@@ -121,45 +130,24 @@ public final class Paywalls {
         }
     }
 
-    /// A placement that could not be shown.
-    public struct PlacementError: Error, CustomStringConvertible {
-        /// Why, in Superwall's words (`paywallPresentationRequest`'s `reason`).
-        public enum Kind: String, Sendable {
-            /// No such placement in the config, or no config.
-            case placementNotFound
-            /// Another placement's paywall is on screen: one at a time.
-            case paywallAlreadyPresented
-            /// The paywall is not cached and the runtime's fallback paywall is missing.
-            case noPaywallView
-        }
-
-        public let placement: String
-        public let kind: Kind
-        /// In words.
-        public let reason: String
-        public var description: String { "placement \(placement): \(reason)" }
-    }
-
-    /// Registers `placement`: shows its paywall (modal over `parent`, or over `foreignParent`,
-    /// another process's window, when given) under the
+    /// Registers `placement`: shows its paywall (modal over `parent` when given) under the
     /// placement's condition, then runs `feature` as the placement says: a gated placement
     /// runs it only once the user has access (bought, restored, or skipped for having it), a
     /// non-gated one after the paywall closes whatever happened (Superwall's rules). An
     /// unknown placement runs nothing, reports `paywallPresentationRequest` with `status:
-    /// noPresentation`, `reason: placementNotFound`, and goes to `handler.error`. A paywall
+    /// noPresentation`, `reason: placementNotFound`, and goes to `handler.error`
+    /// (`PlacementError.placementNotFound`). A paywall
     /// that is not in the bundle cache yet shows the runtime's fallback paywall.
     public func register(
-        placement: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
-        foreignParent: ForeignWindow? = nil, handler: PlacementHandler = PlacementHandler(),
+        placement: String, params: [String: JSONValue] = [:], parent: ParentWindow? = nil,
+        handler: PlacementHandler = PlacementHandler(),
         feature: (@MainActor () -> Void)? = nil
     ) {
         Task { @MainActor in
             // One placement's paywall at a time, as Superwall: a second tap on "Go Pro" while its
             // paywall loads or shows opens no second window.
             guard placementsShowing == 0, presenter.presentedPaywalls.isEmpty else {
-                return refuse(
-                    placement, .paywallAlreadyPresented, "a paywall is already on screen; a placement shows one at a time",
-                    handler)
+                return refuse(.paywallAlreadyPresented(placement: placement), handler)
             }
             placementsShowing += 1
             var handler = handler
@@ -170,28 +158,26 @@ public final class Paywalls {
             }
             switch await runtime.decide(placement: placement) {
             case .notFound(let reason):
-                refuse(placement, .placementNotFound, reason, handler)
+                refuse(.placementNotFound(placement: placement, reason: reason), handler)
             case .show(let entry, let gated, let condition):
                 await show(
                     entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
-                    foreignParent: foreignParent, handler: handler, feature: feature)
+                    handler: handler, feature: feature)
             }
         }
     }
 
     private func show(
         _ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
-        condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, foreignParent: ForeignWindow?,
-        handler: PlacementHandler, feature: (@MainActor () -> Void)?
+        condition: PresentationCondition, parent: ParentWindow?, handler: PlacementHandler, feature: (@MainActor () -> Void)?
     ) async {
         guard let (bundle, found, inUse) = await cachedOrFallback(entry) else {
-            return refuse(
-                placement, .noPaywallView, "paywall \(entry.id) is not cached and the fallback paywall is missing", handler)
+            return refuse(.noPaywallView(placement: placement, paywall: entry.id), handler)
         }
         var options = found
         options.params = params
         options.condition = condition
-        let presentation = presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) {
+        let presentation = presenter.present(bundle, options: options, parent: parent) {
             [runtime] result in
             withExtendedLifetime(inUse) {}
             let runs: Bool
@@ -212,14 +198,15 @@ public final class Paywalls {
     }
 
     /// A registration that shows nothing: reported as `paywallPresentationRequest` with
-    /// `status: noPresentation` and `kind` as its reason, then to the handler; the feature does not run.
-    private func refuse(_ placement: String, _ kind: PlacementError.Kind, _ reason: String, _ handler: PlacementHandler) {
+    /// `status: noPresentation` and the error's `name` as its reason, then to the handler; the
+    /// feature does not run.
+    private func refuse(_ error: PlacementError, _ handler: PlacementHandler) {
         events.emit(
             .paywallPresentationRequest,
             [
-                "placement": .string(placement), "status": "noPresentation", "reason": .string(kind.rawValue),
+                "placement": .string(error.placement), "status": "noPresentation", "reason": .string(error.name),
             ])
-        handler.error?(PlacementError(placement: placement, kind: kind, reason: reason))
+        handler.error?(error)
         handler.completed?(false)
     }
 
@@ -232,18 +219,5 @@ public final class Paywalls {
             let access = condition == .always ? PresentationCondition.checkUserSubscription : condition
             return access.skipReason(for: status) != nil
         }
-    }
-
-    // MARK: The customer center
-
-    /// Shows the customer center in its own window, modal over `parent` (or `foreignParent`,
-    /// another process's window) when given; nil while one is on screen.
-    @discardableResult
-    public func presentCustomerCenter(
-        parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
-        delegate: CustomerCenterDelegate? = nil,
-        onDismiss: (() -> Void)? = nil
-    ) -> CustomerCenterPresentation? {
-        presenter.presentCustomerCenter(parent: parent, foreignParent: foreignParent, delegate: delegate, onDismiss: onDismiss)
     }
 }

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import PaywallCore
 
@@ -14,32 +13,30 @@ extension Paywalls {
         public var description: String { "paywall \"\(name)\": \(reason)" }
     }
 
-    /// Presents `paywall` in its own window, modal over `parent` (a window of this app) or
-    /// `foreignParent` (another process's; `parentProblem` on the presentation says when it
-    /// could not be used). One preloaded under this name (`preload(paywall:)`) shows from
+    /// Presents `paywall` in its own window, modal over `parent` when given (another
+    /// process's window: `parentProblem` on the presentation says when it could not be used).
+    /// One preloaded under this name (`preload(paywall:)`) shows from
     /// memory. `completion` gets the result when it closes. Throws `PaywallNotFound` (or the
     /// bundle's load error) when there is nothing to show.
     @discardableResult
     public func present(
-        paywall: String, params: [String: JSONValue] = [:], parent: UnsafeMutablePointer<GtkWidget>? = nil,
-        foreignParent: ForeignWindow? = nil,
+        paywall: String, params: [String: JSONValue] = [:], parent: ParentWindow? = nil,
         completion: @escaping @MainActor (PresentationResult) -> Void
     ) async throws -> PaywallPresentation {
-        if params.isEmpty, parent == nil,
-            let shown = presenter.presentPreloaded(id: paywall, foreignParent: foreignParent, completion: completion)
-        {
+        if params.isEmpty, let shown = presenter.presentPreloaded(id: paywall, parent: parent, completion: completion) {
             return shown
         }
         var (bundle, options, inUse) = try await resolve(paywall)
         options.params = params
-        return presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) { result in
+        return presenter.present(bundle, options: options, parent: parent) { result in
             withExtendedLifetime(inUse) {}
             completion(result)
         }
     }
 
     /// Loads `paywall` into a hidden window ahead of time, so `present(paywall:)` of the same
-    /// name shows a finished page at once (see `PaywallPresenter.preload`). `finished` runs
+    /// name shows a finished page at once (`maxPreloaded` and `preloadMemoryBudgetMB` bound
+    /// how many stay loaded). `finished` runs
     /// once, always: when the page is ready, or how the preload ended before (`PreloadEnd`).
     /// Throws as `present(paywall:)` does.
     public func preload(paywall: String, finished: (@MainActor (PreloadEnd) -> Void)? = nil) async throws {
@@ -48,6 +45,30 @@ extension Paywalls {
             withExtendedLifetime(inUse) {}
             finished?(end)
         }
+    }
+
+    /// `paywall` as a widget for the app to place: `.embedded` in one of its containers, or
+    /// `.pushed` onto its navigation stack (a `GtkStack`): add `presentation.widget` to it. The
+    /// page loads once the status check lets it show (a user with access gets `.skipped` and
+    /// the widget stays empty); taking the widget out of its container closes the paywall as
+    /// its close button would, and so does `presentation.dismiss()`. Throws as
+    /// `present(paywall:)` does.
+    public func paywallWidget(
+        paywall: String, as style: PresentationStyle, params: [String: JSONValue] = [:],
+        completion: @escaping @MainActor (PresentationResult) -> Void
+    ) async throws -> PaywallPresentation {
+        precondition(style != .sheet, "use present(paywall:params:parent:completion:) for a sheet")
+        var (bundle, options, inUse) = try await resolve(paywall)
+        options.params = params
+        return presenter.paywallWidget(bundle, as: style, options: options) { result in
+            withExtendedLifetime(inUse) {}
+            completion(result)
+        }
+    }
+
+    /// The paywall preloaded as `name`, still hidden (`paywall bench` watches its first frame).
+    package func preloadedPresentation(_ name: String) -> PaywallPresentation? {
+        presenter.preloadedPresentation(id: name)
     }
 
     /// Takes every paywall on screen down (each result `.declined`; a purchase running ends

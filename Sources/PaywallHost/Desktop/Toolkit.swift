@@ -3,9 +3,9 @@ import Foundation
 
 /// Process-wide GTK setup and the main loop the host runs in.
 @MainActor
-public enum Toolkit {
-    public struct NoDisplay: Error, CustomStringConvertible {
-        public var description: String {
+package enum Toolkit {
+    package struct NoDisplay: Error, CustomStringConvertible {
+        package var description: String {
             "cannot open a display (DISPLAY/WAYLAND_DISPLAY); run inside a desktop session or under `xvfb-run -a`"
         }
     }
@@ -16,7 +16,7 @@ public enum Toolkit {
     /// the first frames of a page then take about 200 ms instead of about 50 (`paywall bench`).
     /// So on such machines compositing is turned off, unless `WEBKIT_DISABLE_COMPOSITING_MODE`
     /// is already set either way.
-    public static func initialize() throws(NoDisplay) {
+    package static func initialize() throws(NoDisplay) {
         let hasRenderNode = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? [])
             .contains { $0.hasPrefix("renderD") }
         if !hasRenderNode { setenv("WEBKIT_DISABLE_COMPOSITING_MODE", "1", 0) }
@@ -25,7 +25,7 @@ public enum Toolkit {
     }
 
     /// `dark` when the desktop prefers a dark theme (GTK's preference, or a `-dark` theme), else `light`.
-    public static var interfaceStyle: String {
+    package static var interfaceStyle: String {
         if let chosenStyle { return chosenStyle }
         guard let settings = gtk_settings_get_default() else { return "light" }
         var value = GValue()
@@ -45,7 +45,7 @@ public enum Toolkit {
     static var chosenStyle: String?
 
     /// Makes GTK (and so WebKit's `prefers-color-scheme`) use the dark or light variant.
-    public static func setInterfaceStyle(_ style: String) {
+    package static func setInterfaceStyle(_ style: String) {
         chosenStyle = style
         guard let settings = gtk_settings_get_default() else { return }
         var value = GValue()
@@ -104,11 +104,11 @@ public enum Toolkit {
     }
 
     /// Runs the main loop until `quit()`.
-    public static func run() {
+    package static func run() {
         gtk_main()
     }
 
-    public static func quit() {
+    package static func quit() {
         gtk_main_quit()
     }
 }

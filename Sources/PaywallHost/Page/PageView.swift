@@ -8,14 +8,14 @@ import PaywallCore
 /// Shown as a sheet (a window of its own, modal over the app's window when given one) or as a
 /// widget the app puts into its own container (`.embedded`) or navigation stack (`.pushed`).
 @MainActor
-public final class PageView: PageSurface {
-    public let webView: PaywallWebView
+package final class PageView: PageSurface {
+    package let webView: PaywallWebView
     /// The view as a GTK widget, for `.embedded` and `.pushed`: add it to your container or `GtkStack`.
-    public var widget: UnsafeMutablePointer<GtkWidget> { overlayRef.pointer }
+    package var widget: UnsafeMutablePointer<GtkWidget> { overlayRef.pointer }
     /// The sheet's window; nil when the app holds the widget.
     var window: UnsafeMutablePointer<GtkWidget>? { windowRef?.pointer }
     /// How it is shown.
-    public private(set) var style = PresentationStyle.sheet
+    package private(set) var style = PresentationStyle.sheet
     /// The user closed the sheet's window, or the app took the widget out of its container.
     var onClose: (() -> Void)?
     /// The user asked to reload a slow page (the host restarts its load timeout).

@@ -6,14 +6,14 @@ import PaywallCore
 ///
 /// ```swift
 /// presenter.customerCenter.support.email = "support@example.com"
-/// presenter.presentCustomerCenter(parent: appWindow, delegate: myDelegate) { print("dismissed") }
+/// presenter.presentCustomerCenter(parent: .gtk(appWindow), delegate: myDelegate) { print("dismissed") }
 /// ```
 extension PaywallPresenter {
     /// Loads the customer center ahead of time and draws its screen, in a hidden sheet of the
     /// standard size, so presenting it as such a sheet (`presentCustomerCenter()`, with or
     /// without a parent) paints the drawn screen in its first frame. Another size, an
     /// off-screen sheet or a widget takes the loaded page out of that window.
-    public func preloadCustomerCenter() {
+    package func preloadCustomerCenter() {
         guard preloadedCustomerCenter == nil else { return }
         let view = makeCustomerCenter(environment: customerCenterEnvironment())
         view.view.placeInWindow(title: strings.text("cc.window.title"), parent: nil, size: .standard, offscreen: false)
@@ -23,17 +23,17 @@ extension PaywallPresenter {
         preloadedCustomerCenter = view
     }
 
-    /// Shows the customer center in its own window, modal over `parent` when given (or over
-    /// `foreignParent`, another process's window; `parentProblem` says when it could not be).
+    /// Shows the customer center in its own window, modal over `parent` when given (another
+    /// process's window: `parentProblem` says when it could not be used).
     /// Does nothing (and returns nil) while one is on screen. `configuration` overrides `customerCenter` for
     /// this presentation; `delegate` is kept alive until it is dismissed.
     @discardableResult
-    public func presentCustomerCenter(
+    package func presentCustomerCenter(
         configuration: CustomerCenterConfiguration? = nil,
-        parent: UnsafeMutablePointer<GtkWidget>? = nil, foreignParent: ForeignWindow? = nil,
-        delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
+        parent window: ParentWindow? = nil, delegate: CustomerCenterDelegate? = nil, size: ViewSize = .standard,
         offscreen: Bool = false, onDismiss: (() -> Void)? = nil
     ) -> CustomerCenterPresentation? {
+        let (parent, foreignParent) = window?.placement ?? (nil, nil)
         guard let shown = begin(.sheet, configuration: configuration, delegate: delegate, onDismiss: onDismiss) else {
             return nil
         }
@@ -54,7 +54,7 @@ extension PaywallPresenter {
     /// The customer center as a widget for the app to place: `.embedded` in one of its
     /// containers, or `.pushed` onto its navigation stack (a `GtkStack`; the app's back button
     /// leaves it, so it draws no close button). Nil while one is on screen.
-    public func customerCenterWidget(
+    package func customerCenterWidget(
         _ presentation: PresentationStyle,
         configuration: CustomerCenterConfiguration? = nil,
         delegate: CustomerCenterDelegate? = nil,
@@ -73,7 +73,7 @@ extension PaywallPresenter {
     }
 
     /// Takes the customer center on screen down, as its close button would.
-    public func dismissCustomerCenter() {
+    package func dismissCustomerCenter() {
         customerCenterOnScreen?.session.dismiss()
     }
 
@@ -166,11 +166,12 @@ extension PaywallPresenter {
 /// The customer center on screen: its session (where the user is, the paths' actions) and its view.
 @MainActor
 public final class CustomerCenterPresentation {
-    public let session: CustomerCenterSession
-    public let view: PageView
-    public var webView: PaywallWebView { view.webView }
-    /// The view as a GTK widget, for `.embedded` and `.pushed`: add it to your container or `GtkStack`.
-    public var widget: UnsafeMutablePointer<GtkWidget> { view.widget }
+    package let session: CustomerCenterSession
+    package let view: PageView
+    package var webView: PaywallWebView { view.webView }
+    /// The view as a `GtkWidget*`, for `.embedded` and `.pushed`: add it to your container or
+    /// `GtkStack`.
+    public var widget: UnsafeMutableRawPointer { UnsafeMutableRawPointer(view.widget) }
     /// Its page was asked to load (ahead of time, or when it was shown).
     var isLoading = false
     /// Why the foreign parent it was presented over could not be used (it is then shown

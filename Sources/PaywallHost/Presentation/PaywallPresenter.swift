@@ -14,17 +14,17 @@ import PaywallCore
 /// presenter.present(try PaywallBundle(path: "paywalls/onboarding")) { result in print(result) }
 /// ```
 @MainActor
-public final class PaywallPresenter {
+package final class PaywallPresenter {
     /// Every event of every presentation (and of `purchases`, when it shares this dispatcher).
-    public let events: EventDispatcher
+    package let events: EventDispatcher
     /// The runtime's own UI strings, in the user's locale.
     package internal(set) var strings: StringTable
     /// What every page's template variables are built from (purchases, products, user, state).
-    public let context: TemplateContext
+    package let context: TemplateContext
     /// Where purchases and restores go; without it, a page's `purchase` is reported unsupported.
     /// A license-key store without a prompt of the app's gets the presenter's (the page turns
     /// into the license-key panel).
-    public var purchases: Purchases? {
+    package var purchases: Purchases? {
         get { context.purchases }
         set {
             context.purchases = newValue
@@ -32,26 +32,26 @@ public final class PaywallPresenter {
         }
     }
     /// How long presenting waits for an unknown subscription status (seconds).
-    public var statusTimeout = PresentationGate.defaultStatusTimeout
+    package var statusTimeout = PresentationGate.defaultStatusTimeout
     /// Products to show when there is no `purchases` (previews); `purchases.catalog` wins.
-    public var catalog: Catalog? {
+    package var catalog: Catalog? {
         get { context.catalog }
         set { context.catalog = newValue }
     }
     /// The app's handlers for deep links, custom messages, callbacks and review requests.
-    public weak var delegate: PaywallDelegate?
+    package weak var delegate: PaywallDelegate?
     /// Install date, view counters and user attributes; nil keeps nothing between runs.
-    public var state: RuntimeState? {
+    package var state: RuntimeState? {
         get { context.state }
         set { context.state = newValue }
     }
     /// The app's version, for the page's `device.appVersion`.
-    public var appVersion: String {
+    package var appVersion: String {
         get { context.appVersion }
         set { context.appVersion = newValue }
     }
     /// The user's locale for prices, dates and the runtime's strings (`de_DE`).
-    public var locale: Locale { context.locale }
+    package var locale: Locale { context.locale }
 
     let runtime: WebRuntime
     let resources: RuntimeResources
@@ -59,21 +59,21 @@ public final class PaywallPresenter {
     /// Presentations on screen, kept alive until they finish (an app need not hold them).
     var active: [ObjectIdentifier: PaywallPresentation] = [:]
     /// The user when there is no `purchases` (which has its own).
-    public var userId: String {
+    package var userId: String {
         get { context.userId }
         set { context.userId = newValue }
     }
     /// Whether the runtime's own dialogs wait for the user or are answered at once (scripted runs).
-    public var dialogs = DialogPolicy.show
+    package var dialogs = DialogPolicy.show
 
     /// The customer center's configuration when a presentation passes none.
-    public var customerCenter = CustomerCenterConfiguration.default
+    package var customerCenter = CustomerCenterConfiguration.default
     /// Looks up the app's latest version for the customer center's update banner.
-    public var updateCheck: UpdateCheck?
+    package var updateCheck: UpdateCheck?
     /// The customer center on screen (only one at a time), and one loaded ahead of time.
     var customerCenterOnScreen: CustomerCenterPresentation?
     /// Whether a customer center is on screen (`dismissCustomerCenter()` closes it).
-    public var customerCenterIsOnScreen: Bool { customerCenterOnScreen != nil }
+    package var customerCenterIsOnScreen: Bool { customerCenterOnScreen != nil }
     package internal(set) var preloadedCustomerCenter: CustomerCenterPresentation?
     /// The customer center follows the desktop's dark-theme preference while it is shown.
     var watchesTheme = false
@@ -82,7 +82,7 @@ public final class PaywallPresenter {
     ///   - resources: the runtime's `web/`, `locales/` and `templates/`.
     ///   - events: where the presentations' events go.
     ///   - locale: the user's locale (default: from `LC_ALL`/`LC_MESSAGES`/`LANG`).
-    public init(
+    package init(
         resources: RuntimeResources, events: EventDispatcher = EventDispatcher(),
         locale: String = SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)
     ) throws {
@@ -96,7 +96,7 @@ public final class PaywallPresenter {
 
     /// Presents for `runtime`: its purchases, runtime state, user and app version (its events
     /// are this presenter's when it was made with `runtime.events`).
-    public func attach(_ runtime: PaywallRuntime) {
+    package func attach(_ runtime: PaywallRuntime) {
         context.attach(runtime)
         promptForLicenseKeys(runtime.purchases)
     }
@@ -129,34 +129,34 @@ public final class PaywallPresenter {
     }
 
     /// Sets attributes of the current user (kept in `state`), for the page's `user` variables.
-    public func setUserAttributes(_ attributes: [String: JSONValue]) throws {
+    package func setUserAttributes(_ attributes: [String: JSONValue]) throws {
         try state?.setUserAttributes(attributes, user: currentUser)
     }
 
     private var currentUser: String { context.currentUser }
 
     /// How to show one paywall.
-    public struct Options: Sendable {
-        public var size: ViewSize
+    package struct Options: Sendable {
+        package var size: ViewSize
         /// The products in the page's slots, laid over the bundle manifest's (a slot given here wins).
-        public var slots: ProductSlots
+        package var slots: ProductSlots
         /// Render without a visible window (snapshots).
-        public var offscreen: Bool
+        package var offscreen: Bool
         /// String-table key of the window title; `{bundle}` is the bundle folder's name.
-        public var titleKey: String
+        package var titleKey: String
         /// The page's `params` template variables.
-        public var params: [String: JSONValue]
+        package var params: [String: JSONValue]
         /// Counts towards `totalPaywallViews` (previews and snapshots do not).
-        public var countsAsView: Bool
+        package var countsAsView: Bool
         /// Seconds a page may take to become ready before the user is offered Retry and Close.
-        public var loadTimeout = 5.0
+        package var loadTimeout = 5.0
         /// Who is shown it (default: users without an active subscription).
-        public var condition = PresentationCondition.checkUserSubscription
+        package var condition = PresentationCondition.checkUserSubscription
         /// Asked when the paywall closes (a config entry's `survey`); it needs `state` to
         /// remember who was asked, and without one is not asked.
-        public var survey: PaywallSurvey?
+        package var survey: PaywallSurvey?
 
-        public init(
+        package init(
             size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
             titleKey: String = "window.title.present", params: [String: JSONValue] = [:], countsAsView: Bool = true
         ) {
@@ -169,20 +169,19 @@ public final class PaywallPresenter {
         }
     }
 
-    /// Presents `bundle` in its own window, modal over `parent` when given (or over
-    /// `foreignParent`, another process's window: `presentation.parentProblem` says when it
-    /// could not be), with the slots and allowed origins of its manifest (a manifest that cannot
+    /// Presents `bundle` in its own window, modal over `parent` when given (another process's
+    /// window: `presentation.parentProblem` says when it could not be used), with the slots and allowed origins of its manifest (a manifest that cannot
     /// be read counts as none; `paywall validate` reports it). A user with access is not shown
     /// it (the result is `.skipped`); an unknown status is waited for up to `statusTimeout`.
     /// `completion` gets the result once, when it ends.
     @discardableResult
-    public func present(
-        _ bundle: PaywallBundle, options: Options = Options(), parent: UnsafeMutablePointer<GtkWidget>? = nil,
-        foreignParent: ForeignWindow? = nil,
+    package func present(
+        _ bundle: PaywallBundle, options: Options = Options(), parent: ParentWindow? = nil,
         completion: @escaping @MainActor (PresentationResult) -> Void
     ) -> PaywallPresentation {
-        let (presentation, entry) = prepare(bundle, options: options, style: .sheet, parent: parent)
-        start(presentation, options: options, foreignParent: foreignParent, completion: completion) {
+        let (own, foreign) = parent?.placement ?? (nil, nil)
+        let (presentation, entry) = prepare(bundle, options: options, style: .sheet, parent: own)
+        start(presentation, options: options, foreignParent: foreign, completion: completion) {
             presentation.loadCold(entry)
         }
         return presentation
@@ -195,7 +194,7 @@ public final class PaywallPresenter {
     /// the paywall as its close button would; so does `presentation.dismiss()`, which also
     /// takes it out.
     @discardableResult
-    public func paywallWidget(
+    package func paywallWidget(
         _ bundle: PaywallBundle, as style: PresentationStyle, options: Options = Options(),
         completion: @escaping @MainActor (PresentationResult) -> Void
     ) -> PaywallPresentation {
@@ -208,7 +207,7 @@ public final class PaywallPresenter {
     /// Takes every paywall on screen down from the app's side (each result `.declined`);
     /// returns how many there were.
     @discardableResult
-    public func dismissPresented() -> Int {
+    package func dismissPresented() -> Int {
         let shown = presentedPaywalls
         for presentation in shown { presentation.dismiss() }
         return shown.count
@@ -220,12 +219,12 @@ public final class PaywallPresenter {
     // MARK: Preloading
 
     /// How many paywalls stay loaded in hidden windows; the least recently preloaded goes first.
-    public var maxPreloaded = 4
+    package var maxPreloaded = 4
     /// How much memory (MB) the preloaded paywalls may hold together. Each is charged what the
     /// process tree's resident memory (WebKit's processes included) grew by from its start to
     /// its completion; the load that starts the web process is not charged for it. Over the
     /// budget, the least recently preloaded go first; the newest always stays.
-    public var preloadMemoryBudgetMB = 120.0
+    package var preloadMemoryBudgetMB = 120.0
     /// Reads the process tree's resident memory in bytes (replaceable for tests).
     var memoryReader: () -> Int = ProcessMemory.treeRSS
     var preloaded: [(id: String, presentation: PaywallPresentation, options: Options)] = []
@@ -238,7 +237,7 @@ public final class PaywallPresenter {
     /// on screen (preloaded paywalls stay in the old process, which ends when they have gone).
     /// Reported as `webProcess_recycle`. Nil or 0: never recycled. The paywall after a
     /// recycle starts the new process (a cold present then takes about 200 ms more).
-    public var webProcessGrowthBudgetMB: Double? = 32
+    package var webProcessGrowthBudgetMB: Double? = 32
     /// Reads a web process's resident memory in bytes (replaceable for tests).
     var webProcessMemoryReader: (Int32) -> Int = ProcessMemory.residentBytes(of:)
     var webProcessWatch = WebProcessWatch()
@@ -376,11 +375,12 @@ public final class PaywallPresenter {
 /// One paywall on screen: its session (rules and events) and its view.
 @MainActor
 public final class PaywallPresentation {
-    public let session: PaywallSession
-    public let view: PageView
-    public var webView: PaywallWebView { view.webView }
-    /// The paywall as a GTK widget, for `.embedded` and `.pushed`: add it to your container or `GtkStack`.
-    public var widget: UnsafeMutablePointer<GtkWidget> { view.widget }
+    package let session: PaywallSession
+    package let view: PageView
+    package var webView: PaywallWebView { view.webView }
+    /// The paywall as a `GtkWidget*`, for `.embedded` and `.pushed`: add it to your container
+    /// or `GtkStack`.
+    public var widget: UnsafeMutableRawPointer { UnsafeMutableRawPointer(view.widget) }
     /// Shown (not just preloaded).
     var onScreen = false
     /// Called once the paywall is on screen (not when the status check skips it).

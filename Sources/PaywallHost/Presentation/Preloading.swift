@@ -12,7 +12,7 @@ extension PaywallPresenter {
     /// `preloadMemoryBudgetMB` are dropped with `paywallPreload_evicted`.
     /// `finished` runs once, always: when the page is ready, or when it is presented, dropped
     /// or still not ready after `options.loadTimeout` before that (see `PreloadEnd`).
-    public func preload(
+    package func preload(
         _ bundle: PaywallBundle, as id: String, options: Options = Options(),
         finished: (@MainActor (PreloadEnd) -> Void)? = nil
     ) {
@@ -46,7 +46,7 @@ extension PaywallPresenter {
     }
 
     /// Whether `id` is loaded and waiting in a hidden window.
-    public func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
+    package func isPreloaded(_ id: String) -> Bool { preloaded.contains { $0.id == id } }
 
     /// The paywall preloaded as `id`, still hidden (`paywall bench` watches its first frame).
     package func preloadedPresentation(id: String) -> PaywallPresentation? {
@@ -56,13 +56,15 @@ extension PaywallPresenter {
     /// Shows a preloaded paywall without reloading it: its first frame shows the page as it was
     /// drawn while hidden. Its template variables are worked out again as it shows, and sent
     /// only if they changed (the status or products may have); the page's update then lands in
-    /// the frames after. Modal over `foreignParent` when given. Nil when `id` was not preloaded.
+    /// the frames after. Modal over `parent` when it is another process's window. Nil when `id`
+    /// was not preloaded, or `parent` is a window of this app (its sheet is made for the parent).
     @discardableResult
-    public func presentPreloaded(
-        id: String, foreignParent: ForeignWindow? = nil,
+    package func presentPreloaded(
+        id: String, parent: ParentWindow? = nil,
         completion: @escaping @MainActor (PresentationResult) -> Void
     ) -> PaywallPresentation? {
-        guard let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
+        let (own, foreignParent) = parent?.placement ?? (nil, nil)
+        guard own == nil, let index = preloaded.firstIndex(where: { $0.id == id }) else { return nil }
         let entry = preloaded.remove(at: index)
         let presentation = entry.presentation
         presentation.endPreload(.presentedBeforeReady)
@@ -95,7 +97,7 @@ extension PaywallPresenter {
     }
 
     /// Drops a preloaded paywall without showing it.
-    public func discardPreloaded(id: String) {
+    package func discardPreloaded(id: String) {
         discardPreloaded(id: id, reason: "discarded")
     }
 

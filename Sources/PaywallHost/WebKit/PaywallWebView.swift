@@ -7,9 +7,9 @@ import PaywallCore
 /// the runtime's page script, forwards page messages, load signals and navigation requests to
 /// the page's channel, and runs scripts.
 @MainActor
-public final class PaywallWebView {
+package final class PaywallWebView {
     /// The view as a GTK widget, to put into a window or an app's container.
-    public var widget: UnsafeMutablePointer<GtkWidget> { widgetRef.pointer }
+    package var widget: UnsafeMutablePointer<GtkWidget> { widgetRef.pointer }
     /// Ours until this goes, whichever window or container holds it.
     private let widgetRef: GObjectReference<GtkWidget>
     package let view: UnsafeMutablePointer<WebKitWebView>
@@ -35,16 +35,16 @@ public final class PaywallWebView {
         connectSignals()
     }
 
-    public func load(_ url: URL) {
+    package func load(_ url: URL) {
         webkit_web_view_load_uri(view, url.absoluteString)
     }
 
-    public func reload() {
+    package func reload() {
         webkit_web_view_reload_bypass_cache(view)
     }
 
     /// Runs `script` in the page; `completion` gets the result as JSON text, or the exception message.
-    public func evaluate(_ script: String, completion: (@MainActor (Result<String, ScriptError>) -> Void)? = nil) {
+    package func evaluate(_ script: String, completion: (@MainActor (Result<String, ScriptError>) -> Void)? = nil) {
         guard let completion else {
             webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
             return
@@ -59,7 +59,7 @@ public final class PaywallWebView {
     }
 
     /// Runs `body` as an async function (it may `await`); `completion` gets its resolved value as JSON text.
-    public func callAsync(_ body: String, completion: @escaping @MainActor (Result<String, ScriptError>) -> Void) {
+    package func callAsync(_ body: String, completion: @escaping @MainActor (Result<String, ScriptError>) -> Void) {
         // WebKit closes the function right after the body: a body ending in a `//` comment
         // would swallow that brace without a line break of its own.
         webkit_web_view_call_async_javascript_function(
@@ -71,9 +71,9 @@ public final class PaywallWebView {
             })
     }
 
-    public struct ScriptError: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+    package struct ScriptError: Error, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
     }
 
     private static func jsonResult(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?)

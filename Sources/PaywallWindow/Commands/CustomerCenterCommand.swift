@@ -131,7 +131,7 @@ enum CustomerCenterCommand {
             title: presenter.strings.text("cc.standin.title"), size: size, offscreen: offscreen,
             showsBack: presentation == .pushed, onClose: { presenter.dismissCustomerCenter() })
         guard let shown = presenter.customerCenterWidget(presentation, onDismiss: onDismiss) else { return nil }
-        app.show(shown.widget)
+        app.show(shown.view.widget)
         return (shown, app)
     }
 

@@ -195,7 +195,7 @@ final class PresentationHost {
         let app = StandInAppWindow(
             title: title, size: options.size, offscreen: options.offscreen, showsBack: style == .pushed,
             onClose: { [weak presentation] in presentation?.session.windowClosedByUser() })
-        app.show(presentation.widget)
+        app.show(presentation.view.widget)
         standIn = app
         return presentation
     }

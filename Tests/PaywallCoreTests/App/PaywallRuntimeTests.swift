@@ -105,7 +105,9 @@ final class PaywallRuntimeTests: XCTestCase {
         }
         let fresh = dir.appendingPathComponent("fresh")
         try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
-        let readOnly = try PaywallRuntime(.init(dataDirectory: fresh.path, logLevel: .none, readOnly: true))
+        var configuration = PaywallRuntime.Configuration(dataDirectory: fresh.path, logLevel: .none)
+        configuration.readOnly = true
+        let readOnly = try PaywallRuntime(configuration)
         XCTAssertNil(readOnly.state, "a read-only runtime makes no runtime state")
         XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.appendingPathComponent("runtime.sqlite").path))
     }

@@ -319,6 +319,22 @@ final class CustomerCenterSessionTests: XCTestCase {
         XCTAssertEqual(blocked.map { $0["url"] }, ["myapp://settings"])
     }
 
+    /// A path of type `url` (an FAQ link) opens in the system's browser the way a link does:
+    /// through the page channel, reported as `url_openExternal` with `source: path`.
+    @MainActor
+    func testAURLPathOpensThroughThePageChannelAndIsReported() async throws {
+        var configuration = CustomerCenterConfiguration.default
+        let faq = URL(string: "https://example.com/faq")!
+        configuration.noPurchasesScreen.paths.append(
+            .init(id: "faq", type: .url(faq, title: "FAQ", openMethod: .external)))
+        let rig = try CCSessionRig(dir: dir, configuration: configuration)
+        rig.open()
+        rig.send(#"{"event_name": "customer_center_path", "path_id": "faq"}"#)
+        XCTAssertEqual(rig.page.openedExternally, [faq])
+        let opened = rig.events(named: .urlOpenExternal).map(\.params)
+        XCTAssertEqual(opened, [["url": "https://example.com/faq", "source": "path", "page": "customer_center"]])
+    }
+
     // MARK: Delegate
 
     @MainActor

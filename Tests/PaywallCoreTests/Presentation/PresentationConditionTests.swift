@@ -5,12 +5,12 @@ import XCTest
 final class PresentationConditionTests: XCTestCase {
     func testWhoIsSkippedAndWhy() {
         let plus: SubscriptionStatus = .active(["plus"])
-        XCTAssertEqual(PresentationCondition.checkUserSubscription.skipReason(for: plus), "subscribed")
+        XCTAssertEqual(PresentationCondition.checkUserSubscription.skipReason(for: plus), .subscribed)
         XCTAssertNil(PresentationCondition.checkUserSubscription.skipReason(for: .inactive))
         XCTAssertNil(PresentationCondition.always.skipReason(for: plus), "an upgrade paywall is shown to subscribers")
         let pro = PresentationCondition.entitlements(["pro"])
         XCTAssertNil(pro.skipReason(for: plus), "a Plus user is shown the Pro upsell")
-        XCTAssertEqual(pro.skipReason(for: .active(["plus", "pro"])), "entitled")
+        XCTAssertEqual(pro.skipReason(for: .active(["plus", "pro"])), .entitled)
         XCTAssertNil(PresentationCondition.entitlements(["pro", "sync"]).skipReason(for: .active(["pro"])), "needs all of them")
     }
 

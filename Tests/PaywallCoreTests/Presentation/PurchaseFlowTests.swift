@@ -398,7 +398,7 @@ final class PresentationGateTests: XCTestCase {
         try p.setSubscriptionStatus(.active(["pro"]))
         dispatcher.observe { events.append($0) }
         let result = await PresentationGate.check(p, paywallId: "pw")
-        XCTAssertEqual(result, .skipped(reason: "subscribed"))
+        XCTAssertEqual(result, .skipped(reason: .subscribed))
         XCTAssertEqual(events.last?.params["reason"], "userIsSubscribed")
     }
 
@@ -428,6 +428,6 @@ final class PresentationGateTests: XCTestCase {
         let p = try purchases(EventDispatcher())
         Task { @MainActor in try p.setSubscriptionStatus(.active(["pro"])) }
         let result = await PresentationGate.check(p, paywallId: "pw", timeout: 30)
-        XCTAssertEqual(result, .skipped(reason: "subscribed"))
+        XCTAssertEqual(result, .skipped(reason: .subscribed))
     }
 }

@@ -2,12 +2,13 @@ import Foundation
 import PaywallCore
 import XCTest
 
-/// The example app (`Examples/LumenNotes`) as a user meets it, under Xvfb: its demo switch
+/// The example app (`Examples/LumenNotes`, its own package: `ExamplePackage`) as a user meets
+/// it, under Xvfb: its demo switch
 /// presses "Export PDF", the gated placement shows the paywall, the paywall's Buy button buys
 /// through the fake store, the export runs and the status line follows the purchase.
 final class ExampleAppTests: EndToEndTestCase {
     func testTheDemoBuysProAndTheStatusLineFollows() throws {
-        let example = PaywallProcess.executable.deletingLastPathComponent().appendingPathComponent("LumenNotesExample")
+        let example = try ExamplePackage.lumenNotes()
         let data = workDir.appendingPathComponent("data")
         let run = try PaywallProcess(
             [], in: workDir,

@@ -40,7 +40,7 @@ final class PaywallsTests: XCTestCase {
         paywalls.events.observe { if $0.name == .paywallFallback { fallbacks += 1 } }
         var shown: [PaywallPresentation] = []
         var dismissed: [PresentationResult] = []
-        var skipped: [String] = []
+        var skipped: [SkipReason] = []
         var ran = 0
         let handler = Paywalls.PlacementHandler(
             presented: { shown.append($0) }, dismissed: { dismissed.append($0) },
@@ -61,7 +61,7 @@ final class PaywallsTests: XCTestCase {
         paywalls.register(placement: "export_pdf", handler: handler) { ran += 1 }
         _ = await runLoop { ran == 1 }
         XCTAssertEqual(ran, 1)
-        XCTAssertEqual(skipped, ["subscribed"])
+        XCTAssertEqual(skipped, [.subscribed])
         XCTAssertEqual(shown.count, 1, "no second paywall")
 
         // An upgrade paywall (`always`) is shown to the subscriber too; they keep their access.
@@ -83,7 +83,7 @@ final class PaywallsTests: XCTestCase {
             if $0.name == .paywallPresentationRequest { requests.append($0.params) }
             if $0.name == .paywallFallback { fallbacks += 1 }
         }
-        let cached = try await paywalls.runtime.cacheConfiguredPaywalls()
+        let cached = try await paywalls.cacheConfiguredPaywalls()
         XCTAssertEqual(cached.map(\.entry.id), ["upsell"])
         XCTAssertNotNil(try? cached.first?.result.get(), "the template is in the cache")
         var shown: [PaywallPresentation] = []
@@ -100,7 +100,8 @@ final class PaywallsTests: XCTestCase {
         paywalls.register(placement: "teleport", handler: .init(error: { errors.append($0) })) { ran += 1 }
         _ = await runLoop { !errors.isEmpty }
         XCTAssertEqual(errors.map(\.placement), ["teleport"])
-        XCTAssertTrue(errors.first?.reason.contains("no placement \"teleport\"") ?? false, "\(errors)")
+        guard case .placementNotFound(_, let reason)? = errors.first else { return XCTFail("\(errors)") }
+        XCTAssertTrue(reason.contains("no placement \"teleport\""), reason)
         XCTAssertEqual(ran, 1, "nothing runs for an unknown placement")
         XCTAssertEqual(requests.last, ["placement": "teleport", "status": "noPresentation", "reason": "placementNotFound"])
     }
@@ -125,7 +126,7 @@ final class PaywallsTests: XCTestCase {
         paywalls.register(placement: "export_pdf", handler: handler) { ran += 1 }
         paywalls.register(placement: "share", handler: handler) { ran += 1 }
         _ = await runLoop { !shown.isEmpty && !errors.isEmpty }
-        XCTAssertEqual(errors.map(\.kind), [.paywallAlreadyPresented])
+        XCTAssertEqual(errors, [.paywallAlreadyPresented(placement: "share")])
         XCTAssertTrue(
             requests.contains(["placement": "share", "status": "noPresentation", "reason": "paywallAlreadyPresented"]),
             "\(requests)")

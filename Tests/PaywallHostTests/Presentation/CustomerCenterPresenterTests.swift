@@ -60,9 +60,9 @@ final class CustomerCenterPresenterTests: XCTestCase {
         let stack = gtk_stack_new()!
         g_object_ref_sink(UnsafeMutableRawPointer(stack))
         defer { g_object_unref(UnsafeMutableRawPointer(stack)) }
-        gtk_container_add(UnsafeMutablePointer(OpaquePointer(stack)), again.widget)
+        gtk_container_add(UnsafeMutablePointer(OpaquePointer(stack)), again.view.widget)
         XCTAssertFalse(again.session.isDismissed)
-        gtk_container_remove(UnsafeMutablePointer(OpaquePointer(stack)), again.widget)
+        gtk_container_remove(UnsafeMutablePointer(OpaquePointer(stack)), again.view.widget)
         XCTAssertTrue(again.session.isDismissed, "removing the widget dismissed it")
         XCTAssertEqual(names.last, .customerCenterClose)
         XCTAssertNotNil(presenter.customerCenterWidget(.embedded))

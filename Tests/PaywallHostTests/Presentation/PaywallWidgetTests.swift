@@ -21,15 +21,15 @@ final class PaywallWidgetTests: XCTestCase {
         var results: [PresentationResult] = []
         let presentation = presenter.paywallWidget(bundle, as: .embedded) { results.append($0) }
         XCTAssertNil(presentation.view.window, "a widget has no window of its own")
-        gtk_box_pack_start(gcast(box), presentation.widget, 1, 1, 0)
+        gtk_box_pack_start(gcast(box), presentation.view.widget, 1, 1, 0)
         gtk_widget_show_all(window)
         let ready = await runLoop { names.contains(.pageReady) }
         XCTAssertTrue(ready, "the embedded page never became ready")
-        XCTAssertTrue(gtk_widget_get_toplevel(presentation.widget) == window, "the page is inside the app's window")
+        XCTAssertTrue(gtk_widget_get_toplevel(presentation.view.widget) == window, "the page is inside the app's window")
         XCTAssertEqual(presentation.view.style, .embedded)
 
         // The app takes the widget out (its page closed): the paywall ends as a decline.
-        gtk_container_remove(gcast(box), presentation.widget)
+        gtk_container_remove(gcast(box), presentation.view.widget)
         let ended = await runLoop { !results.isEmpty }
         XCTAssertTrue(ended)
         XCTAssertEqual(results, [.declined])
@@ -46,7 +46,7 @@ final class PaywallWidgetTests: XCTestCase {
         let app = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
         defer { gtk_widget_destroy(app) }
         var results: [PresentationResult] = []
-        let sheet = presenter.present(bundle, parent: app) { results.append($0) }
+        let sheet = presenter.present(bundle, parent: .gtk(app)) { results.append($0) }
         let window = try XCTUnwrap(sheet.view.window)
         XCTAssertTrue(gtk_window_get_transient_for(gcast(window)) == gcast(app), "the sheet belongs to the app's window")
         XCTAssertEqual(gtk_window_get_modal(gcast(window)), 1)
@@ -59,10 +59,10 @@ final class PaywallWidgetTests: XCTestCase {
         g_object_ref_sink(UnsafeMutableRawPointer(box))
         defer { g_object_unref(UnsafeMutableRawPointer(box)) }
         let widget = presenter.paywallWidget(bundle, as: .pushed) { results.append($0) }
-        gtk_box_pack_start(gcast(box), widget.widget, 1, 1, 0)
+        gtk_box_pack_start(gcast(box), widget.view.widget, 1, 1, 0)
         widget.dismiss()
         _ = await runLoop { results.count == 2 }
         XCTAssertEqual(results, [.declined, .declined])
-        XCTAssertNil(gtk_widget_get_parent(widget.widget), "out of the app's container")
+        XCTAssertNil(gtk_widget_get_parent(widget.view.widget), "out of the app's container")
     }
 }
