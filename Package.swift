@@ -57,7 +57,7 @@ let package = Package(
                 "paywall", "PaywallWindow", "paywall-bench-baseline", "PaywallCore", "PaywallHost", "CGtk",
             ],
             exclude: [
-                "Fixtures", "Tester/Selenium", "Designer/Accessibility", "Sidecar/sidecar_test.py",
+                "Fixtures", "App/public-api.txt", "Tester/Selenium", "Designer/Accessibility", "Sidecar/sidecar_test.py",
                 "Sidecar/sidecar_redeem_test.py",
             ]),
     ],
