@@ -230,7 +230,8 @@ struct CELEvaluator {
         case unordered
     }
 
-    /// CEL's ordering: numbers across int, uint and double by value; otherwise both of one
+    /// CEL's ordering: numbers across int, uint and double by value (NaN is unordered, so
+    /// every comparison with it is false); otherwise both of one
     /// type among string, bytes, bool, timestamp, duration. Nil: no ordering for the types.
     static func compare(_ l: CELValue, _ r: CELValue) -> Order? {
         func order<T: Comparable>(_ a: T, _ b: T) -> Order { a < b ? .less : a > b ? .greater : .equal }
@@ -243,10 +244,10 @@ struct CELEvaluator {
         case (.double(let a), .double(let b)): return a.isNaN || b.isNaN ? .unordered : order(a, b)
         case (.int(let a), .uint(let b)): return a < 0 ? .less : order(UInt64(a), b)
         case (.uint(let a), .int(let b)): return b < 0 ? .greater : order(a, UInt64(b))
-        case (.int(let a), .double(let b)): return compareExactly(a, b)
-        case (.double(let a), .int(let b)): return reversed(compareExactly(b, a))
-        case (.uint(let a), .double(let b)): return compareExactly(a, b)
-        case (.double(let a), .uint(let b)): return reversed(compareExactly(b, a))
+        case (.int(let a), .double(let b)): return compareAsDoubles(a, b)
+        case (.double(let a), .int(let b)): return reversed(compareAsDoubles(b, a))
+        case (.uint(let a), .double(let b)): return compareAsDoubles(a, b)
+        case (.double(let a), .uint(let b)): return reversed(compareAsDoubles(b, a))
         case (.string(let a), .string(let b)): return lexical(a.unicodeScalars, b.unicodeScalars)
         case (.bytes(let a), .bytes(let b)): return lexical(a, b)
         case (.bool(let a), .bool(let b)): return a == b ? .equal : (a ? .greater : .less)
@@ -264,17 +265,12 @@ struct CELEvaluator {
         }
     }
 
-    /// An integer against a double without rounding the integer to a double first.
-    private static func compareExactly<I: BinaryInteger>(_ a: I, _ b: Double) -> Order {
+    /// An integer against a double: the integer as a double, as cel-go and the reference
+    /// interpreter compare them (so `9223372036854775807 == 9223372036854775808.0`).
+    private static func compareAsDoubles<I: BinaryInteger>(_ a: I, _ b: Double) -> Order {
         if b.isNaN { return .unordered }
-        if b == .infinity { return .less }
-        if b == -.infinity { return .greater }
-        let whole = b.rounded(.down)
-        // Past the integer's range the double decides alone.
-        guard let bInt = I(exactly: whole) else { return whole > 0 ? .less : .greater }
-        if a < bInt { return .less }
-        if a > bInt { return .greater }
-        return whole == b ? .equal : .less
+        let x = Double(a)
+        return x < b ? .less : x > b ? .greater : .equal
     }
 
     /// CEL's heterogeneous equality: numbers equal by value across types, lists and maps

@@ -134,7 +134,7 @@ enum CELFunctions {
             guard let u = UInt64(exactly: i) else { return failure("uint(): \(i) is out of range") }
             return .success(.uint(u))
         case .double(let d):
-            guard d.isFinite, d > -1, d < 1.8446744073709551615e19 else {
+            guard d.isFinite, d >= 0, d < 1.8446744073709551615e19 else {
                 return failure("uint(): \(CELValue.format(d)) is out of range")
             }
             return .success(.uint(UInt64(d)))
