@@ -281,6 +281,8 @@ public final class PaywallRuntime {
         } else {
             currentUserWithoutPurchases = userId
         }
+        // The install's anonymous variants stay the user's through their first identify.
+        try? assignmentStore()?.carryOverOnFirstIdentify(to: userId)
         customerInfoChanged()
     }
 
@@ -313,6 +315,8 @@ public final class PaywallRuntime {
     // MARK: The config and its placements
 
     private var openedBundleCache: BundleCache?
+    /// The data directory's `experiments.sqlite` once opened (`assignmentStore()`).
+    var openedAssignmentStore: AssignmentStore?
 
     /// The data directory's bundle cache (opened, creating it, on first use).
     public func bundleCache() throws -> BundleCache {
@@ -335,6 +339,7 @@ public final class PaywallRuntime {
         let location: String
         switch source {
         case .value(let config):
+            reportRefusedCampaigns(config)
             configLoad = Task { config }
             return
         case .file(let path): location = path
@@ -344,7 +349,9 @@ public final class PaywallRuntime {
         let fetch = ConfigLoader.fetcher(for: location)
         configLoad = Task { @MainActor [weak self] in
             do {
-                return try await loader.load(origin: location, fetch: fetch).0
+                let config = try await loader.load(origin: location, fetch: fetch).0
+                self?.reportRefusedCampaigns(config)
+                return config
             } catch {
                 self?.configProblem = "\(error)"
                 return nil

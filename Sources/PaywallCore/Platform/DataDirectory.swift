@@ -65,6 +65,8 @@ public struct DataDirectory: Equatable, Sendable {
     /// The fake store's state.
     /// The app's paywall config, as last loaded (used offline and when the source is slow).
     public var configCache: String { url.appendingPathComponent("config.json").path }
+    /// Experiment assignments, the install's anonymous assignment key and occurrence counts (`AssignmentStore`).
+    public var experiments: String { url.appendingPathComponent("experiments.sqlite").path }
     public var fakeStore: String { url.appendingPathComponent("fake-store.sqlite").path }
     /// The license keys activated on this machine and their last validation (0600).
     public var licenses: String { url.appendingPathComponent("licenses.sqlite").path }
