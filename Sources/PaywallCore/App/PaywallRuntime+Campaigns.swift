@@ -25,14 +25,15 @@ extension PaywallRuntime {
     }
 
     /// A decider over the loaded config for the current user; nil without a config.
-    /// `attributesOverride` replaces the stored attributes (the dry run's `--attribute`).
-    package func campaignDecider(device: [String: JSONValue], params: [String: JSONValue], now: Date = Date()) async
-        -> CampaignDecider?
-    {
+    /// `attributes` are laid over the stored ones (the dry run's `--attribute`).
+    package func campaignDecider(
+        device: [String: JSONValue], params: [String: JSONValue], attributes extra: [String: JSONValue] = [:],
+        now: Date = Date()
+    ) async -> CampaignDecider? {
         guard let config = await config() else { return nil }
         let store = assignmentStore()
         let key = store?.assignmentKey(user: userId) ?? userId
-        let attributes = (try? state?.userAttributes(user: userId)) ?? [:]
+        let attributes = ((try? state?.userAttributes(user: userId)) ?? [:]).merging(extra) { _, new in new }
         let variables: [String: CELValue] = [
             "user": CampaignDecider.userVariable(attributes: attributes, userId: userId, userKey: key),
             "device": CELValue(json: .object(device)), "params": CELValue(json: .object(params)),
