@@ -180,6 +180,7 @@ enum CampaignReader {
         let experimentId = experimentItem["id"]?.stringValue ?? ""
         if experimentId.isEmpty { fail("\(path).experiment.id", "needs an \"id\" (a non-empty string)") }
         var variants: [Campaign.Variant] = []
+        var percentagesRead = true
         if let items = experimentItem["variants"]?.arrayValue, !items.isEmpty {
             for (v, variant) in items.enumerated() {
                 let at = "\(path).experiment.variants[\(v)]"
@@ -212,13 +213,14 @@ enum CampaignReader {
                 {
                     basisPoints = Int((percent * 100).rounded())
                 } else {
+                    percentagesRead = false
                     fail("\(at).percentage", "must be a number from 0 to 100 with at most two decimals")
                 }
                 variants.append(
                     Campaign.Variant(id: variantId, paywall: type == "holdout" ? nil : paywall, basisPoints: basisPoints))
             }
             let total = variants.reduce(0) { $0 + $1.basisPoints }
-            if valid, total != 10_000 {
+            if percentagesRead, total != 10_000 {
                 fail("\(path).experiment.variants", "percentages sum to \(Double(total) / 100), not 100")
             }
         } else {

@@ -61,8 +61,9 @@ final class CampaignConfigTests: XCTestCase {
                 "campaigns[1].audiences[0].experiment.variants[1].id: variant id \"a\" appears twice",
                 "campaigns[1].audiences[0].experiment.variants[1].percentage: must be a number from 0 to 100 with at most two decimals",
                 "campaigns[2].audiences[0].occurrence.max_count: must be a whole number of at least 1",
+                "campaigns[2].audiences[0].experiment.variants: percentages sum to 90.0, not 100",
             ])
-        XCTAssertEqual(config.problems.map(\.campaignId), ["bad", "bad", "bad", "bad", "bad", "sum"])
+        XCTAssertEqual(config.problems.map(\.campaignId), ["bad", "bad", "bad", "bad", "bad", "sum", "sum"])
         let sums = try self.config(
             #"{\#(Self.paywalls), "campaigns": [{"id": "s", "placements": ["p"], "audiences": [{"id": "y", "experiment": {"id": "e", "variants": [{"id": "a", "paywall": "upsell_a", "percentage": 90}]}}]}]}"#
         )

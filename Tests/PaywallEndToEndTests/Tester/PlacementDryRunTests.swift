@@ -140,7 +140,7 @@ final class PlacementDryRunTests: EndToEndTestCase {
         let broken = Self.configText.replacingOccurrences(
             of: "device.daysSinceInstall < 7\"", with: "(device.daysSinceInstall < 7\""
         )
-        .replacingOccurrences(of: #""percentage": 10"#, with: #""percentage": 5"#)
+        .replacingOccurrences(of: #""percentage": 10}"#, with: #""percentage": 5}"#)
         try Data(broken.utf8).write(to: config)
         let result = try PaywallProcess.run(["config", "validate", config.path], in: workDir)
         XCTAssertEqual(result.status, 1)
