@@ -105,6 +105,8 @@ public final class Paywalls {
         /// Last, once the registration is over (after the others and the feature): whether the
         /// feature ran.
         public var completed: (@MainActor (_ featureRan: Bool) -> Void)?
+        /// First, when a campaign decided the placement: the outcome with its experiment and variant.
+        public var decided: (@MainActor (PlacementOutcome) -> Void)?
 
         public init(
             presented: (@MainActor (PaywallPresentation) -> Void)? = nil,
@@ -167,6 +169,13 @@ public final class Paywalls {
                 self?.placementsShowing -= 1
                 completed?(ran)
             }
+            // A placement a campaign lists is decided by audience and experiment.
+            if await registerByCampaign(
+                placement: placement, params: params, parent: parent, foreignParent: foreignParent, handler: handler,
+                feature: feature)
+            {
+                return
+            }
             switch await runtime.decide(placement: placement) {
             case .notFound(let reason):
                 refuse(placement, .placementNotFound, reason, handler)
@@ -178,10 +187,10 @@ public final class Paywalls {
         }
     }
 
-    private func show(
+    func show(
         _ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
         condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, foreignParent: ForeignWindow?,
-        handler: PlacementHandler, feature: (@MainActor () -> Void)?
+        handler: PlacementHandler, feature: (@MainActor () -> Void)?, eventTags: [String: JSONValue] = [:]
     ) async {
         guard let (bundle, found, inUse) = await cachedOrFallback(entry) else {
             return refuse(
@@ -190,6 +199,7 @@ public final class Paywalls {
         var options = found
         options.params = params
         options.condition = condition
+        options.eventTags = eventTags
         let presentation = presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) {
             [runtime] result in
             withExtendedLifetime(inUse) {}
@@ -212,7 +222,7 @@ public final class Paywalls {
 
     /// A registration that shows nothing: reported as `paywallPresentationRequest` with
     /// `status: noPresentation` and `kind` as its reason, then to the handler; the feature does not run.
-    private func refuse(_ placement: String, _ kind: PlacementError.Kind, _ reason: String, _ handler: PlacementHandler) {
+    func refuse(_ placement: String, _ kind: PlacementError.Kind, _ reason: String, _ handler: PlacementHandler) {
         events.emit(
             .paywallPresentationRequest,
             [

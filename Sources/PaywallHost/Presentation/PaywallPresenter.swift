@@ -153,6 +153,9 @@ public final class PaywallPresenter {
         /// Asked when the paywall closes (a config entry's `survey`); it needs `state` to
         /// remember who was asked, and without one is not asked.
         public var survey: PaywallSurvey?
+        /// Parameters every event of this presentation carries beside `paywall_identifier`
+        /// (a campaign's `experiment_id`, `variant_id`, `audience_id`).
+        public var eventTags: [String: JSONValue] = [:]
 
         public init(
             size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
@@ -273,7 +276,7 @@ public final class PaywallPresenter {
         reportLocaleFallbackOnce()
         let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
-        let session = PaywallSession(paywallId: bundle.identifier, events: events)
+        let session = PaywallSession(paywallId: bundle.identifier, events: events, tags: options.eventTags)
         // A bundle with its own tables is shown in the language they resolve to, runtime texts included.
         let texts = PageStrings(bundleRoot: bundle.root, locales: resources.locales, user: strings)
         session.bundleStrings = texts.bundleStrings
