@@ -46,7 +46,9 @@ package enum PlacementCommand {
 
     /// The config at `--config`, else the cached copy; nil (for `assign`) when neither exists.
     @MainActor
-    static func loadConfig(_ arguments: ParsedArguments, data: DataDirectory, required: Bool) throws(CLIError) -> PaywallConfig? {
+    package static func loadConfig(_ arguments: ParsedArguments, data: DataDirectory, required: Bool) throws(CLIError)
+        -> PaywallConfig?
+    {
         let location = arguments.value("--config") ?? data.configCache
         if arguments.value("--config") == nil, !FileManager.default.fileExists(atPath: location) {
             guard required else { return nil }
@@ -88,7 +90,24 @@ package enum PlacementCommand {
 
     @MainActor
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let (_, decider, decision, config) = try decide(arguments.positionals[0], arguments)
         let name = arguments.positionals[0]
+        for problem in config.problems { Diagnostics.fail("warning: campaign refused: \(problem)") }
+        if arguments.has("--explain") { print(explanation(decision, decider: decider, placement: name)) }
+        if arguments.has("--json") {
+            print(decision.outcome.json.jsonText)
+        } else if !arguments.has("--explain") {
+            print(summary(decision.outcome))
+        }
+        return 0
+    }
+
+    /// Decides `name` as registering it would (`--config`, `--user`, `--attribute`, `--param`,
+    /// `--locale`, `--data-dir`), confirming nothing; `paywall present --placement` shares it.
+    @MainActor
+    package static func decide(_ name: String, _ arguments: ParsedArguments) throws(CLIError)
+        -> (PaywallRuntime, CampaignDecider, CampaignDecider.Decision, PaywallConfig)
+    {
         let data: DataDirectory
         do { data = try DataDirectory(explicit: arguments.value("--data-dir")) } catch {
             throw .failure(CommandAdvice.describe(error))
@@ -115,14 +134,7 @@ package enum PlacementCommand {
             }
             return (decider, decider.decide(placement: name))
         }
-        for problem in config?.problems ?? [] { Diagnostics.fail("warning: campaign refused: \(problem)") }
-        if arguments.has("--explain") { print(explanation(decision, decider: decider, placement: name)) }
-        if arguments.has("--json") {
-            print(decision.outcome.json.jsonText)
-        } else if !arguments.has("--explain") {
-            print(summary(decision.outcome))
-        }
-        return 0
+        return (runtime, decider, decision, config!)
     }
 
     static func summary(_ outcome: PlacementOutcome) -> String {

@@ -123,14 +123,7 @@ extension PaywallRuntime {
 
     /// Reports `trigger_fire`: the placement and what it led to.
     package func reportTriggerFire(placement: String, outcome: PlacementOutcome) {
-        events.emit(
-            .triggerFire,
-            [
-                "placement_name": .string(placement), "result": .string(outcome.result.rawValue),
-                "experiment_id": outcome.experimentId.map(JSONValue.string) ?? .null,
-                "variant_id": outcome.variantId.map(JSONValue.string) ?? .null,
-                "audience_id": outcome.audienceId.map(JSONValue.string) ?? .null,
-            ])
+        events.emit(.triggerFire, outcome.triggerFireParams(placement: placement))
     }
 }
 

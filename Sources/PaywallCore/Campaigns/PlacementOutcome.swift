@@ -44,6 +44,15 @@ public struct PlacementOutcome: Equatable, Sendable {
         ])
     }
 
+    /// The `trigger_fire` event's params for `placement`.
+    public func triggerFireParams(placement: String) -> [String: JSONValue] {
+        [
+            "placement_name": .string(placement), "result": .string(result.rawValue),
+            "experiment_id": experimentId.map(JSONValue.string) ?? .null, "variant_id": variantId.map(JSONValue.string) ?? .null,
+            "audience_id": audienceId.map(JSONValue.string) ?? .null,
+        ]
+    }
+
     /// The experiment fields every event of the presentation carries (`experiment_id`,
     /// `variant_id`, `audience_id`); empty when no campaign decided.
     public var eventParams: [String: JSONValue] {
