@@ -25,11 +25,12 @@ extension PaywallRuntime {
     }
 
     /// A decider over the loaded config for the current user; nil without a config.
-    /// `attributes` are laid over the stored ones (the dry run's `--attribute`).
+    /// `attributes` are laid over the stored ones (the dry run's `--attribute`). Occurrence
+    /// caps count on the fake store's clock when there is one (so testers can move time on).
     package func campaignDecider(
-        device: [String: JSONValue], params: [String: JSONValue], attributes extra: [String: JSONValue] = [:],
-        now: Date = Date()
+        device: [String: JSONValue], params: [String: JSONValue], attributes extra: [String: JSONValue] = [:]
     ) async -> CampaignDecider? {
+        let now = (try? fakeStore?.now()) ?? Date()
         guard let config = await config() else { return nil }
         let store = assignmentStore()
         let key = store?.assignmentKey(user: userId) ?? userId
