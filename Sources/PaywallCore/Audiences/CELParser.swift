@@ -10,11 +10,38 @@ struct CELParser {
     private var index = 0
     private var depth = 0
 
+    /// The most levels a tree may have: chains such as `a + b + c` or `a.b.c` nest without
+    /// parentheses, and evaluation recurses once per level.
+    static let maximumHeight = 100
+
     static func parse(_ source: [UInt8]) throws(CELSyntaxError) -> CELNode {
         var parser = CELParser(source: source, tokens: try CELLexer.tokens(source))
         let node = try parser.expression()
         guard parser.current.token == .end else { throw parser.fail("unexpected \(parser.describe(parser.current.token))") }
+        if let deep = tooDeep(node) {
+            throw parser.fail("nested too deeply (at most \(maximumHeight) levels of operators)", at: deep.start)
+        }
         return node
+    }
+
+    /// The first node past `maximumHeight` levels, found without recursing (the tree may be deep).
+    private static func tooDeep(_ root: CELNode) -> CELNode? {
+        var stack = [(root, 1)]
+        while let (node, level) = stack.popLast() {
+            guard level <= maximumHeight else { return node }
+            let children: [CELNode]
+            switch node.kind {
+            case .literal, .identifier: children = []
+            case .select(let a, _), .has(let a, _), .not(let a), .negate(let a): children = [a]
+            case .index(let a, let b), .binary(_, let a, let b), .and(let a, let b), .or(let a, let b): children = [a, b]
+            case .conditional(let a, let b, let c): children = [a, b, c]
+            case .call(_, let target, let arguments): children = (target.map { [$0] } ?? []) + arguments
+            case .list(let items): children = items
+            case .map(let entries): children = entries.flatMap { [$0.key, $0.value] }
+            }
+            for child in children { stack.append((child, level + 1)) }
+        }
+        return nil
     }
 
     private init(source: [UInt8], tokens: [CELLexer.Lexeme]) {

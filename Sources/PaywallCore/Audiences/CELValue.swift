@@ -220,7 +220,8 @@ enum CELTime {
             }
             total += value * scale
         }
-        guard total.isFinite, total <= 315_576_000_000e9 else { return nil }
+        // Within Int64 nanoseconds (about 292 years), so the conversion below cannot trap.
+        guard total.isFinite, total < 9.2e18 else { return nil }
         return Int64((negative ? -total : total).rounded())
     }
 

@@ -222,6 +222,13 @@ final class CELExpressionTests: XCTestCase {
         }
         let manyNots = String(repeating: "!", count: 100) + "true"
         XCTAssertThrowsError(try CELExpression(manyNots))
+        // Chains nest without parentheses: a long one is refused before evaluation recurses through it.
+        let chain = Array(repeating: "1", count: 1_500).joined(separator: "+")
+        XCTAssertThrowsError(try CELExpression(chain)) { error in
+            XCTAssertEqual((error as? CELSyntaxError)?.reason, "nested too deeply (at most 100 levels of operators)")
+        }
+        XCTAssertNoThrow(try CELExpression(Array(repeating: "1", count: 90).joined(separator: "+")))
+        assertError("duration('100000000000h')", containing: "not a duration")
         // A pattern that takes a backtracking engine exponential time answers at once here.
         let text = CELValue.string(String(repeating: "a", count: 5_000) + "!")
         XCTAssertFalse(try CELExpression("params.text.matches('^(a+)+$')").matches(["params": .map([(.string("text"), text)])]))
