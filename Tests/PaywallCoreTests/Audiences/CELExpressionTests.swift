@@ -228,7 +228,7 @@ final class CELExpressionTests: XCTestCase {
             XCTAssertEqual((error as? CELSyntaxError)?.reason, "nested too deeply (at most 100 levels of operators)")
         }
         XCTAssertNoThrow(try CELExpression(Array(repeating: "1", count: 90).joined(separator: "+")))
-        assertError("duration('100000000000h')", containing: "not a duration")
+        assertError("duration('3000000h')", containing: "not a duration")  // past Int64 nanoseconds
         // A pattern that takes a backtracking engine exponential time answers at once here.
         let text = CELValue.string(String(repeating: "a", count: 5_000) + "!")
         XCTAssertFalse(try CELExpression("params.text.matches('^(a+)+$')").matches(["params": .map([(.string("text"), text)])]))
