@@ -24,6 +24,9 @@ struct CELEvaluator {
     let source: [UInt8]
     /// When set, every sub-expression's value in evaluation order (the dry run's explanation).
     var trace: [CELTraceEntry]?
+    /// What the string functions may still spend (characters compared, regex steps): one
+    /// filter's bound, however many calls it makes on however long attributes.
+    var budget = CELFunctions.evaluationBudget
 
     private static func failure(_ message: String) -> Outcome { .failure(CELEvaluationError(message: message)) }
 
@@ -86,7 +89,7 @@ struct CELEvaluator {
                 case .failure(let error): return .failure(error)
                 }
             }
-            return CELFunctions.call(name, method: target != nil, values)
+            return CELFunctions.call(name, method: target != nil, values, budget: &budget)
         case .not(let operand):
             return evaluate(operand).flatMap { value in
                 guard case .bool(let b) = value else { return Self.noOverload("!", value) }

@@ -7,11 +7,14 @@ enum CELFunctions {
 
     /// Text longer than this is refused by `matches` (the matcher is linear in it, this keeps it brief).
     static let maximumMatchedLength = 65_536
+    /// The work one evaluation's string functions may do: characters compared by `contains`,
+    /// `startsWith`, `endsWith`, and thread steps of `matches`.
+    static let evaluationBudget = 2_000_000
 
     private static func failure(_ message: String) -> Outcome { .failure(CELEvaluationError(message: message)) }
 
     /// `values` holds the target first for a method call (`x.size()`: `[x]`).
-    static func call(_ name: String, method: Bool, _ values: [CELValue]) -> Outcome {
+    static func call(_ name: String, method: Bool, _ values: [CELValue], budget: inout Int) -> Outcome {
         let signature = "\(name)(\(values.map(\.typeName).joined(separator: ", ")))"
         switch (name, values.count) {
         case ("size", 1):
@@ -27,6 +30,10 @@ enum CELFunctions {
             else { break }
             let t = Array(text.unicodeScalars)
             let a = Array(argument.unicodeScalars)
+            if name != "matches" {
+                budget -= t.count * max(1, a.count)
+                guard budget >= 0 else { return failure("\(name)(): too much text to compare in one filter") }
+            }
             switch name {
             case "contains": return .success(.bool(a.isEmpty || t.indices.contains { t[$0...].starts(with: a) }))
             case "startsWith": return .success(.bool(t.starts(with: a)))
@@ -36,7 +43,11 @@ enum CELFunctions {
                     return failure("matches(): the text is longer than \(maximumMatchedLength) characters")
                 }
                 switch CELRegex.compile(argument) {
-                case .success(let regex): return .success(.bool(regex.search(t)))
+                case .success(let regex):
+                    guard let found = regex.search(t, budget: &budget) else {
+                        return failure("matches(): too much work for one filter (a long text and a large pattern)")
+                    }
+                    return .success(.bool(found))
                 case .failure(let error): return .failure(error)
                 }
             }

@@ -101,8 +101,9 @@ struct CELRegex {
         }
     }
 
-    /// Whether the pattern matches anywhere in `text` (RE2's partial match, as CEL's `matches`).
-    func search(_ text: [Unicode.Scalar]) -> Bool {
+    /// Whether the pattern matches anywhere in `text` (RE2's partial match, as CEL's `matches`);
+    /// nil once `budget` (thread steps) runs out.
+    func search(_ text: [Unicode.Scalar], budget: inout Int) -> Bool? {
         var current: [Int] = []
         var next: [Int] = []
         var seen = [Int](repeating: -1, count: program.count)
@@ -131,6 +132,8 @@ struct CELRegex {
         for position in 0...text.count {
             if add(0, at: position, to: &current) { return true }
             guard position < text.count else { break }
+            budget -= current.count + 1
+            if budget < 0 { return nil }
             let c = text[position].value
             next.removeAll(keepingCapacity: true)
             for pc in current {

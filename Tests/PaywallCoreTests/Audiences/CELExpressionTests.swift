@@ -213,7 +213,7 @@ final class CELExpressionTests: XCTestCase {
         assertSyntaxError("", "1:1: the filter is empty (leave \"filter\" out to match everyone)")
     }
 
-    func testLimits() {
+    func testLimits() throws {
         let long = Array(repeating: "1", count: 2_100).joined(separator: "+")
         assertSyntaxError(long, "1:1: the filter is 4199 bytes long; at most 4096 are allowed")
         let deep = String(repeating: "(", count: 60) + "1" + String(repeating: ")", count: 60)
@@ -235,6 +235,15 @@ final class CELExpressionTests: XCTestCase {
         XCTAssertFalse(try CELExpression("params.text.matches('(a|aa)*b')").matches(["params": .map([(.string("text"), text)])]))
         XCTAssertTrue(try CELExpression("params.text.matches('(a|aa)*!$')").matches(["params": .map([(.string("text"), text)])]))
         assertError("'a'.matches('(a{1000}){1000}')", containing: "too large")
+        // Many calls over long text: one filter's string work is bounded as a whole.
+        let longText = ["params": CELValue.map([(.string("text"), .string(String(repeating: "ab", count: 30_000)))])]
+        let heavy = try CELExpression(
+            Array(repeating: "params.text.matches('(a|b)*(a|b){500}c')", count: 20).joined(separator: " || "))
+        guard case .failure(let error) = heavy.evaluate(longText) else { return XCTFail("the work was not bounded") }
+        XCTAssertTrue(error.message.contains("too much work"), error.message)
+        let wide = try CELExpression("params.text.contains(params.text + 'x')")
+        guard case .failure(let compared) = wide.evaluate(longText) else { return XCTFail("contains was not bounded") }
+        XCTAssertTrue(compared.message.contains("too much text"), compared.message)
         assertError("'a'.matches('(?=a)')", containing: "only (?:...) groups")
         assertError("'a'.matches('(a')", containing: "missing ')'")
     }
