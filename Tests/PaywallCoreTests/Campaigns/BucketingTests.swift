@@ -62,6 +62,21 @@ final class BucketingTests: XCTestCase {
         XCTAssertEqual(reopened.installKey, first.installKey)
     }
 
+    func testAnonymousInstallsDoNotAllShareAVariant() throws {
+        let variants = [
+            Campaign.Variant(id: "a", paywall: "pa", basisPoints: 5000),
+            Campaign.Variant(id: "b", paywall: "pb", basisPoints: 5000),
+        ]
+        var seen: Set<String> = []
+        for install in 0..<20 {
+            let store = try AssignmentStore(path: dir.appendingPathComponent("install-\(install).sqlite").path)
+            let key = store.assignmentKey(user: Purchases.anonymousUser)
+            seen.insert(Bucketing.variant(for: Bucketing.bucket(experimentId: "e", userKey: key), in: variants)!.id)
+        }
+        // Twenty random install keys all in one half: a chance of 2 in 2^20.
+        XCTAssertEqual(seen, ["a", "b"])
+    }
+
     func testAnonymousAssignmentsCarryOverToTheFirstIdentifiedUserOnly() throws {
         let store = try AssignmentStore(path: dir.appendingPathComponent("s.sqlite").path)
         try store.confirm(userKey: store.installKey, experiment: "e", variant: "b")
