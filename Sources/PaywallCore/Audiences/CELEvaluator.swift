@@ -66,7 +66,7 @@ struct CELEvaluator {
         case .has(let operand, let field):
             return evaluate(operand).flatMap { value in
                 switch value {
-                case .map(let entries): return .success(.bool(entries.contains { Self.equal($0.key, .string(field)) == true }))
+                case .map(let entries): return .success(.bool(entries.contains { Self.equal($0.key, .string(field)) }))
                 case .null: return .success(.bool(false))
                 default: return Self.failure("has(): '\(field)' is not a field of a \(value.typeName)")
                 }
@@ -147,7 +147,7 @@ struct CELEvaluator {
                 case .int, .uint, .bool, .string: break
                 default: return Self.failure("a map key must be int, uint, bool or string, not \(key.typeName)")
                 }
-                guard !values.contains(where: { Self.equal($0.key, key) == true }) else {
+                guard !values.contains(where: { Self.equal($0.key, key) }) else {
                     return Self.failure("map key \(key.literalText) appears twice")
                 }
                 switch evaluate(entry.value) {
@@ -175,7 +175,7 @@ struct CELEvaluator {
     private static func select(_ field: String, of value: CELValue) -> Outcome {
         switch value {
         case .map(let entries):
-            return .success(entries.first { equal($0.key, .string(field)) == true }?.value ?? .null)
+            return .success(entries.first { equal($0.key, .string(field)) }?.value ?? .null)
         case .null:
             return .success(.null)
         default:
@@ -192,7 +192,7 @@ struct CELEvaluator {
             guard i < items.count else { return failure("index out of bounds: \(i)") }
             return .success(items[Int(i)])
         case (.map(let entries), _):
-            return .success(entries.first { equal($0.key, key) == true }?.value ?? .null)
+            return .success(entries.first { equal($0.key, key) }?.value ?? .null)
         case (.null, _):
             return .success(.null)
         default:
@@ -202,8 +202,8 @@ struct CELEvaluator {
 
     private static func apply(_ op: CELBinaryOperator, _ l: CELValue, _ r: CELValue) -> Outcome {
         switch op {
-        case .equal: return .success(.bool(equal(l, r) ?? false))
-        case .notEqual: return .success(.bool(!(equal(l, r) ?? false)))
+        case .equal: return .success(.bool(equal(l, r)))
+        case .notEqual: return .success(.bool(!equal(l, r)))
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             if case .null = l { return .success(.bool(false)) }
             if case .null = r { return .success(.bool(false)) }
@@ -216,8 +216,8 @@ struct CELEvaluator {
             }
         case .in:
             switch r {
-            case .list(let items): return .success(.bool(items.contains { equal(l, $0) == true }))
-            case .map(let entries): return .success(.bool(entries.contains { equal(l, $0.key) == true }))
+            case .list(let items): return .success(.bool(items.contains { equal(l, $0) }))
+            case .map(let entries): return .success(.bool(entries.contains { equal(l, $0.key) }))
             default: return noOverload("in", l, r)
             }
         case .add, .subtract, .multiply, .divide, .remainder:
@@ -277,9 +277,8 @@ struct CELEvaluator {
     }
 
     /// CEL's heterogeneous equality: numbers equal by value across types, lists and maps
-    /// element by element, any other mix of types unequal. Nil never happens today; it keeps
-    /// the signature open for values that cannot be compared.
-    static func equal(_ l: CELValue, _ r: CELValue) -> Bool? {
+    /// element by element, any other mix of types unequal.
+    static func equal(_ l: CELValue, _ r: CELValue) -> Bool {
         switch (l, r) {
         case (.null, .null): return true
         case (.int, _), (.uint, _), (.double, _):
@@ -291,10 +290,10 @@ struct CELEvaluator {
         case (.timestamp, .timestamp), (.duration, .duration): return compare(l, r) == .equal
         case (.list(let a), .list(let b)):
             guard a.count == b.count else { return false }
-            return zip(a, b).allSatisfy { equal($0, $1) == true }
+            return zip(a, b).allSatisfy { equal($0, $1) }
         case (.map(let a), .map(let b)):
             guard a.count == b.count else { return false }
-            return a.allSatisfy { entry in b.contains { equal($0.key, entry.key) == true && equal($0.value, entry.value) == true }
+            return a.allSatisfy { entry in b.contains { equal($0.key, entry.key) && equal($0.value, entry.value) }
             }
         default: return false
         }

@@ -27,7 +27,7 @@ final class CELExpressionTests: XCTestCase {
 
     private func assertValue(_ source: String, _ expected: CELValue, file: StaticString = #filePath, line: UInt = #line) {
         guard let actual = value(source, file: file, line: line) else { return }
-        XCTAssertEqual(CELEvaluator.equal(actual, expected), true, "\(source) = \(actual.literalText)", file: file, line: line)
+        XCTAssertTrue(CELEvaluator.equal(actual, expected), "\(source) = \(actual.literalText)", file: file, line: line)
         XCTAssertEqual(actual.typeName, expected.typeName, source, file: file, line: line)
     }
 
