@@ -17,7 +17,7 @@ package enum PlacementCommand {
                 name: "--attribute", valueName: "K=V", repeats: true,
                 help: "A user attribute for the filters; V is JSON when it parses (age=30, beta=true), else a string."),
             OptionSpec(name: "--param", valueName: "K=V", repeats: true, help: "A placement param, read as --attribute is."),
-            Commands.localeOption, Commands.dataDirOption,
+            Commands.localeOption, Commands.storeOption, Commands.dataDirOption,
             OptionSpec(
                 name: "--explain", valueName: nil,
                 help: "List each audience in order: its filter, each sub-expression's value, the cap's count, the bucket."),
@@ -79,7 +79,9 @@ package enum PlacementCommand {
         do {
             return try PaywallRuntime(
                 PaywallRuntime.Configuration(
-                    dataDirectory: arguments.value("--data-dir"), config: config.map { .value($0) },
+                    dataDirectory: arguments.value("--data-dir"),
+                    // With the fake store, `device.subscriptionStatus` and the entitlements are the user's there.
+                    store: arguments.value("--store").map { .fakeStore(catalog: $0) } ?? .none, config: config.map { .value($0) },
                     userId: arguments.value("--user"), logLevel: .none))
         } catch {
             throw .failure(

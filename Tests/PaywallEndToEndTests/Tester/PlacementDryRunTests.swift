@@ -109,6 +109,20 @@ final class PlacementDryRunTests: EndToEndTestCase {
         XCTAssertEqual(younger["audience_id"], "everyone")
     }
 
+    func testWithTheFakeStoreTheFiltersSeeTheUsersStatus() throws {
+        let catalog = Self.packageRoot.appendingPathComponent("templates/classic/store.json").path
+        let dataDir = workDir.appendingPathComponent("data").path
+        let bought = try PaywallProcess.run(
+            ["store", "buy", "lumen.pro.monthly", "--store", catalog, "--data-dir", dataDir, "--user", "bob"], in: workDir)
+        XCTAssertEqual(bought.status, 0, bought.stderr)
+        let text = Self.configText.replacingOccurrences(
+            of: #""filter": "device.deviceLanguageCode == 'de' && device.daysSinceInstall < 7""#,
+            with: #""filter": "device.subscriptionStatus == 'ACTIVE' && 'pro' in device.activeEntitlements""#)
+        try Data(text.utf8).write(to: config)
+        XCTAssertEqual(try json(["export_pdf", "--user", "bob", "--store", catalog])["audience_id"], "de_new")
+        XCTAssertEqual(try json(["export_pdf", "--user", "bob"])["audience_id"], "everyone", "without the store: UNKNOWN")
+    }
+
     func testAssignForcesAVariantAndClearForgetsIt() throws {
         let dataDir = workDir.appendingPathComponent("data").path
         let forced = try PaywallProcess.run(
