@@ -18,6 +18,8 @@ extension SidecarServer {
             "register": SidecarServer.register, "dismiss": SidecarServer.dismiss,
             "presentCustomerCenter": SidecarServer.presentCustomerCenter, "redeem": SidecarServer.redeem,
             "shutdown": SidecarServer.shutdownMethod,
+            "getPresentationResult": SidecarServer.getPresentationResult,
+            "confirmAllAssignments": SidecarServer.confirmAllAssignments, "setAssignment": SidecarServer.setAssignment,
         ]
     }
 
@@ -190,7 +192,8 @@ extension SidecarServer {
         var presentation: JSONValue = .null
         var reason: JSONValue = .null
         var message: String?
-        let handler = Paywalls.PlacementHandler(
+        var experiment: JSONValue = .null
+        var handler = Paywalls.PlacementHandler(
             presented: { [weak self] in
                 shown = $0
                 self?.openWindows += 1
@@ -199,7 +202,7 @@ extension SidecarServer {
                 presentation = $0.json
                 self?.openWindows -= 1
             },
-            skipped: { reason = .string($0.rawValue) },
+            skipped: { reason = .string($0.name) },
             error: {
                 reason = .string($0.name)
                 message = $0.message
@@ -207,10 +210,13 @@ extension SidecarServer {
             completed: { ran in
                 var result: [String: JSONValue] = [
                     "feature": ran ? "run" : "not_run", "presentation": presentation, "reason": reason,
+                    "experiment": experiment,
                 ]
                 if let message { result["message"] = .string(message) }
                 reply(.success(Self.withParentProblem(.object(result), shown?.parentProblem)))
             })
+        // A campaign's decision: the outcome object (`getPresentationResult`'s), else null.
+        handler.decided = { experiment = $0.json }
         paywalls.register(placement: placement, params: pageParams, parent: parent, handler: handler)
     }
 

@@ -101,8 +101,13 @@ package enum Commands {
 
     package static let present = CommandSpec(
         name: "present", summary: "Present a paywall; print one JSON line with the result when it closes.",
-        positionals: ["BUNDLE"],
+        positionals: ["[BUNDLE]"],
         options: presentationOptions + [
+            OptionSpec(
+                name: "--placement", valueName: "NAME",
+                help: "Present what the config's campaigns decide for placement NAME (instead of BUNDLE)."),
+            OptionSpec(
+                name: "--config", valueName: "FILE|URL", help: "With --placement: the config (default: the cached config)."),
             evalOption, timeoutOption,
             OptionSpec(
                 name: "--load-timeout", valueName: "SECONDS",
@@ -114,7 +119,7 @@ package enum Commands {
             Prints exactly one line on stdout and exits 0: {"result":"declined"},
             {"result":"purchased","product_id":"..."} (also when a purchase kept the paywall open and it closed later),
             {"result":"restored"}, or {"result":"skipped","reason":"subscribed"} when the user already has access
-            (nothing is shown); {"result":"timeout"} after --timeout (exit 3); with --strict,
+            (nothing is shown; with --placement also "holdout" and "noAudienceMatch", as paywall placement decides); {"result":"timeout"} after --timeout (exit 3); with --strict,
             {"result":"script_error","message":"..."} when an --eval script throws or does not settle (exit 4), and
             {"result":"missing_product","slot":"...","product_id":"..."} at once when a slot's product is not in the catalog (exit 4).
             With --store, purchases and restores go to the fake store. With --presentation embedded or pushed,
@@ -188,7 +193,7 @@ package enum Commands {
         preview, snapshot, present, customerCenter, serve, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
         BundleCommands.pack,
         BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, NewCommand.spec,
-        TemplatesCommand.spec, bench, install,
+        TemplatesCommand.spec, PlacementCommand.spec, PlacementCommand.assign, bench, install,
     ]
 
     /// The commands that open a window: run by the `paywall-window` executable, which links

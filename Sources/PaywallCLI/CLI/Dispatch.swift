@@ -40,6 +40,8 @@ package func runCLI(_ arguments: [String], window: (CommandSpec, ParsedArguments
         case BundleCommands.pack.name: return try BundleCommands.runPack(parsed)
         case BundleCommands.validate.name: return try BundleCommands.runValidate(parsed)
         case VariablesCommand.spec.name: return try VariablesCommand.run(parsed)
+        case PlacementCommand.spec.name: return try PlacementCommand.run(parsed)
+        case PlacementCommand.assign.name: return try PlacementCommand.runAssign(parsed)
         case NewCommand.spec.name: return try NewCommand.run(parsed)
         case TemplatesCommand.spec.name: return try TemplatesCommand.run(parsed)
         default: return try InstallCommand.run(parsed)

@@ -15,15 +15,39 @@ package enum ConfigCommand {
             + CacheCommand.downloadOptions,
         discussion: "")
 
-    package static let spec = Subcommands.parent(
-        "config", summary: "Load the app's paywall config (`paywall config load FILE|URL`).", actions: [load])
+    package static let validate = CommandSpec(
+        name: "config validate", summary: "List every problem of a paywall config (exit 1 if any).", positionals: ["FILE|URL"],
+        options: [],
+        discussion:
+            "Each problem names its path and, for a filter, its line and column: campaigns[0].audiences[0].filter: 1:27: expected ')'."
+    )
 
-    /// The cached config's place in the data directory.
+    package static let spec = Subcommands.parent(
+        "config", summary: "Load or validate the app's paywall config (`paywall config load FILE|URL`).",
+        actions: [load, validate])
+
+    /// `config validate`: every problem, one a line; a config that cannot be read at all is one problem.
+    @MainActor
+    static func runValidate(_ location: String) throws(CLIError) -> Int32 {
+        let problems: [String] = try Subcommands.runAsync {
+            do {
+                let data = try await ConfigLoader.fetcher(for: location)()
+                let config = try PaywallConfig(data: data, origin: location)
+                return config.problems.map(\.description)
+            } catch {
+                return [CommandAdvice.describe(error)]
+            }
+        }
+        for problem in problems { print(problem) }
+        if problems.isEmpty { print("\(location): no problems") }
+        return problems.isEmpty ? 0 : 1
+    }
 
     @MainActor
     package static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
-        let (command, parsed) = try Subcommands.parse(arguments, parent: spec, actions: [load])
-        guard command != nil, let parsed else { return 0 }
+        let (command, parsed) = try Subcommands.parse(arguments, parent: spec, actions: [load, validate])
+        guard let command, let parsed else { return 0 }
+        if command.name == validate.name { return try runValidate(parsed.positionals[0]) }
         var timeout = 0.3
         if let text = parsed.value("--timeout-ms") {
             guard let ms = Double(text), ms >= 0, ms <= 60_000 else {

@@ -17,7 +17,7 @@ extension PresentationResult {
     private var fields: [(String, String)] {
         var fields = [("result", name)]
         if case .purchased(let productId) = self { fields.append(("product_id", productId)) }
-        if case .skipped(let reason) = self { fields.append(("reason", reason.rawValue)) }
+        if case .skipped(let reason) = self { fields.append(("reason", reason.name)) }
         if case .scriptError(let message) = self { fields.append(("message", message)) }
         return fields
     }

@@ -214,6 +214,8 @@ package final class PaywallRuntime {
         } else {
             currentUserWithoutPurchases = userId
         }
+        // The install's anonymous variants stay the user's through their first identify.
+        try? assignmentStore()?.carryOverOnFirstIdentify(to: userId)
         customerInfoChanged()
     }
 
@@ -250,6 +252,8 @@ package final class PaywallRuntime {
     package var downloadLimits = DownloadLimits() {
         didSet { openedBundleCache?.limits = downloadLimits }
     }
+    /// The data directory's `experiments.sqlite` once opened (`assignmentStore()`).
+    var openedAssignmentStore: AssignmentStore?
 
     /// The data directory's bundle cache (opened, creating it, on first use).
     package func bundleCache() throws -> BundleCache {
@@ -273,6 +277,7 @@ package final class PaywallRuntime {
         let location: String
         switch source {
         case .value(let config):
+            reportRefusedCampaigns(config)
             configLoad = Task { config }
             return
         case .file(let path): location = path
@@ -282,7 +287,9 @@ package final class PaywallRuntime {
         let fetch = ConfigLoader.fetcher(for: location)
         configLoad = Task { @MainActor [weak self] in
             do {
-                return try await loader.load(origin: location, fetch: fetch).0
+                let config = try await loader.load(origin: location, fetch: fetch).0
+                self?.reportRefusedCampaigns(config)
+                return config
             } catch {
                 self?.configProblem = "\(error)"
                 return nil

@@ -16,7 +16,8 @@ import Foundation
 /// `presentation_condition` (`check_user_subscription`, the default; `always`; or
 /// `entitlements` with an `entitlements` list) says who is shown it; a placement's own
 /// condition wins over its paywall's. Every key but `id` and `manifest_url` is optional.
-/// `survey` (optional) attaches a `PaywallSurvey`.
+/// `survey` (optional) attaches a `PaywallSurvey`. `campaigns` (optional, `Campaign`) decide by
+/// audience and experiment which paywall a placement shows.
 public struct PaywallConfig: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var id: String
@@ -63,6 +64,11 @@ public struct PaywallConfig: Equatable, Sendable {
     public var paywalls: [Entry]
     /// Placements by name.
     public var placements: [String: Placement] = [:]
+    /// The campaigns that decide which paywall a placement shows (`Campaign`); those with a
+    /// problem are left out and listed in `problems`.
+    package var campaigns: [Campaign] = []
+    /// Why campaigns were refused: each with its path (`campaigns[0].audiences[0].filter`).
+    package var problems: [ConfigProblem] = []
 
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
@@ -133,6 +139,12 @@ public struct PaywallConfig: Equatable, Sendable {
             }
         }
         self.init(paywalls: entries, placements: placements)
+        (campaigns, problems) = CampaignReader.read(root["campaigns"], paywalls: Set(entries.map(\.id)))
+    }
+
+    /// The campaign that lists `placement`, if any.
+    package func campaign(for placement: String) -> Campaign? {
+        campaigns.first { $0.placements.contains(placement) }
     }
 
     /// An item's `presentation_condition` and `entitlements`, checked.

@@ -15,6 +15,17 @@ public enum EventName: String, CaseIterable, Sendable {
     case paywallDecline = "paywall_decline"
     /// The presentation ended (also sent to the page). `params.result`.
     case paywallClose = "paywall_close"
+    /// A placement was registered and decided by the config (`PlacementOutcome`):
+    /// `params.placement_name`, `params.result` (`paywall` / `holdout` / `no_audience_match` /
+    /// `placement_not_found` / `paywall_not_available`), `params.experiment_id`,
+    /// `params.variant_id`, `params.audience_id` (null when no campaign decided).
+    case triggerFire = "trigger_fire"
+    /// Ours: a campaign of the config has a problem and is left out (the rest loads).
+    /// `params.campaign_id`, `params.path` (`campaigns[0].audiences[0].filter`), `params.reason`.
+    case campaignRefused = "campaign_refused"
+    /// Ours: the user's kept variant was removed from its experiment; they get their bucket's.
+    /// `params.experiment_id`, `params.previous_variant_id`, `params.variant_id`.
+    case assignmentReassign = "assignment_reassign"
     /// The page was not ready in time; Retry and Close are offered. `params.seconds`.
     case webviewLoadTimeout = "paywallWebviewLoad_timeout"
     /// The bundle could not load; the built-in fallback page lists the products. `params.reason`.

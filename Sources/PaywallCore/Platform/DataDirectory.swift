@@ -65,6 +65,8 @@ package struct DataDirectory: Equatable, Sendable {
     /// The fake store's state.
     /// The app's paywall config, as last loaded (used offline and when the source is slow).
     package var configCache: String { url.appendingPathComponent("config.json").path }
+    /// Experiment assignments, the install's anonymous assignment key and occurrence counts (`AssignmentStore`).
+    package var experiments: String { url.appendingPathComponent("experiments.sqlite").path }
     package var fakeStore: String { url.appendingPathComponent("fake-store.sqlite").path }
     /// The license keys activated on this machine and their last validation (0600).
     package var licenses: String { url.appendingPathComponent("licenses.sqlite").path }

@@ -66,10 +66,15 @@ package final class PaywallSession {
     /// close reports, since the user did not decline.
     private var keptOpenSuccess: PresentationResult?
 
-    package init(paywallId: String, events: EventDispatcher, decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()) {
+    /// `tags`: parameters every event of the presentation carries beside `paywall_identifier`.
+    package init(
+        paywallId: String, events: EventDispatcher, tags: [String: JSONValue] = [:],
+        decoder: PageEnvelopeDecoder = PageEnvelopeDecoder()
+    ) {
         self.paywallId = paywallId
         channel = PageChannel(
-            events: events, tag: ["paywall_identifier": .string(paywallId)], readyEvent: .pageReady,
+            events: events, tag: tags.merging(["paywall_identifier": .string(paywallId)]) { _, own in own },
+            readyEvent: .pageReady,
             decoder: decoder)
         channel.isClosed = { [unowned self] in result != nil || surveyPending != nil }
         channel.onMessage = { [unowned self] in handle($0) }

@@ -45,8 +45,18 @@ package final class RuntimeState {
                     "INSERT INTO counters (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = value + 1",
                     [.text(key)])
             }
+            try database.query(
+                "INSERT OR REPLACE INTO facts (key, value) VALUES ('last_paywall_view_at', ?)",
+                [.text(String(Date().timeIntervalSince1970))])
         }
         return totalPaywallViews
+    }
+
+    /// When a paywall was last shown; nil: never.
+    package var lastPaywallViewAt: Date? {
+        let text =
+            (try? database.query("SELECT value FROM facts WHERE key = 'last_paywall_view_at'").first?["value"]?.string) ?? nil
+        return text.flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
     }
 
     package var totalPaywallViews: Int {

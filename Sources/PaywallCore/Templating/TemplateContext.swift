@@ -56,6 +56,7 @@ package final class TemplateContext {
             slots: slots, catalog: products, purchases: purchases, device: device, locale: locale, strings: strings,
             bundleStrings: bundleStrings, userId: currentUser,
             userAttributes: (try? state?.userAttributes(user: currentUser)) ?? [:], params: params,
-            totalPaywallViews: state?.totalPaywallViews ?? 0, installedAt: state?.installedAt ?? now, now: now)
+            totalPaywallViews: state?.totalPaywallViews ?? 0, installedAt: state?.installedAt ?? now,
+            lastPaywallViewAt: state?.lastPaywallViewAt, now: now)
     }
 }

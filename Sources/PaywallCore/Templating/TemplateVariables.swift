@@ -18,12 +18,15 @@ package struct TemplateVariables {
     package var params: [String: JSONValue]
     package var totalPaywallViews: Int
     package var installedAt: Date
+    /// When a paywall was last shown; nil: never (`device.daysSinceLastPaywallView` is then null).
+    package var lastPaywallViewAt: Date?
     package var now: Date
 
     package init(
         slots: ProductSlots, catalog: Catalog?, purchases: Purchases?, device: DeviceInfo, locale: Locale,
         strings: StringTable, bundleStrings: BundleStrings? = nil, userId: String, userAttributes: [String: JSONValue] = [:],
-        params: [String: JSONValue] = [:], totalPaywallViews: Int = 0, installedAt: Date = Date(), now: Date = Date()
+        params: [String: JSONValue] = [:], totalPaywallViews: Int = 0, installedAt: Date = Date(), lastPaywallViewAt: Date? = nil,
+        now: Date = Date()
     ) {
         self.slots = slots
         self.catalog = catalog
@@ -37,6 +40,7 @@ package struct TemplateVariables {
         self.params = params
         self.totalPaywallViews = totalPaywallViews
         self.installedAt = installedAt
+        self.lastPaywallViewAt = lastPaywallViewAt
         self.now = now
     }
 
@@ -87,8 +91,9 @@ package struct TemplateVariables {
         return eligible ? "freeTrial" : nil
     }
 
+    /// The `device` object (also what audience filters read as `device`).
     @MainActor
-    private var deviceVariables: [String: JSONValue] {
+    package var deviceVariables: [String: JSONValue] {
         let status = purchases?.subscriptionStatus ?? .unknown
         let info = purchases?.customerInfo
         let activeProducts = Set(info?.entitlements.filter(\.isActive).flatMap(\.productIds) ?? []).sorted()
@@ -116,6 +121,9 @@ package struct TemplateVariables {
             "subscriptionLapsed": .bool(info?.subscriptionLapsed ?? false),
             "totalPaywallViews": .number(Double(totalPaywallViews)),
             "daysSinceInstall": .number((now.timeIntervalSince(installedAt) / day).rounded(.down)),
+            "minutesSinceInstall": .number((now.timeIntervalSince(installedAt) / 60).rounded(.down)),
+            "daysSinceLastPaywallView": lastPaywallViewAt.map { .number((now.timeIntervalSince($0) / day).rounded(.down)) }
+                ?? .null,
             "localDate": .string(Self.format(now, "yyyy-MM-dd", .current)),
             "localTime": .string(Self.format(now, "HH:mm:ss", .current)),
             "utcDate": .string(Self.format(now, "yyyy-MM-dd", TimeZone(identifier: "UTC")!)),

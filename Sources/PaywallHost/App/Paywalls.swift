@@ -115,6 +115,8 @@ public final class Paywalls {
         /// Last, once the registration is over (after the others and the feature): whether the
         /// feature ran.
         public var completed: (@MainActor (_ featureRan: Bool) -> Void)?
+        /// First, when a campaign decided the placement: the outcome with its experiment and variant.
+        public var decided: (@MainActor (PlacementOutcome) -> Void)?
 
         public init(
             presented: (@MainActor (PaywallPresentation) -> Void)? = nil,
@@ -156,6 +158,12 @@ public final class Paywalls {
                 self?.placementsShowing -= 1
                 completed?(ran)
             }
+            // A placement a campaign lists is decided by audience and experiment.
+            if await registerByCampaign(
+                placement: placement, params: params, parent: parent, handler: handler, feature: feature)
+            {
+                return
+            }
             switch await runtime.decide(placement: placement) {
             case .notFound(let reason):
                 refuse(.placementNotFound(placement: placement, reason: reason), handler)
@@ -167,9 +175,10 @@ public final class Paywalls {
         }
     }
 
-    private func show(
+    func show(
         _ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
-        condition: PresentationCondition, parent: ParentWindow?, handler: PlacementHandler, feature: (@MainActor () -> Void)?
+        condition: PresentationCondition, parent: ParentWindow?, handler: PlacementHandler, feature: (@MainActor () -> Void)?,
+        eventTags: [String: JSONValue] = [:]
     ) async {
         guard let (bundle, found, inUse) = await cachedOrFallback(entry) else {
             return refuse(.noPaywallView(placement: placement, paywall: entry.id), handler)
@@ -177,6 +186,7 @@ public final class Paywalls {
         var options = found
         options.params = params
         options.condition = condition
+        options.eventTags = eventTags
         let presentation = presenter.present(bundle, options: options, parent: parent) {
             [runtime] result in
             withExtendedLifetime(inUse) {}
@@ -200,7 +210,7 @@ public final class Paywalls {
     /// A registration that shows nothing: reported as `paywallPresentationRequest` with
     /// `status: noPresentation` and the error's `name` as its reason, then to the handler; the
     /// feature does not run.
-    private func refuse(_ error: PlacementError, _ handler: PlacementHandler) {
+    func refuse(_ error: PlacementError, _ handler: PlacementHandler) {
         events.emit(
             .paywallPresentationRequest,
             [

@@ -155,6 +155,9 @@ package final class PaywallPresenter {
         /// Asked when the paywall closes (a config entry's `survey`); it needs `state` to
         /// remember who was asked, and without one is not asked.
         package var survey: PaywallSurvey?
+        /// Parameters every event of this presentation carries beside `paywall_identifier`
+        /// (a campaign's `experiment_id`, `variant_id`, `audience_id`).
+        package var eventTags: [String: JSONValue] = [:]
 
         package init(
             size: ViewSize = .standard, slots: ProductSlots = ProductSlots(), offscreen: Bool = false,
@@ -274,7 +277,7 @@ package final class PaywallPresenter {
         reportLocaleFallbackOnce()
         let host = newHost("bundle")
         let manifest = (try? BundleManifest(bundle: bundle)) ?? BundleManifest()
-        let session = PaywallSession(paywallId: bundle.identifier, events: events)
+        let session = PaywallSession(paywallId: bundle.identifier, events: events, tags: options.eventTags)
         // A bundle with its own tables is shown in the language they resolve to, runtime texts included.
         let texts = PageStrings(bundleRoot: bundle.root, locales: resources.locales, user: strings)
         session.bundleStrings = texts.bundleStrings

@@ -10,7 +10,38 @@ enum PresentCommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let timeout = try Commands.timeout(arguments, Commands.present)
         let scripts = try EvalScripts(arguments, Commands.present)
-        let host = try PresentationHost(arguments, command: Commands.present, countsAsView: true)
+        var decided: (paywall: String, config: PaywallConfig, eventTags: [String: JSONValue])?
+        var outcome: PlacementOutcome?
+        if let placement = arguments.value("--placement") {
+            guard arguments.positionals.isEmpty else {
+                throw .usage("give BUNDLE or --placement NAME, not both", Commands.present)
+            }
+            let (runtime, decider, decision, config) = try PlacementCommand.decide(placement, arguments)
+            outcome = decision.outcome
+            switch decision.outcome.result {
+            case .paywall:
+                runtime.confirm(decision, by: decider)
+                decided = (decision.outcome.paywall!, config, decision.outcome.eventParams)
+            case .holdout, .noAudienceMatch:
+                if decision.outcome.result == .holdout { runtime.confirm(decision, by: decider) }
+                // Nothing is shown, as registering the placement shows nothing.
+                let reason = decision.outcome.result == .holdout ? "holdout" : "noAudienceMatch"
+                var line = decision.outcome.eventParams
+                line["result"] = "skipped"
+                line["reason"] = .string(reason)
+                FileHandle.standardOutput.write(Data((JSONValue.object(line).jsonText + "\n").utf8))
+                return 0
+            case .placementNotFound, .paywallNotAvailable:
+                throw .failure(
+                    "placement \(placement): \(decision.outcome.result.rawValue) (see paywall placement \(placement) --explain)")
+            }
+        } else if arguments.positionals.isEmpty {
+            throw .usage("give BUNDLE or --placement NAME", Commands.present)
+        }
+        let host = try PresentationHost(arguments, command: Commands.present, countsAsView: true, decided: decided)
+        if let outcome, let placement = arguments.value("--placement") {
+            host.events.emit(.triggerFire, outcome.triggerFireParams(placement: placement))
+        }
         if let code = scripts.strict.endOnMissingProduct(host.missingProducts) { return code }
         return host.run(
             onPresented: { presentation in

@@ -17,19 +17,23 @@ final class PresentationHost {
     /// Marks a cached bundle as on screen while this process shows it (other processes' prune keeps it).
     private var inUse: FileLock?
 
-    /// - Parameter countsAsView: whether showing it counts as a paywall view (not for previews).
+    /// - Parameters:
+    ///   - countsAsView: whether showing it counts as a paywall view (not for previews).
+    ///   - decided: a campaign's decision (`present --placement`): the paywall, its config and
+    ///     the experiment fields every event of the presentation carries.
     init(
         _ arguments: ParsedArguments, command: CommandSpec, offscreen: Bool = false, countsAsView: Bool,
-        titleKey: String = "window.title.present"
+        titleKey: String = "window.title.present",
+        decided: (paywall: String, config: PaywallConfig, eventTags: [String: JSONValue])? = nil
     ) throws(CLIError) {
-        let target = arguments.positionals[0]
+        let target = decided?.paywall ?? arguments.positionals[0]
         var refused: [(InstalledBundle, [BundleProblem])] = []
         let configSlots: ProductSlots
         let configCondition: PresentationCondition?
         let survey: PaywallSurvey?
         do {
             (bundle, configSlots, configCondition, survey, inUse) = try Self.resolve(
-                target, arguments, cachedAllowed: countsAsView
+                target, arguments, cachedAllowed: countsAsView, config: decided?.config
             ) {
                 refused.append(($0, $1))
             }
@@ -51,6 +55,7 @@ final class PresentationHost {
             size: try Commands.size(arguments, command), slots: configSlots, offscreen: offscreen, titleKey: titleKey,
             countsAsView: countsAsView)
         options.survey = survey
+        options.eventTags = decided?.eventTags ?? [:]
         if let text = arguments.value("--products") {
             do { options.slots = configSlots.merging(try ProductSlots(parsing: text)) } catch {
                 throw .usage("--products: \(error)", command)
@@ -136,7 +141,7 @@ final class PresentationHost {
     /// config knows it, else a folder. Only bare names open the cache. Returns the config's slots
     /// condition and survey, and for a cached bundle the lock that marks it on screen.
     private static func resolve(
-        _ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool,
+        _ target: String, _ arguments: ParsedArguments, cachedAllowed: Bool, config given: PaywallConfig? = nil,
         onRefused: (InstalledBundle, [BundleProblem]) -> Void
     ) throws
         -> (PaywallBundle, ProductSlots, PresentationCondition?, PaywallSurvey?, FileLock?)
@@ -146,8 +151,9 @@ final class PresentationHost {
         }
         let data = try DataDirectory(explicit: arguments.value("--data-dir"))
         let cache = try BundleCache(directory: data.bundleCache)
-        let config = FileManager.default.contents(atPath: data.configCache)
-            .flatMap { try? PaywallConfig(data: $0, origin: "config") }
+        let config =
+            given
+            ?? FileManager.default.contents(atPath: data.configCache).flatMap { try? PaywallConfig(data: $0, origin: "config") }
         let (found, refused) = try Subcommands.runAsync {
             () async throws -> (CachedPaywall?, [(InstalledBundle, [BundleProblem])]) in
             var refused: [(InstalledBundle, [BundleProblem])] = []

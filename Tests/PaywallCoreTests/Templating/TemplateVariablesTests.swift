@@ -73,6 +73,8 @@ final class TemplateVariablesTests: XCTestCase {
         XCTAssertEqual(d["subscriptionStatus"], "ACTIVE")
         XCTAssertEqual(d["totalPaywallViews"], 4)
         XCTAssertEqual(d["daysSinceInstall"], 3)
+        XCTAssertEqual(d["minutesSinceInstall"], .number(Double(3 * 24 * 60 + 1)))
+        XCTAssertEqual(d["daysSinceLastPaywallView"], .null, "no paywall was shown yet")
         XCTAssertEqual(d["utcDate"], "2027-01-15")
         XCTAssertEqual(d["utcTime"], "08:00:00")
         XCTAssertEqual(d["sdkVersion"], .string(DeviceInfo.runtimeVersion))

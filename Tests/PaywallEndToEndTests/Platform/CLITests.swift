@@ -41,7 +41,7 @@ final class CLITests: EndToEndTestCase {
         let result = try PaywallProcess.run(["present", "x", "--bogus"], in: workDir)
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("unknown option '--bogus'"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("USAGE: paywall present BUNDLE"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("USAGE: paywall present [BUNDLE]"), result.stderr)
     }
 
     func testUnknownCommandExits2() throws {
