@@ -183,7 +183,9 @@ package enum StoreCommand {
                 return nil
             }
             for p in products {
-                print("\(p.id)\t\(p.kind.rawValue)\t\(p.price) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)")
+                print(
+                    "\(p.id)\t\(p.kind.rawValue)\t\(p.priceText) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)"
+                )
             }
         case "entitlements":
             let info = purchases.customerInfo
