@@ -115,8 +115,14 @@ public final class PaywallSession {
         return missing
     }
 
+    /// Set while the presenter decides whether to show the paywall at all: an end then (a
+    /// subscriber's `.skipped`, a dismiss meanwhile) reports no `paywall_close`, since no
+    /// `paywall_open` came before it.
+    package var awaitingShow = false
+
     /// The paywall is on screen.
     package func presented() {
+        awaitingShow = false
         report(EventName.paywallOpen)
     }
 
@@ -138,7 +144,7 @@ public final class PaywallSession {
         }
         let result = result == .declined ? keptOpenSuccess ?? result : result
         self.result = result
-        report(EventName.paywallClose, ["result": .string(result.name)])
+        if !awaitingShow { report(EventName.paywallClose, ["result": .string(result.name)]) }
         page?.dismiss()
         onFinish?(result)
     }

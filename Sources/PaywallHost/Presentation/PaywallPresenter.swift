@@ -343,6 +343,7 @@ public final class PaywallPresenter {
         }
         let purchases = self.purchases
         let timeout = statusTimeout
+        session.awaitingShow = true
         Task { @MainActor in
             if let purchases,
                 let result = await PresentationGate.check(
