@@ -95,6 +95,16 @@ final class CLITests: EndToEndTestCase {
         XCTAssertTrue(result.stderr.contains("/no/such/dir/ev.jsonl"), result.stderr)
     }
 
+    /// Its help names everything `install` writes (the window executable too).
+    func testInstallHelpNamesEveryPathItWrites() throws {
+        let help = try PaywallProcess.run(["install", "--help"], in: workDir)
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let text = help.stdout.replacingOccurrences(of: "\n", with: " ")
+        for path in ["PREFIX/bin/paywall", "PREFIX/libexec/paywall/paywall-window", "PREFIX/share/paywall/"] {
+            XCTAssertTrue(text.contains(path), "install --help lacks \(path): \(help.stdout)")
+        }
+    }
+
     /// An installed copy finds its resources under PREFIX/share/paywall, with no checkout around.
     func testInstalledExecutableFindsItsResources() throws {
         let prefix = workDir.appendingPathComponent("prefix")
