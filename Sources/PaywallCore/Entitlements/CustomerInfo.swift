@@ -101,7 +101,9 @@ public struct CustomerInfo: Hashable, Sendable {
                 expiresAt: latest.kind == .nonConsumable
                     ? nil : (best.state == .inGracePeriod ? latest.gracePeriodEnd : latest.expirationDate),
                 isLifetime: latest.kind == .nonConsumable,
-                willRenew: best.active && latest.kind == .autoRenewable && latest.willRenew && !latest.isRevoked,
+                // The store still bills in grace and billing retry: auto-renew is on until it expires.
+                willRenew: best.state != .expired && best.state != .revoked && latest.kind == .autoRenewable
+                    && latest.willRenew && !latest.isRevoked,
                 state: best.state, offerType: latest.offerType)
         }.sorted { $0.id < $1.id }
     }
