@@ -355,7 +355,7 @@ public final class PaywallPresenter {
             }
             // Taken down while the status was checked: nothing to show.
             guard session.result == nil else { return }
-            if options.countsAsView { try? state?.countPaywallView(session.paywallId) }
+            if options.countsAsView { _ = try? state?.countPaywallView(session.paywallId) }
             presentation.onScreen = true
             onShow()
             if let foreignParent { presentation.parentProblem = presentation.view.parent(on: foreignParent) }
@@ -364,7 +364,7 @@ public final class PaywallPresenter {
             shown()
             presentation.onShown?()
             let watch = { [weak session] in
-                MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
+                _ = MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
             }
             watch()
             presentation.view.onRetry = { watch() }  // each retry gets the full timeout again
