@@ -8,6 +8,8 @@ public struct CustomerInfo: Hashable, Sendable {
     /// Every entitlement the user ever had, active or not, sorted by id.
     public var entitlements: [Entitlement]
     public var computedAt: Date
+    /// Purchases waiting for approval (Ask to Buy): no access yet, but the user is told.
+    public var pendingPurchases: [StoreTransaction] = []
 
     public var subscriptionStatus: SubscriptionStatus {
         let active = Set(entitlements.filter(\.isActive).map(\.id))

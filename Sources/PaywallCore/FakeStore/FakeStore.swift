@@ -145,6 +145,10 @@ public final class FakeStore: PurchaseController, SubscriptionManaging, Transact
         Array(Set(try allRecords().map(\.userId))).sorted()
     }
 
+    public func pendingTransactions() throws -> [StoreTransaction] {
+        try db.records(where: "approval = 'pending' AND user_id = ?", [.text(userId)]).map(\.transaction)
+    }
+
     /// The current user's approved transactions as stored (renewals not applied), oldest first.
     private func approvedTransactions() throws -> [StoreTransaction] {
         try db.records(where: "approval = 'approved' AND user_id = ?", [.text(userId)]).map(\.transaction)
