@@ -111,7 +111,7 @@ final class PresentationHost {
         do { log = try arguments.value("--events").map { path throws(EventLog.OpenError) in try EventLog(path: path) } } catch {
             throw .failure(error.description)
         }
-        do { try Toolkit.initialize() } catch { throw .failure(error.description) }
+        do { try Toolkit.initialize(automation: arguments.has("--automation")) } catch { throw .failure(error.description) }
         if let theme { Toolkit.setInterfaceStyle(theme) }
         let presenter: PaywallPresenter
         do {
