@@ -67,6 +67,27 @@ final class OneProductCatalogTests: EndToEndTestCase {
         }
     }
 
+    /// `classic` describes a one-time product with its lifetime plan's texts, not a yearly plan's.
+    func testClassicSellsAOneTimeProductAsOne() throws {
+        let check = """
+            while (!Paywall.variables) await new Promise(r => setTimeout(r, 20));
+            const card = document.querySelector('[data-product-slot=primary]').innerText;
+            for (const text of ['Lifetime', 'Pay once, yours forever', '$49.00', 'one-time'])
+              if (!card.includes(text)) throw new Error('no ' + text + ': ' + card);
+            for (const text of ['Yearly', 'Billed', 'Save', '/month'])
+              if (card.includes(text)) throw new Error(text + ': ' + card);
+            if (document.querySelector('[data-note-for=primary]').innerText !== 'One payment. No subscription.')
+              throw new Error('note: ' + document.querySelector('[data-note-for=primary]').innerText);
+            Paywall.close();
+            """
+        let shown = try PaywallProcess.run(
+            [
+                "present", template("classic"), "--strict", "--store", catalog.path, "--products", try products("classic"),
+                "--timeout", "60", "--locale", "en_US", "--eval", check,
+            ], in: workDir, timeout: 90)
+        XCTAssertEqual(shown.stdout, "{\"result\":\"declined\"}\n", shown.stderr)
+    }
+
     /// Without the drops the template's other slots name products this catalog lacks: the
     /// result's `problem` lists them and stderr says so once; the fallback paywall is shown.
     func testMissingProductsAreTheResultsProblem() throws {
