@@ -50,7 +50,14 @@
   function dispatch(event) {
     const name = event && event.event_name;
     if (name === "products" && Array.isArray(event.products)) {
-      for (const p of event.products) if (p && p.product) state.products[p.product] = p.productId;
+      const given = new Set();
+      for (const p of event.products) {
+        if (p && p.product) {
+          state.products[p.product] = p.productId;
+          given.add(p.product);
+        }
+      }
+      Slots.show(given);
     }
     if (name === "template_variables") {
       state.variables = event.variables || {};
@@ -67,6 +74,31 @@
     }
     document.dispatchEvent(new CustomEvent("paywall:" + name, { detail: event }));
   }
+
+  // data-product-slot="NAME" marks what sells slot NAME. A slot the host sent no product for
+  // (dropped with secondary=, or not in the manifest) sells nothing, so its elements are hidden;
+  // a later products event that has it shows them again (only those hidden here).
+  const Slots = (() => {
+    const hiddenHere = new Set();
+    let given = null;
+    function apply() {
+      if (!given || !document.body) return;
+      for (const element of document.querySelectorAll("[data-product-slot]")) {
+        const sells = given.has(element.getAttribute("data-product-slot"));
+        if (!sells && !hiddenHere.has(element)) {
+          hiddenHere.add(element);
+          element.hidden = true;
+          element.style.setProperty("display", "none", "important");
+        } else if (sells && hiddenHere.has(element)) {
+          hiddenHere.delete(element);
+          element.hidden = false;
+          element.style.removeProperty("display");
+        }
+      }
+    }
+    document.addEventListener("DOMContentLoaded", apply);
+    return { show(slots) { given = slots; apply(); } };
+  })();
 
   const utf8 = new TextDecoder();
   function decode64(base64) {

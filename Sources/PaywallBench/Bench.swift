@@ -324,16 +324,16 @@ struct Bench {
 
     /// The next event named `name`.
     func event(_ name: EventName) async {
+        var token = 0
         await withCheckedContinuation { done in
-            var token = 0
             var resumed = false
             token = presenter.events.observe { event in
                 guard event.name == name, !resumed else { return }
                 resumed = true
-                presenter.events.removeObserver(token)
                 done.resume()
             }
         }
+        presenter.events.removeObserver(token)
     }
 
     func twoFrames(_ webView: PaywallWebView) async throws {

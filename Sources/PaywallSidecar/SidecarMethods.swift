@@ -176,7 +176,8 @@ extension SidecarServer {
                 shown = try await paywalls.present(paywall: name, params: pageParams, parent: parent) {
                     [weak self] result in
                     self?.openWindows -= 1
-                    reply(.success(Self.withParentProblem(result.json, shown?.parentProblem)))
+                    let missing = Self.reportMissing(shown)
+                    reply(.success(Self.withParentProblem(result.json(missing: missing), shown?.parentProblem)))
                 }
             } catch {
                 openWindows -= 1
@@ -199,7 +200,7 @@ extension SidecarServer {
                 self?.openWindows += 1
             },
             dismissed: { [weak self] in
-                presentation = $0.json
+                presentation = $0.json()
                 self?.openWindows -= 1
             },
             skipped: { reason = .string($0.name) },
@@ -213,6 +214,7 @@ extension SidecarServer {
                     "experiment": experiment,
                 ]
                 if let message { result["message"] = .string(message) }
+                result["problem"] = MissingProduct.problem(Self.reportMissing(shown))
                 reply(.success(Self.withParentProblem(.object(result), shown?.parentProblem)))
             })
         // A campaign's decision: the outcome object (`getPresentationResult`'s), else null.
@@ -248,6 +250,16 @@ extension SidecarServer {
     }
 
     // MARK: Helpers
+
+    /// The slots of `shown` whose products the catalog lacked, said once on stderr.
+    private static func reportMissing(_ shown: PaywallPresentation?) -> [MissingProduct] {
+        let missing = shown?.session.missingProducts ?? []
+        if !missing.isEmpty, let id = shown?.session.paywallId {
+            Diagnostics.fail(
+                "paywall \(id): " + missing.map(\.description).joined(separator: "; ") + "; the fallback paywall was shown")
+        }
+        return missing
+    }
 
     /// What `present` and `register` take: the paywall or placement (`field`), the page's
     /// `params` and the `parent`.

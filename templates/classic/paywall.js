@@ -35,8 +35,27 @@
     return checked ? checked.value : "primary";
   }
 
+  // A one-time product in the primary slot (a catalog that sells one license, its other
+  // slots dropped): the card and its note use the lifetime plan's texts, not a yearly plan's
+  // (no period, no "billed yearly", no savings badge).
+  function describeOneTimePrimary() {
+    var variables = window.Paywall && window.Paywall.variables;
+    var primary = variables && variables.primary;
+    var card = document.querySelector('[data-product-slot="primary"]');
+    if (!primary || primary.period || !card) return;
+    [[".plan-name", "plan.lifetime", "Lifetime"], [".plan-note", "plan.lifetime.note", "Pay once, yours forever"],
+      [".price-sub", "price.one_time", "one-time"]].forEach(function (text) {
+      var element = card.querySelector(text[0]);
+      if (element) element.textContent = label(text[1], text[2]);
+    });
+    card.querySelectorAll(".badge, .price small").forEach(function (element) { element.hidden = true; });
+    var note = document.querySelector('[data-note-for="primary"]');
+    if (note) note.textContent = label("cta.note.tertiary", "One payment. No subscription.");
+  }
+
   if (window.Paywall) {
     window.Paywall.on("template_substitutions_prefix", function () { select(selected()); });
+    window.Paywall.on("template_variables", describeOneTimePrimary);
   }
 
   inputs.forEach(function (input) {

@@ -39,6 +39,6 @@ package enum CommandAdvice {
 
     /// A problem `paywall validate` prints, with the command that fixes it when one does.
     package static func describe(_ problem: BundleProblem, bundle root: String) -> String {
-        problem.fixedByPacking ? "\(problem.description); run `paywall bundle pack \(root)`" : problem.description
+        problem.fixedByPacking ? "\(problem.description); run `paywall bundle pack \(root)` again" : problem.description
     }
 }

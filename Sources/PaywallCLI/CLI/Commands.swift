@@ -131,7 +131,10 @@ package enum Commands {
         name: "install", summary: "Install the paywall executable and its resources under a prefix.",
         positionals: [],
         options: [OptionSpec(name: "--prefix", valueName: "DIR", help: "Install prefix (default /usr/local).")],
-        discussion: "Writes PREFIX/bin/paywall and PREFIX/share/paywall/{web,templates,locales}.")
+        discussion: """
+            Writes PREFIX/bin/paywall, PREFIX/libexec/paywall/paywall-window (the executable of the commands that \
+            open windows) and PREFIX/share/paywall/{web,templates,locales}.
+            """)
 
     package static let customerCenter = CommandSpec(
         name: "customer-center", summary: "Show the customer center: the user's subscriptions, restore, cancel, refund, support.",

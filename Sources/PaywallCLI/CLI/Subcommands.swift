@@ -46,7 +46,7 @@ package enum Subcommands {
         Task { @MainActor in
             do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
         }
-        while outcome == nil { RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01)) }
+        while outcome == nil { _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01)) }
         switch outcome! {
         case .success(let code): return code
         case .failure(let error as CLIError): throw error

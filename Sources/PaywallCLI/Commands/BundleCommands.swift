@@ -44,8 +44,14 @@ package enum BundleCommands {
         }
         let root = try directory(arguments.positionals[1])
         do {
+            let before = try? BundleManifest(root: root)
             let manifest = try BundleInspector.pack(root)
             print("wrote \(root.appendingPathComponent(BundleManifest.fileName).path): \(manifest.files.count) files")
+            if let bumpedFrom = before?.version, let version = manifest.version, version != bumpedFrom {
+                print(
+                    "the content changed since \(bumpedFrom) was packed: version \(version) (a cache refuses other content "
+                        + "under a version it holds)")
+            }
             return 0
         } catch {
             throw .failure("cannot pack \(root.path): \(error)")

@@ -46,7 +46,7 @@ package enum NewCommand {
             }
             try setId(id, in: target.appendingPathComponent(BundleManifest.fileName))
             try Data(readme(of: target, id: id, template: template).utf8).write(to: target.appendingPathComponent(readmeName))
-            try BundleInspector.pack(target)
+            try BundleInspector.pack(target, bumpsChangedContent: false)
         } catch let error as CLIError {
             throw error
         } catch {

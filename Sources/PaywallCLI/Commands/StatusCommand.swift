@@ -12,7 +12,7 @@ package enum StatusCommand {
             OptionSpec(name: "--json", valueName: nil, help: "Print JSON instead of text."),
         ],
         discussion:
-            "Reads only the entitlement cache and the license keys kept in the data directory (masked): what the app knows before any store or backend answers."
+            "Reads only the entitlement cache and the license keys kept in the data directory (masked): what the app knows before any store or backend answers. Text: each entitlement with where it stands (subscribed, lifetime, grace period, billing retry, expired, revoked) and each purchase waiting for approval (pending)."
     )
 
     /// Creates nothing: a data directory or cache that is not there yet (a first run) is an
@@ -51,7 +51,10 @@ package enum StatusCommand {
             StoreCommand.printJSON(StoreReport.status(info, status: status, userId: userId, licenses: licenses))
         } else {
             print("subscription status: \(status.name)")
-            for e in info.entitlements where e.isActive { print("\(e.id)\tactive\t\(e.state?.rawValue ?? "-")") }
+            for e in info.entitlements {
+                print("\(e.id)\t\(e.isActive ? "active" : "inactive")\t\(stateName(e))")
+            }
+            for t in info.pendingPurchases { print("\(t.productId)\tpending\twaiting for approval (\(t.id))") }
             for l in licenses {
                 let usage = "\(l.activationUsage) of \(l.activationLimit.map(String.init) ?? "unlimited") activations"
                 let expiry = StoreReport.date(l.expiresAt).stringValue.map { "expires \($0)" } ?? "no expiry"
@@ -61,5 +64,17 @@ package enum StatusCommand {
             }
         }
         return 0
+    }
+
+    /// Where an entitlement stands, in words (`status --json` has the raw `state`).
+    private static func stateName(_ e: Entitlement) -> String {
+        switch e.state {
+        case .subscribed?: e.isLifetime ? "lifetime" : "subscribed"
+        case .inGracePeriod?: "grace period (the renewal failed to bill; access continues)"
+        case .inBillingRetryPeriod?: "billing retry (the renewal failed to bill; no access while the store retries)"
+        case .expired?: "expired"
+        case .revoked?: "revoked (refunded)"
+        case nil: "-"
+        }
     }
 }

@@ -25,7 +25,9 @@ package enum StoreCommand {
             ["PRODUCT_ID", "STATE"], [Commands.userOption],
             discussion: """
                 STATE: \(SeedState.allCases.map(\.rawValue).joined(separator: ", ")). The steps are the ones `buy`, \
-                `cancel`, `refund`, `billing-issue` and `advance` take, on the store's clock; the user must have no \
+                `cancel`, `refund`, `billing-issue` and `advance` take, on a clock of the user's own; the user's \
+                purchases are then back-dated, so the store's clock never moves and every seeded user keeps their \
+                state. The user must have no \
                 purchase of the product (or its subscription group) yet. A state the product or catalog cannot reach \
                 is a usage error (exit 2) that says why and which states would work.
                 """),
@@ -183,7 +185,9 @@ package enum StoreCommand {
                 return nil
             }
             for p in products {
-                print("\(p.id)\t\(p.kind.rawValue)\t\(p.price) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)")
+                print(
+                    "\(p.id)\t\(p.kind.rawValue)\t\(p.priceText) \(p.currencyCode)\t\(p.period?.iso8601 ?? "-")\t\(p.displayName)"
+                )
             }
         case "entitlements":
             let info = purchases.customerInfo

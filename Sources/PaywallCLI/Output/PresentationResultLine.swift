@@ -9,9 +9,20 @@ extension PresentationResult {
         ResultLine.text(fields)
     }
 
-    /// The same as a JSON object (`paywall serve`'s `present` result).
-    package var json: JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.0, JSONValue.string($0.1)) }))
+    /// The line with the `problem` of a paywall whose slots' products did not resolve
+    /// (`MissingProduct.problem`) after the result's own fields.
+    package func jsonLine(missing: [MissingProduct]) -> String {
+        var members = fields.map { ($0.0, JSONValue.string($0.1)) }
+        if let problem = MissingProduct.problem(missing) { members.append(("problem", problem)) }
+        return ResultLine.text(members)
+    }
+
+    /// The same as a JSON object (`paywall serve`'s `present` result), with the `problem` of
+    /// `missing` products when there are any.
+    package func json(missing: [MissingProduct] = []) -> JSONValue {
+        var object = Dictionary(uniqueKeysWithValues: fields.map { ($0.0, JSONValue.string($0.1)) })
+        object["problem"] = MissingProduct.problem(missing)
+        return .object(object)
     }
 
     private var fields: [(String, String)] {

@@ -4,7 +4,11 @@ import PaywallCore
 /// other fields in the order given (a CLI contract, documented in the Command Line article).
 package enum ResultLine {
     package static func text(_ fields: [(String, String)]) -> String {
-        let members = fields.map { "\(JSONValue.string($0.0).jsonText):\(JSONValue.string($0.1).jsonText)" }
+        text(fields.map { ($0.0, JSONValue.string($0.1)) })
+    }
+
+    package static func text(_ fields: [(String, JSONValue)]) -> String {
+        let members = fields.map { "\(JSONValue.string($0.0).jsonText):\($0.1.jsonText)" }
         return "{" + members.joined(separator: ",") + "}"
     }
 }

@@ -81,7 +81,7 @@ package enum StoreReport {
         }
         return .object([
             "id": .string(p.id), "display_name": .string(p.displayName), "description": .string(p.description),
-            "price": .string("\(p.price)"), "currency": .string(p.currencyCode), "kind": .string(p.kind.rawValue),
+            "price": .string(p.priceText), "currency": .string(p.currencyCode), "kind": .string(p.kind.rawValue),
             "period": optional(p.period?.iso8601), "group": optional(p.subscriptionGroup),
             "group_rank": p.groupRank.map { .number(Double($0)) } ?? .null, "intro_offer": intro,
             "family_shareable": .bool(p.familyShareable), "entitlements": .array(p.entitlements.map(JSONValue.string)),

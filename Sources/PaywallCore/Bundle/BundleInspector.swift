@@ -40,10 +40,14 @@ package enum BundleInspector {
     }
 
     /// Writes `manifest.json` with every file's hash and size, keeping the manifest's other
-    /// fields; `id` defaults to the folder name and `version` to 1.0.0.
+    /// fields; `id` defaults to the folder name and `version` to 1.0.0. Packing content that
+    /// changed since the last pack bumps the patch version (1.0.0 -> 1.0.1), since a cache
+    /// refuses other content under a version it holds (unless `bumpsChangedContent` is false:
+    /// `paywall new`, whose copy of a template is a first version).
     @discardableResult
-    package static func pack(_ root: URL) throws -> BundleManifest {
+    package static func pack(_ root: URL, bumpsChangedContent: Bool = true) throws -> BundleManifest {
         var manifest = try BundleManifest(root: root)
+        let packed = manifest.files
         manifest.id = manifest.id ?? root.resolvingSymlinksInPath().lastPathComponent
         manifest.version = manifest.version ?? "1.0.0"
         manifest.minRuntimeVersion = manifest.minRuntimeVersion ?? DeviceInfo.runtimeVersion
@@ -52,8 +56,33 @@ package enum BundleInspector {
             let data = try Data(contentsOf: root.appendingPathComponent(file))
             manifest.files[file] = .init(sha256: SHA256.hex(data), size: data.count)
         }
+        if bumpsChangedContent, !packed.isEmpty, packed != manifest.files, let version = manifest.version,
+            let next = nextPatch(of: version)
+        {
+            manifest.version = next
+        }
         try manifest.json.write(to: root.appendingPathComponent(BundleManifest.fileName), atomically: true, encoding: .utf8)
         return manifest
+    }
+
+    /// `1.0.1` for `1.0.0`, `2.1` -> `2.1.1`; nil for a version that is not numbers and dots.
+    static func nextPatch(of version: String) -> String? {
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
+        var numbers = parts.map { $0! } + Array(repeating: 0, count: max(0, 3 - parts.count))
+        numbers[numbers.count - 1] += 1
+        return numbers.map(String.init).joined(separator: ".")
+    }
+
+    /// The files of a packed bundle that changed since it was packed (edited, removed, or new
+    /// and not listed); empty for a bundle with no file list (never packed).
+    package static func changedSincePacking(_ root: URL) -> [String] {
+        guard let manifest = try? BundleManifest(root: root), !manifest.files.isEmpty else { return [] }
+        let changed = manifest.files.keys.sorted().filter { file in
+            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path) else { return true }
+            return manifest.files[file]?.mismatch(data) != nil
+        }
+        return changed + contentFiles(of: root).filter { manifest.files[$0] == nil }
     }
 
     /// Every problem of the bundle at `root`: its manifest (optional: without one, the rest is
@@ -98,12 +127,17 @@ package enum BundleInspector {
                     problems.append(BundleProblem(file: file, message: "listed in manifest.json but missing"))
                     continue
                 }
+                // Edited since the bundle was packed: packing again lists it as it is now.
                 switch entry.mismatch(data) {
                 case .size(let actual):
                     problems.append(
-                        BundleProblem(file: file, message: "size is \(actual) bytes, manifest.json says \(entry.size)"))
+                        BundleProblem(
+                            file: file, message: "size is \(actual) bytes, manifest.json says \(entry.size)",
+                            fixedByPacking: true))
                 case .content:
-                    problems.append(BundleProblem(file: file, message: "content does not match its sha256 in manifest.json"))
+                    problems.append(
+                        BundleProblem(
+                            file: file, message: "content does not match its sha256 in manifest.json", fixedByPacking: true))
                 case nil:
                     break
                 }

@@ -116,6 +116,7 @@ package enum CatalogFile {
             familyShareable: try fields.bool("family_shareable") ?? false,
             entitlements: try fields.stringArray("entitlements") ?? [],
             checkoutURL: try fields.url("checkout_url"))
+        product.catalogPrice = fields.priceText("price")
         if let ids = try fields.object("lemon_squeezy") {
             product.lemonSqueezy = LemonSqueezyProduct(
                 productId: try ids.required("product_id", ids.identifier("product_id")),

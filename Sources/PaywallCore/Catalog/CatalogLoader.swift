@@ -182,6 +182,13 @@ struct CatalogObject {
         return amount
     }
 
+    /// A price field as the file wrote it (`"49.00"` stays `49.00`, which `Decimal` would make
+    /// `49`); nil for a JSON number, whose text the parser does not keep. Read after `price(key)`.
+    func priceText(_ key: String) -> String? {
+        guard case .string(let text)? = value(key) else { return nil }
+        return text
+    }
+
     /// An ISO 8601 period of one unit, as stores sell them (`P3D`, `P1W`, `P1M`, `P1Y`).
     func period(_ key: String) throws(CatalogError) -> SubscriptionPeriod? {
         guard let value = value(key) else { return nil }

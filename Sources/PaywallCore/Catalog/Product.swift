@@ -13,6 +13,9 @@ public struct Product: Hashable, Sendable, Identifiable {
     public var displayName: String
     public var description: String
     public var price: Decimal
+    /// The price as the catalog wrote it (`"49.00"`, JPY `"500"`), which reports and the app
+    /// are given; nil when it was not written as text (`priceText` then prints `price`).
+    public var catalogPrice: String?
     /// ISO 4217, e.g. `USD`.
     public var currencyCode: String
     public var kind: Kind
@@ -36,7 +39,7 @@ public struct Product: Hashable, Sendable, Identifiable {
         id: String, displayName: String, description: String = "", price: Decimal, currencyCode: String,
         kind: Kind, period: SubscriptionPeriod? = nil, subscriptionGroup: String? = nil, groupRank: Int? = nil,
         introductoryOffer: IntroductoryOffer? = nil, familyShareable: Bool = false, entitlements: [String] = [],
-        checkoutURL: URL? = nil, lemonSqueezy: LemonSqueezyProduct? = nil
+        checkoutURL: URL? = nil, lemonSqueezy: LemonSqueezyProduct? = nil, catalogPrice: String? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -52,9 +55,13 @@ public struct Product: Hashable, Sendable, Identifiable {
         self.entitlements = entitlements
         self.checkoutURL = checkoutURL
         self.lemonSqueezy = lemonSqueezy
+        self.catalogPrice = catalogPrice
     }
 
     public var isSubscription: Bool { kind == .autoRenewable || kind == .nonRenewing }
+
+    /// The price as text: the catalog's own (`"49.00"`), else the amount (`"49"`).
+    public var priceText: String { catalogPrice ?? "\(price)" }
 }
 
 /// An introductory offer on an auto-renewable subscription.

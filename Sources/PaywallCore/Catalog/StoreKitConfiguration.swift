@@ -175,7 +175,7 @@ package enum StoreKitConfiguration {
         ) throws(CatalogError) -> Product {
             let id = try fields.required("productID", fields.string("productID"))
             let (displayName, description) = try names(fields)
-            return Product(
+            var product = Product(
                 id: id,
                 displayName: displayName,
                 description: description,
@@ -184,6 +184,8 @@ package enum StoreKitConfiguration {
                 kind: kind,
                 familyShareable: try fields.bool("familyShareable") ?? false,
                 entitlements: StoreKitConfiguration.entitlements(kind: kind, productID: id, groupName: groupName))
+            product.catalogPrice = fields.priceText("displayPrice")
+            return product
         }
 
         /// Display name and description from the localization for `locale`, else the first, else `referenceName`.

@@ -97,10 +97,14 @@ public struct PaywallConfig: Equatable, Sendable {
             guard !entries.contains(where: { $0.id == id }) else { throw fail("paywall id \"\(id)\" appears twice") }
             var slots = ProductSlots()
             if let products = item["products"] {
-                guard let map = products.objectValue, map.values.allSatisfy({ $0.stringValue != nil }) else {
-                    throw fail("paywalls[\(index)] (\"\(id)\"): \"products\" must be an object of slot -> product id")
+                // null drops the manifest's slot (an empty id is how ProductSlots says it).
+                guard let map = products.objectValue, map.values.allSatisfy({ $0.stringValue != nil || $0 == .null })
+                else {
+                    throw fail(
+                        "paywalls[\(index)] (\"\(id)\"): \"products\" must be an object of slot -> product id "
+                            + "(or null to drop the slot)")
                 }
-                slots = ProductSlots(inPageOrder: map.compactMapValues(\.stringValue))
+                slots = ProductSlots(inPageOrder: map.mapValues { $0.stringValue ?? "" })
             }
             if let preload = item["preload"], preload.boolValue == nil {
                 throw fail("paywalls[\(index)] (\"\(id)\"): \"preload\" must be true or false")

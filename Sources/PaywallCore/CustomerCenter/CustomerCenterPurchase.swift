@@ -26,6 +26,8 @@ package struct CustomerCenterPurchase: Equatable, Sendable {
     package var state: EntitlementState?
     package var isActive: Bool
     package var product: Product?
+    /// A purchase waiting for approval (Ask to Buy): a card that says so, with nothing to act on.
+    package var isPending = false
 
     /// Identifies the row: its product id, `PRODUCT@STORE` when one product was bought through
     /// two stores, or `entitlement:ID`. The page sends it back as `purchase_key`.
@@ -82,7 +84,17 @@ package struct CustomerCenterPurchase: Equatable, Sendable {
             return a.rank > b.rank
         }
         let subscriptions = sorted.filter { $0.kind == .subscription }
-        return subscriptions + granted + sorted.filter { $0.kind == .oneTime }
+        let pending = info.pendingPurchases.map { t in
+            let product = catalog?.product(id: t.productId)
+            var row = CustomerCenterPurchase(
+                kind: .oneTime, productId: t.productId, entitlementId: nil,
+                title: title(product: product, entitlements: t.entitlementIds), latest: nil,
+                originalPurchaseDate: t.purchaseDate, state: nil, isActive: false, product: product,
+                key: "pending:\(t.id)")
+            row.isPending = true
+            return row
+        }
+        return subscriptions + granted + sorted.filter { $0.kind == .oneTime } + pending
     }
 
     /// Active first, then the latest period.

@@ -320,6 +320,7 @@ package struct CustomerCenterScreen {
 
     /// Where a purchase stands, in one line.
     func statusText(_ p: CustomerCenterPurchase) -> String {
+        if p.isPending { return strings.text("cc.status.pending") }
         guard let t = p.latest else { return strings.text("cc.status.active") }
         if t.isRevoked { return strings.text("cc.status.refunded") }
         guard t.isSubscription else { return strings.text("cc.status.purchased", ["date": date(t.purchaseDate)]) }

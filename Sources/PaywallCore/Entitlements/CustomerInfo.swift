@@ -8,6 +8,8 @@ public struct CustomerInfo: Hashable, Sendable {
     /// Every entitlement the user ever had, active or not, sorted by id.
     public var entitlements: [Entitlement]
     public var computedAt: Date
+    /// Purchases waiting for approval (Ask to Buy): no access yet, but the user is told.
+    public var pendingPurchases: [StoreTransaction] = []
 
     public var subscriptionStatus: SubscriptionStatus {
         let active = Set(entitlements.filter(\.isActive).map(\.id))
@@ -101,7 +103,9 @@ public struct CustomerInfo: Hashable, Sendable {
                 expiresAt: latest.kind == .nonConsumable
                     ? nil : (best.state == .inGracePeriod ? latest.gracePeriodEnd : latest.expirationDate),
                 isLifetime: latest.kind == .nonConsumable,
-                willRenew: best.active && latest.kind == .autoRenewable && latest.willRenew && !latest.isRevoked,
+                // The store still bills in grace and billing retry: auto-renew is on until it expires.
+                willRenew: best.state != .expired && best.state != .revoked && latest.kind == .autoRenewable
+                    && latest.willRenew && !latest.isRevoked,
                 state: best.state, offerType: latest.offerType)
         }.sorted { $0.id < $1.id }
     }

@@ -27,7 +27,15 @@ package final class EntitlementCache {
             clock_offset REAL NOT NULL DEFAULT 0,
             updated_at REAL NOT NULL
         );
+        """,
+        // Purchases waiting for approval, which `paywall status` and the customer center name.
         """
+        CREATE TABLE pending (
+            user_id TEXT NOT NULL,
+            \(TransactionRow.columns),
+            PRIMARY KEY (user_id, id)
+        );
+        """,
     ]
 
     /// Who decided a cached status.
@@ -59,17 +67,28 @@ package final class EntitlementCache {
             .compactMap(TransactionRow.transaction)
     }
 
-    /// Replaces the user's transactions with what the store reported and caches the status
-    /// they give at the store's `now`, in one transaction. Returns the new customer info.
+    /// The user's purchases waiting for approval, as the store last reported them.
+    public func pendingTransactions(user: String) throws -> [StoreTransaction] {
+        try database.query("SELECT * FROM pending WHERE user_id = ? ORDER BY purchase_date, id", [.text(user)])
+            .compactMap(TransactionRow.transaction)
+    }
+
+    /// Replaces the user's transactions (and purchases waiting for approval) with what the
+    /// store reported and caches the status they give at the store's `now`, in one
+    /// transaction. Returns the new customer info.
     @discardableResult
-    package func storeSynced(user: String, transactions: [StoreTransaction], now: Date) throws -> CustomerInfo {
-        let info = CustomerInfo(transactions: transactions, now: now)
+    package func storeSynced(
+        user: String, transactions: [StoreTransaction], pending: [StoreTransaction] = [], now: Date
+    ) throws -> CustomerInfo {
+        var info = CustomerInfo(transactions: transactions, now: now)
+        info.pendingPurchases = pending
         try database.transaction {
-            try database.query("DELETE FROM transactions WHERE user_id = ?", [.text(user)])
-            for t in transactions {
-                try database.query(
-                    TransactionRow.upsert(into: "transactions", extraColumns: ["user_id"]),
-                    [.text(user)] + TransactionRow.values(t))
+            for (table, rows) in [("transactions", transactions), ("pending", pending)] {
+                try database.query("DELETE FROM \(table) WHERE user_id = ?", [.text(user)])
+                for t in rows {
+                    try database.query(
+                        TransactionRow.upsert(into: table, extraColumns: ["user_id"]), [.text(user)] + TransactionRow.values(t))
+                }
             }
             try write(user: user, status: info.subscriptionStatus, source: .store, clockOffset: now.timeIntervalSinceNow)
         }
@@ -110,7 +129,8 @@ package final class EntitlementCache {
             return (.unknown, CustomerInfo(transactions: [], now: realNow))
         }
         let now = realNow.addingTimeInterval(cached.clockOffset)
-        let info = CustomerInfo(transactions: try transactions(user: user), now: now)
+        var info = CustomerInfo(transactions: try transactions(user: user), now: now)
+        info.pendingPurchases = try pendingTransactions(user: user)
         return (cached.source == .store ? info.subscriptionStatus : cached.status, info)
     }
 

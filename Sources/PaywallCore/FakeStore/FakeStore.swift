@@ -31,9 +31,13 @@ package final class FakeStore: PurchaseController, SubscriptionManaging, Transac
 
     // MARK: Clock
 
+    /// While a seed runs: how far the seeded user's own clock is ahead of the store's (the seed
+    /// lives through its periods on it, then back-dates them; see `seed`). Nil otherwise.
+    var seedClock: TimeInterval?
+
     /// The store's time: the real time moved by every `advance` so far.
     package func now() throws -> Date {
-        realClock().addingTimeInterval(Double(try db.value("clock_offset") ?? "0") ?? 0)
+        realClock().addingTimeInterval((Double(try db.value("clock_offset") ?? "0") ?? 0) + (seedClock ?? 0))
     }
 
     /// Moves the clock on and applies every renewal and expiry that falls in between.
@@ -139,6 +143,10 @@ package final class FakeStore: PurchaseController, SubscriptionManaging, Transac
 
     package func accountUserIds() throws -> [String] {
         Array(Set(try allRecords().map(\.userId))).sorted()
+    }
+
+    public func pendingTransactions() throws -> [StoreTransaction] {
+        try db.records(where: "approval = 'pending' AND user_id = ?", [.text(userId)]).map(\.transaction)
     }
 
     /// The current user's approved transactions as stored (renewals not applied), oldest first.
@@ -282,7 +290,9 @@ package final class FakeStore: PurchaseController, SubscriptionManaging, Transac
 
     /// Applies renewals and failed renewals up to `now`. Must run inside a database transaction.
     func settle(at now: Date) throws {
-        for var latest in try latestRecords() where latest.transaction.kind == .autoRenewable {
+        // A seed's clock is the seeded user's alone: other users' subscriptions stay where they are.
+        for var latest in try latestRecords()
+        where latest.transaction.kind == .autoRenewable && (seedClock == nil || latest.userId == userId) {
             // Each pass renews one period; a cap keeps a mistaken clock from looping for long.
             for _ in 0..<10_000 {
                 let t = latest.transaction

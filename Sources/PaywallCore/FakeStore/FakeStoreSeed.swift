@@ -51,9 +51,12 @@ public struct SeedUnreachable: Error, Equatable, CustomStringConvertible {
 
 extension FakeStore {
     /// Puts the current user in `state` for `product` through the lifecycle's own operations
-    /// (`seedSteps`), on the store's clock, and returns the steps it ran. The next outcome a
-    /// tester set is kept for the purchase after. Throws `SeedUnreachable` before changing
-    /// anything when the product, the catalog or the user's history rules the state out.
+    /// (`seedSteps`) and returns the steps it ran. They run on a clock of the user's own, which
+    /// the seed's periods move on; then the user's new transactions are back-dated by as much,
+    /// so the state holds at the store's time, which never moves: every user seeded into one
+    /// data directory keeps their state. The next outcome a tester set is kept for the purchase
+    /// after. Throws `SeedUnreachable` before changing anything when the product, the catalog
+    /// or the user's history rules the state out.
     @discardableResult
     package func seed(_ product: Product, _ state: SeedState) throws -> [SeedStep] {
         let steps = try Self.seedSteps(state, for: product, settings: catalog.settings)
@@ -72,14 +75,35 @@ extension FakeStore {
                 try self.db.setValue("next_delay", savedOutcome.1)
             }
         }
+        seedClock = 0
+        defer { seedClock = nil }
         do {
             try run(steps, buying: product)
+            try backDate(product, by: seedClock ?? 0)
         } catch {
             try? restoreOutcome()
             throw error
         }
         try restoreOutcome()
         return steps
+    }
+
+    /// Moves every date of the user's records of `product` (and its group) `seconds` earlier.
+    private func backDate(_ product: Product, by seconds: TimeInterval) throws {
+        guard seconds > 0 else { return }
+        let earlier = { (date: Date?) in date?.addingTimeInterval(-seconds) }
+        try db.database.transaction {
+            for var record in try records(of: product) {
+                let t = record.transaction
+                record.transaction.purchaseDate = t.purchaseDate.addingTimeInterval(-seconds)
+                record.transaction.expirationDate = earlier(t.expirationDate)
+                record.transaction.revocationDate = earlier(t.revocationDate)
+                record.transaction.billingIssueDate = earlier(t.billingIssueDate)
+                record.transaction.gracePeriodEnd = earlier(t.gracePeriodEnd)
+                record.transaction.billingRetryEnd = earlier(t.billingRetryEnd)
+                try db.save(record)
+            }
+        }
     }
 
     private func run(_ steps: [SeedStep], buying product: Product) throws {
@@ -189,10 +213,12 @@ extension FakeStore {
         return latest
     }
 
-    /// `advance` by whole seconds to `date` (a tester's `advance 30s` is the same operation).
+    /// Moves the seeded user's clock by whole seconds to `date` and applies what falls in
+    /// between, as a tester's `advance` does for everyone.
     private func advance(to date: Date?) throws {
         guard let date else { return }
-        let seconds = date.timeIntervalSince(try now()).rounded(.up)
-        try advance(ClockAdvance(value: max(1, Int(seconds)), unit: .second))
+        let seconds = max(1, date.timeIntervalSince(try now()).rounded(.up))
+        seedClock = (seedClock ?? 0) + seconds
+        try db.database.transaction { try settle(at: try now()) }
     }
 }

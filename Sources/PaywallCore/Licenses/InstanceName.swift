@@ -9,7 +9,9 @@ package enum InstanceName {
             return pretty
         }
         var buffer = [CChar](repeating: 0, count: 256)
-        let name = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : ""
+        let name =
+            gethostname(&buffer, buffer.count) == 0
+            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         return name.isEmpty ? "Linux" : name
     }
 

@@ -30,4 +30,11 @@ package struct MissingProduct: Equatable, Sendable, CustomStringConvertible {
     package var eventParams: [String: JSONValue] {
         ["slot": .string(slot), "product_id": .string(productId), "reason": .string(reason.rawValue)]
     }
+
+    /// What a `present` or `register` result carries when slots' products did not resolve:
+    /// `{"kind": "missing_products", "slots": [{"slot", "product_id", "reason"}]}`; nil for none.
+    package static func problem(_ missing: [MissingProduct]) -> JSONValue? {
+        guard !missing.isEmpty else { return nil }
+        return ["kind": "missing_products", "slots": .array(missing.map { .object($0.eventParams) })]
+    }
 }

@@ -116,12 +116,23 @@ package final class PaywallSession {
     @discardableResult
     package func reportMissingProducts(in catalog: Catalog?) -> [MissingProduct] {
         let missing = productSlots.missingProducts(in: catalog)
+        missingProducts = missing
         for product in missing { channel.emit(.paywallProductsLoadFail, product.eventParams) }
         return missing
     }
 
+    /// The slots whose products the catalog lacked when the paywall was prepared (the app's
+    /// `register`/`present` result says so as its `problem`).
+    package private(set) var missingProducts: [MissingProduct] = []
+
+    /// Set while the presenter decides whether to show the paywall at all: an end then (a
+    /// subscriber's `.skipped`, a dismiss meanwhile) reports no `paywall_close`, since no
+    /// `paywall_open` came before it.
+    package var awaitingShow = false
+
     /// The paywall is on screen.
     package func presented() {
+        awaitingShow = false
         report(EventName.paywallOpen)
     }
 
@@ -143,7 +154,7 @@ package final class PaywallSession {
         }
         let result = result == .declined ? keptOpenSuccess ?? result : result
         self.result = result
-        report(EventName.paywallClose, ["result": .string(result.name)])
+        if !awaitingShow { report(EventName.paywallClose, ["result": .string(result.name)]) }
         page?.dismiss()
         onFinish?(result)
     }

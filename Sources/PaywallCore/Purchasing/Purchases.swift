@@ -70,12 +70,14 @@ package final class Purchases {
     package func refresh(purchased product: Product? = nil) throws {
         guard let source = transactionSource else { return }
         let transactions = try source.currentTransactions()
+        let pending = try source.pendingTransactions()
         let now = try source.now()
-        let info: CustomerInfo
+        var info: CustomerInfo
         do {
-            info = try cache.storeSynced(user: userId, transactions: transactions, now: now)
+            info = try cache.storeSynced(user: userId, transactions: transactions, pending: pending, now: now)
         } catch {
             info = CustomerInfo(transactions: transactions, now: now)
+            info.pendingPurchases = pending
             update(status: info.subscriptionStatus, info: info)
             reportCacheWriteFailure(error, purchased: product)
             return

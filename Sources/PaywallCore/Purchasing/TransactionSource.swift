@@ -18,9 +18,13 @@ package protocol TransactionSource: AnyObject {
     /// The app users with purchases in the store account (any approval state), so that every
     /// user's cached status can be brought in step after a store-wide change.
     func accountUserIds() throws -> [String]
+    /// The current user's purchases waiting for approval (Ask to Buy), which grant nothing yet
+    /// but which the user is told about (`paywall status`, the customer center).
+    func pendingTransactions() throws -> [StoreTransaction]
 }
 
 extension TransactionSource {
     package var restoreTransfersPurchases: Bool { false }
     package func accountUserIds() throws -> [String] { [] }
+    package func pendingTransactions() throws -> [StoreTransaction] { [] }
 }

@@ -64,7 +64,7 @@ package struct TemplateVariables {
         for (slot, productId) in slots.entries {
             guard let product = catalog?.product(id: productId) else { continue }
             let attributes = ProductAttributes(
-                product: product, locale: locale, strings: strings,
+                product: product, locale: priceLocale, strings: strings,
                 isSubscribed: purchases?.alreadyOwns(product) ?? false, now: now, savings: savings
             ).values
             slotValues[slot] = .object(attributes)
@@ -79,6 +79,14 @@ package struct TemplateVariables {
         for (slot, value) in slotValues { variables[slot] = value }
         if let bundleStrings { variables["t"] = .object(bundleStrings.variables) }
         return .object(variables)
+    }
+
+    /// Prices are written in the page's language with the user's region: a page shown in its
+    /// fallback language (a Hebrew user, a bundle with no Hebrew table) writes them as its
+    /// English text does, not in Hebrew's order and spacing inside English ("Just  6.00$").
+    var priceLocale: Locale {
+        if locale.language.languageCode?.identifier == strings.textLanguage { return locale }
+        return Locale(identifier: strings.textLanguage + (locale.region.map { "_\($0.identifier)" } ?? ""))
     }
 
     /// `freeTrial` when the primary product has a free trial the user may still take.

@@ -15,11 +15,13 @@ package enum Toolkit {
     /// Without a GPU render node, WebKit's accelerated compositing falls back to slow software GL:
     /// the first frames of a page then take about 200 ms instead of about 50 (`paywall bench`).
     /// So on such machines compositing is turned off, unless `WEBKIT_DISABLE_COMPOSITING_MODE`
-    /// is already set either way.
-    package static func initialize() throws(NoDisplay) {
+    /// is already set either way, or WebDriver will drive the process (`automation`): its
+    /// screenshot waits for the page's next frame, which without compositing a page that
+    /// does not change (the customer center at rest) never draws, so `save_screenshot()` hung.
+    package static func initialize(automation: Bool = false) throws(NoDisplay) {
         let hasRenderNode = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? [])
             .contains { $0.hasPrefix("renderD") }
-        if !hasRenderNode { setenv("WEBKIT_DISABLE_COMPOSITING_MODE", "1", 0) }
+        if !hasRenderNode, !automation { setenv("WEBKIT_DISABLE_COMPOSITING_MODE", "1", 0) }
         guard gtk_init_check(nil, nil) != 0 else { throw NoDisplay() }
         MainLoop.integrateDispatch()
     }

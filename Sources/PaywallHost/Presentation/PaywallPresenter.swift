@@ -347,6 +347,7 @@ package final class PaywallPresenter {
         }
         let purchases = self.purchases
         let timeout = statusTimeout
+        session.awaitingShow = true
         Task { @MainActor in
             if let purchases,
                 let result = await PresentationGate.check(
@@ -358,7 +359,7 @@ package final class PaywallPresenter {
             }
             // Taken down while the status was checked: nothing to show.
             guard session.result == nil else { return }
-            if options.countsAsView { try? state?.countPaywallView(session.paywallId) }
+            if options.countsAsView { _ = try? state?.countPaywallView(session.paywallId) }
             presentation.onScreen = true
             onShow()
             if let foreignParent { presentation.parentProblem = presentation.view.parent(on: foreignParent) }
@@ -367,7 +368,7 @@ package final class PaywallPresenter {
             shown()
             presentation.onShown?()
             let watch = { [weak session] in
-                MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
+                _ = MainLoop.after(seconds: options.loadTimeout) { session?.loadTimedOut(after: options.loadTimeout) }
             }
             watch()
             presentation.view.onRetry = { watch() }  // each retry gets the full timeout again

@@ -55,7 +55,7 @@ enum PresentCommand {
             },
             completion: { result in
                 let report = { (result: PresentationResult) in
-                    FileHandle.standardOutput.write(Data((result.jsonLine + "\n").utf8))
+                    FileHandle.standardOutput.write(Data((result.jsonLine(missing: host.missingProducts) + "\n").utf8))
                     host.finish(exitCode: result.exitCode)
                 }
                 // Under --strict a script still running when the paywall closed (it clicked Buy or

@@ -83,6 +83,16 @@ final class PresentationHost {
                     "problems": .array(problems.map { .string($0.description) }),
                 ])
         }
+        // Designers edit after packing: preview and snapshot say so now, not `validate` or `cache add` later.
+        if !countsAsView {
+            let changed = BundleInspector.changedSincePacking(bundle.root)
+            if !changed.isEmpty {
+                let names = changed.prefix(5).joined(separator: ", ") + (changed.count > 5 ? ", ..." : "")
+                Diagnostics.fail(
+                    "warning: \(names) changed since the bundle was packed; run `paywall bundle pack "
+                        + "\(arguments.positionals[0])` again (validate and cache add check the packed hashes)")
+            }
+        }
         // Designers see real prices: without --store, preview and snapshot use the bundle's preview catalog.
         if stores.purchases == nil, !countsAsView, let preview = manifest.previewStore {
             do { presenter.catalog = try CatalogLoader.load(path: preview) } catch { throw .failure(error.description) }
@@ -116,7 +126,7 @@ final class PresentationHost {
         do { log = try arguments.value("--events").map { path throws(EventLog.OpenError) in try EventLog(path: path) } } catch {
             throw .failure(error.description)
         }
-        do { try Toolkit.initialize() } catch { throw .failure(error.description) }
+        do { try Toolkit.initialize(automation: arguments.has("--automation")) } catch { throw .failure(error.description) }
         if let theme { Toolkit.setInterfaceStyle(theme) }
         let presenter: PaywallPresenter
         do {

@@ -28,7 +28,7 @@ enum SnapshotCommand {
         if let request {
             let matrix = try request.matrix(defaultTheme: Toolkit.interfaceStyle, command: Commands.snapshot)
             let matrixRunner = SnapshotMatrixRunner(
-                request, matrix: matrix, presenter: host.presenter, title: arguments.positionals[0])
+                request, matrix: matrix, presenter: host.presenter, title: sheetTitle(arguments.positionals[0]))
             runner = matrixRunner
             matrixRunner.run(render: { size, path, done in
                 capture(host, size: size, store: { matrixRunner.writes.write($0, to: path) }, done: done)
@@ -83,5 +83,12 @@ enum SnapshotCommand {
                 end(nil)
             }
         }
+    }
+
+    /// The contact sheet's title: a bundle's folder or file name (`.` is named by the folder
+    /// it stands for), a URL as given.
+    private static func sheetTitle(_ bundle: String) -> String {
+        guard !bundle.contains("://") else { return bundle }
+        return URL(fileURLWithPath: bundle).standardizedFileURL.lastPathComponent
     }
 }

@@ -80,7 +80,7 @@ final class CommandAdviceTests: XCTestCase {
             CommandAdvice.describe(
                 BundleProblem(file: "x.txt", message: "not listed in manifest.json", fixedByPacking: true),
                 bundle: "/b"),
-            "x.txt: not listed in manifest.json; run `paywall bundle pack /b`")
+            "x.txt: not listed in manifest.json; run `paywall bundle pack /b` again")
         XCTAssertEqual(CommandAdvice.describe(BundleProblem(file: "x.txt", message: "missing"), bundle: "/b"), "x.txt: missing")
     }
 }

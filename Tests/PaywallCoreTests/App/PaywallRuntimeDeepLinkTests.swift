@@ -62,7 +62,7 @@ final class PaywallRuntimeDeepLinkTests: XCTestCase {
     func testOtherLinksAreTheApps() async throws {
         let other = URL(string: "lumennotes://open/note/42")!
         XCTAssertFalse(PaywallRuntime.handleDeepLink(other))
-        let outcome = await try configure().handleDeepLink(other)
+        let outcome = try await configure().handleDeepLink(other)
         XCTAssertEqual(outcome, .notHandled)
     }
 

@@ -45,6 +45,22 @@ final class BundleInspectorTests: XCTestCase {
         XCTAssertEqual(manifest.allowedOrigins, ["https://cdn.example.com"])
     }
 
+    /// Packing content that changed bumps the patch version (a cache refuses other content
+    /// under a version it holds); packing unchanged content, or the first pack, keeps it.
+    func testPackingChangedContentBumpsThePatchVersion() throws {
+        XCTAssertEqual(try BundleInspector.pack(root).version, "1.0.0")
+        XCTAssertEqual(try BundleInspector.pack(root).version, "1.0.0", "nothing changed")
+        XCTAssertEqual(BundleInspector.changedSincePacking(root), [])
+        try Data("p { color: blue }".utf8).write(to: root.appendingPathComponent("css/theme.css"))
+        XCTAssertEqual(BundleInspector.changedSincePacking(root), ["css/theme.css"])
+        XCTAssertEqual(try BundleInspector.pack(root).version, "1.0.1")
+        _ = try writeFile("new", to: "extra.txt", in: root)
+        XCTAssertEqual(try BundleInspector.pack(root, bumpsChangedContent: false).version, "1.0.1")
+        XCTAssertEqual(BundleInspector.nextPatch(of: "2.1"), "2.1.1")
+        XCTAssertEqual(BundleInspector.nextPatch(of: "1.2.9"), "1.2.10")
+        XCTAssertNil(BundleInspector.nextPatch(of: "1.0-beta"))
+    }
+
     func testValidateListsEveryProblemWithItsFile() throws {
         try BundleInspector.pack(root)
         try Data("export const x = 2;".utf8).write(to: root.appendingPathComponent("lib/x.mjs"))  // same size, new content
@@ -67,8 +83,11 @@ final class BundleInspectorTests: XCTestCase {
                 "page2.html: refers to \"../outside.js\", which is not in the bundle",
             ])
         XCTAssertEqual(
-            Set(BundleInspector.validate(root).filter(\.fixedByPacking).map(\.file)), ["extra.txt", "page2.html"],
-            "packing again fixes files the manifest does not list, nothing else")
+            Set(BundleInspector.validate(root).filter(\.fixedByPacking).map(\.file)),
+            ["lib/x.mjs", "css/theme.css", "extra.txt", "page2.html"],
+            "packing again fixes files edited since packing and files the manifest does not list, nothing else")
+        XCTAssertEqual(
+            BundleInspector.changedSincePacking(root), ["css/theme.css", "img/a b.png", "lib/x.mjs", "extra.txt", "page2.html"])
     }
 
     /// The manifest is optional: without one, the rest is still checked, and nothing else is a problem.

@@ -52,7 +52,7 @@ final class CatalogFileTests: XCTestCase {
                 period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "pro", groupRank: 1,
                 introductoryOffer: IntroductoryOffer(
                     mode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), count: 1, price: 0),
-                familyShareable: false, entitlements: ["pro"]))
+                familyShareable: false, entitlements: ["pro"], catalogPrice: "39.99"))
         XCTAssertEqual(
             catalog.products[1],
             Product(
@@ -60,7 +60,7 @@ final class CatalogFileTests: XCTestCase {
                 description: "Every Lumen Pro feature, billed monthly.",
                 price: decimal("7.99"), currencyCode: "USD", kind: .autoRenewable,
                 period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro", groupRank: 2,
-                introductoryOffer: nil, familyShareable: false, entitlements: ["pro"]))
+                introductoryOffer: nil, familyShareable: false, entitlements: ["pro"], catalogPrice: "7.99"))
         XCTAssertEqual(
             catalog.products[2],
             Product(
@@ -68,14 +68,14 @@ final class CatalogFileTests: XCTestCase {
                 description: "Every Lumen Pro feature, paid once.",
                 price: decimal("99.99"), currencyCode: "USD", kind: .nonConsumable,
                 period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-                familyShareable: false, entitlements: ["pro"]))
+                familyShareable: false, entitlements: ["pro"], catalogPrice: "99.99"))
         XCTAssertEqual(
             catalog.products[3],
             Product(
                 id: "lumen.credits.100", displayName: "100 AI Credits", description: "100 credits for AI features.",
                 price: decimal("4.99"), currencyCode: "USD", kind: .consumable,
                 period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-                familyShareable: false, entitlements: []))
+                familyShareable: false, entitlements: [], catalogPrice: "4.99"))
         XCTAssertEqual(
             catalog.products[4],
             Product(
@@ -83,7 +83,7 @@ final class CatalogFileTests: XCTestCase {
                 description: "Lumen Pro for one month, no renewal.",
                 price: decimal("9.99"), currencyCode: "USD", kind: .nonRenewing,
                 period: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: nil, groupRank: nil,
-                introductoryOffer: nil, familyShareable: false, entitlements: ["pro"]))
+                introductoryOffer: nil, familyShareable: false, entitlements: ["pro"], catalogPrice: "9.99"))
         XCTAssertEqual(catalog.groupNames, ["pro": "Lumen Pro"])
         XCTAssertEqual(catalog.settings, StoreSettings(gracePeriodDays: 16, billingRetryDays: 60, askToBuy: false))
     }
@@ -105,7 +105,7 @@ final class CatalogFileTests: XCTestCase {
                     groupRank: 1,
                     introductoryOffer: IntroductoryOffer(
                         mode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .day), count: 1, price: 0),
-                    familyShareable: false, entitlements: [])
+                    familyShareable: false, entitlements: [], catalogPrice: "1.99")
             ])
         XCTAssertEqual(catalog.groupNames, [:])
         XCTAssertEqual(catalog.settings, StoreSettings())
@@ -130,6 +130,21 @@ final class CatalogFileTests: XCTestCase {
         let catalog = try parse(catalog(product: #""display_name": "X", "price": 4.99, "currency": "USD", "kind": "consumable""#))
 
         XCTAssertEqual(catalog.products.first?.price, decimal("4.99"))
+    }
+
+    /// Reports and the app get the price as written: `Decimal` alone would make "49.00" "49".
+    func testPriceKeepsTheCatalogsText() throws {
+        let catalog = try parse(
+            #"""
+            {"products": [
+              {"id": "a", "display_name": "A", "price": "49.00", "currency": "USD", "kind": "non_consumable"},
+              {"id": "b", "display_name": "B", "price": "500", "currency": "JPY", "kind": "non_consumable"},
+              {"id": "c", "display_name": "C", "price": 4.90, "currency": "USD", "kind": "consumable"}
+            ]}
+            """#)
+
+        XCTAssertEqual(catalog.products.map(\.priceText), ["49.00", "500", "4.9"])
+        XCTAssertEqual(catalog.products[0].price, decimal("49"))
     }
 
     func testNumberPriceNeverPassesThroughDouble() throws {

@@ -68,7 +68,7 @@ final class StoreKitConfigurationTests: XCTestCase {
                 period: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "21482756", groupRank: 1,
                 introductoryOffer: IntroductoryOffer(
                     mode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month), count: 1, price: decimal("19.99")),
-                familyShareable: true, entitlements: ["Pro"]))
+                familyShareable: true, entitlements: ["Pro"], catalogPrice: "39.99"))
         XCTAssertEqual(
             catalog.products[1],
             Product(
@@ -77,7 +77,7 @@ final class StoreKitConfigurationTests: XCTestCase {
                 price: decimal("7.99"), currencyCode: "USD", kind: .autoRenewable,
                 period: month, subscriptionGroup: "21482756", groupRank: 2,
                 introductoryOffer: IntroductoryOffer(mode: .freeTrial, period: week, count: 1, price: 0),
-                familyShareable: false, entitlements: ["Pro"]))
+                familyShareable: false, entitlements: ["Pro"], catalogPrice: "7.99"))
         // Its only localization is fr_FR: with no en_US one, the first localization is used.
         XCTAssertEqual(
             catalog.products[2],
@@ -87,7 +87,7 @@ final class StoreKitConfigurationTests: XCTestCase {
                 price: decimal("4.99"), currencyCode: "USD", kind: .autoRenewable,
                 period: week, subscriptionGroup: "21482790", groupRank: 1,
                 introductoryOffer: IntroductoryOffer(mode: .payAsYouGo, period: week, count: 3, price: decimal("0.99")),
-                familyShareable: false, entitlements: ["Team"]))
+                familyShareable: false, entitlements: ["Team"], catalogPrice: "4.99"))
         // No localizations: the reference name is the display name.
         XCTAssertEqual(
             catalog.products[3],
@@ -95,7 +95,7 @@ final class StoreKitConfigurationTests: XCTestCase {
                 id: "lumen.credits.100", displayName: "100 AI Credits", description: "",
                 price: decimal("4.99"), currencyCode: "USD", kind: .consumable,
                 period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-                familyShareable: false, entitlements: []))
+                familyShareable: false, entitlements: [], catalogPrice: "4.99"))
         // de_DE comes first in the file, but the en_US localization matches _locale.
         XCTAssertEqual(
             catalog.products[4],
@@ -104,7 +104,7 @@ final class StoreKitConfigurationTests: XCTestCase {
                 description: "Every Lumen Pro feature, paid once.",
                 price: decimal("99.99"), currencyCode: "USD", kind: .nonConsumable,
                 period: nil, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-                familyShareable: true, entitlements: ["lumen.pro.lifetime"]))
+                familyShareable: true, entitlements: ["lumen.pro.lifetime"], catalogPrice: "99.99"))
         XCTAssertEqual(
             catalog.products[5],
             Product(
@@ -112,7 +112,7 @@ final class StoreKitConfigurationTests: XCTestCase {
                 description: "Lumen Pro for one month, no renewal.",
                 price: decimal("9.99"), currencyCode: "USD", kind: .nonRenewing,
                 period: month, subscriptionGroup: nil, groupRank: nil, introductoryOffer: nil,
-                familyShareable: false, entitlements: ["lumen.pass.month"]))
+                familyShareable: false, entitlements: ["lumen.pass.month"], catalogPrice: "9.99"))
     }
 
     func testEntitlementRuleForEachKind() throws {
@@ -173,7 +173,7 @@ final class StoreKitConfigurationTests: XCTestCase {
             [
                 Product(
                     id: "p", displayName: "Deutsch", description: "D", price: decimal("2.50"), currencyCode: "USD",
-                    kind: .nonConsumable, entitlements: ["p"])
+                    kind: .nonConsumable, entitlements: ["p"], catalogPrice: "2.50")
             ])
         XCTAssertEqual(catalog.settings, StoreSettings())
         XCTAssertEqual(catalog.groupNames, [:])
@@ -191,7 +191,7 @@ final class StoreKitConfigurationTests: XCTestCase {
             [
                 Product(
                     id: "pass", displayName: "Pass", price: 3, currencyCode: "USD", kind: .nonRenewing,
-                    period: StoreKitConfiguration.nonRenewingPeriod, entitlements: ["pass"])
+                    period: StoreKitConfiguration.nonRenewingPeriod, entitlements: ["pass"], catalogPrice: "3")
             ])
         XCTAssertEqual(StoreKitConfiguration.nonRenewingPeriod, month)
     }

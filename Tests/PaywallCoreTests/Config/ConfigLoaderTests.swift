@@ -28,10 +28,17 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(parsed.entry(id: "promo")?.slots.entries.map(\.slot), ["primary", "secondary"])
         XCTAssertEqual(parsed.entry(id: "promo")?.preload, true)
         XCTAssertEqual(parsed.entry(id: "onboarding")?.preload, false)
+        let dropping = try PaywallConfig(
+            data: Data(
+                #"{"paywalls": [{"id": "pdf", "manifest_url": "m", "products": {"primary": "pdfapp.pro", "secondary": null}}]}"#
+                    .utf8), origin: "c.json")
+        XCTAssertEqual(dropping.entry(id: "pdf")?.slots.entries.map(\.slot), ["primary"])
+        XCTAssertEqual(dropping.entry(id: "pdf")?.slots.dropped, ["secondary"], "null drops the manifest's slot")
         for (json, expected) in [
             ("[]", "expected {\"paywalls\""), (#"{"paywalls": [{"id": "x"}]}"#, "needs a \"manifest_url\""),
             (#"{"paywalls": [{"id": "x", "manifest_url": "a"}, {"id": "x", "manifest_url": "b"}]}"#, "appears twice"),
             (#"{"paywalls": [{"id": "x", "manifest_url": "a", "preload": "yes"}]}"#, "true or false"),
+            (#"{"paywalls": [{"id": "x", "manifest_url": "a", "products": {"primary": 5}}]}"#, "or null to drop the slot"),
             (Fuzz.deeplyNested, "nested more than 512 levels"), (Fuzz.wideAndDeep, "expected {\"paywalls\""),
             (#"{"paywalls": [], "paywalls": [{"id": "x", "manifest_url": "a"}]}"#, #"duplicate key "paywalls""#),
             (#"{"paywalls": [{"id": "x", "manifest_url": "a", "id": "y"}]}"#, "line 1, column 48"),

@@ -59,6 +59,28 @@ final class CustomerInfoTests: XCTestCase {
         XCTAssertEqual(CustomerInfo.state(of: refunded, now: utcDate(2026, 2, 2)), .revoked)
     }
 
+    /// Auto-renew stays on through grace and billing retry (the store still tries to bill);
+    /// an expired or refunded subscription renews no more.
+    func testWillRenewWhileAutoRenewIsOnAndTheSubscriptionNeitherExpiredNorRevoked() {
+        var failing = monthly()
+        failing.billingIssueDate = utcDate(2026, 2, 28)
+        failing.gracePeriodEnd = utcDate(2026, 3, 16)
+        failing.billingRetryEnd = utcDate(2026, 4, 29)
+        for (day, state, renews) in [
+            (utcDate(2026, 2, 20), EntitlementState.subscribed, true), (utcDate(2026, 3, 1), .inGracePeriod, true),
+            (utcDate(2026, 3, 20), .inBillingRetryPeriod, true), (utcDate(2026, 4, 30), .expired, false),
+        ] {
+            let entitlement = CustomerInfo(transactions: [failing], now: day).entitlements[0]
+            XCTAssertEqual(entitlement.state, state)
+            XCTAssertEqual(entitlement.willRenew, renews, "\(state)")
+        }
+        var refunded = monthly()
+        refunded.revocationDate = utcDate(2026, 2, 10)
+        XCTAssertFalse(CustomerInfo(transactions: [refunded], now: utcDate(2026, 2, 11)).entitlements[0].willRenew)
+        XCTAssertFalse(
+            CustomerInfo(transactions: [monthly(willRenew: false)], now: start).entitlements[0].willRenew, "auto-renew off")
+    }
+
     func testOnlySubscribedAndGraceGrantAccess() {
         XCTAssertEqual(EntitlementState.allCases.filter(CustomerInfo.grantsAccess), [.subscribed, .inGracePeriod])
     }

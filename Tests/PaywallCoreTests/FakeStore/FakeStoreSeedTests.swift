@@ -3,8 +3,8 @@ import XCTest
 
 @testable import PaywallCore
 
-/// `FakeStore.seed`: each purchase state through the store's own lifecycle, on its clock
-/// (which stands still at `FakeStoreFixture.start` apart from what the seed advances).
+/// `FakeStore.seed`: each purchase state through the store's own lifecycle, lived on the seeded
+/// user's own clock and back-dated, so the store's clock stays at `FakeStoreFixture.start`.
 final class FakeStoreSeedTests: FakeStoreTestCase {
     private let grace = StoreSettings(gracePeriodDays: 16, billingRetryDays: 60)
 
@@ -31,6 +31,11 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
 
     private func date(after periods: SubscriptionPeriod..., from start: Date = FakeStoreFixture.start) -> Date {
         periods.reduce(start) { $1.advance($0) }
+    }
+
+    /// `date` of a seed that lived until `lived` (on its own clock), back-dated to end now.
+    private func backDated(_ date: Date, lived: Date) -> Date {
+        date.addingTimeInterval(-lived.timeIntervalSince(F.start))
     }
 
     // MARK: Each state
@@ -60,19 +65,20 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
     @MainActor
     func testSubscribedRunsThroughAFreeTrialFirst() async throws {
         let (e, now, store) = try seed(F.yearly, .subscribed)
-        XCTAssertEqual(now, date(after: F.week), "the trial ran out and converted")
+        XCTAssertEqual(now, F.start, "the store's clock did not move")
         XCTAssertEqual(e?.state, .subscribed)
-        XCTAssertEqual(e?.offerType, nil)
+        XCTAssertEqual(e?.offerType, nil, "the trial ran out and converted")
         XCTAssertEqual(e?.willRenew, true)
-        XCTAssertEqual(e?.expiresAt, date(after: F.week, F.year))
+        XCTAssertEqual(e?.expiresAt, backDated(date(after: F.week, F.year), lived: date(after: F.week)))
+        XCTAssertEqual(e?.startsAt, backDated(F.start, lived: date(after: F.week)))
         XCTAssertEqual(try store.currentTransactions().last?.price, decimalPrice("39.99"))
     }
 
     @MainActor
     func testSubscribedRunsThroughEveryPayAsYouGoPeriod() async throws {
         let (e, now, store) = try seed(F.teamWeekly, .subscribed)
-        XCTAssertEqual(now, date(after: F.week, F.week, F.week))
-        XCTAssertEqual(e?.expiresAt, date(after: F.week, F.week, F.week, F.week))
+        XCTAssertEqual(now, F.start)
+        XCTAssertEqual(e?.expiresAt, date(after: F.week))
         XCTAssertEqual(
             try store.currentTransactions().map(\.price),
             [decimalPrice("0.99"), decimalPrice("0.99"), decimalPrice("0.99"), decimalPrice("2.99")])
@@ -81,12 +87,12 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
     @MainActor
     func testRenewedHasRenewedAtTheRegularPrice() async throws {
         let (e, now, store) = try seed(F.monthly, .renewed)
-        XCTAssertEqual(now, date(after: F.month))
+        XCTAssertEqual(now, F.start)
         XCTAssertEqual(e?.state, .subscribed)
         XCTAssertEqual(e?.isActive, true)
         XCTAssertEqual(e?.willRenew, true)
-        XCTAssertEqual(e?.renewedAt, date(after: F.month))
-        XCTAssertEqual(e?.expiresAt, date(after: F.month, F.month))
+        XCTAssertEqual(e?.renewedAt, F.start, "it renewed just now")
+        XCTAssertEqual(e?.expiresAt, backDated(date(after: F.month, F.month), lived: date(after: F.month)))
         XCTAssertEqual(try store.currentTransactions().count, 2)
     }
 
@@ -103,27 +109,29 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
     @MainActor
     func testGraceKeepsAccessUntilTheGracePeriodEnds() async throws {
         let (e, now, _) = try seed(F.monthly, .grace, settings: grace)
-        XCTAssertEqual(now, date(after: F.month), "the renewal just failed")
+        XCTAssertEqual(now, F.start)
         XCTAssertEqual(e?.state, .inGracePeriod)
         XCTAssertEqual(e?.isActive, true)
         XCTAssertEqual(e?.willRenew, true)
-        XCTAssertEqual(e?.expiresAt, date(after: F.month, SubscriptionPeriod(value: 16, unit: .day)))
+        XCTAssertEqual(e?.expiresAt, date(after: SubscriptionPeriod(value: 16, unit: .day)), "the renewal just failed")
     }
 
     @MainActor
     func testBillingRetryComesAfterTheGracePeriod() async throws {
         let (e, now, _) = try seed(F.monthly, .billingRetry, settings: grace)
-        XCTAssertEqual(now, date(after: F.month, SubscriptionPeriod(value: 16, unit: .day)))
+        let lived = date(after: F.month, SubscriptionPeriod(value: 16, unit: .day))
+        XCTAssertEqual(now, F.start)
         XCTAssertEqual(e?.state, .inBillingRetryPeriod)
         XCTAssertEqual(e?.isActive, false)
-        XCTAssertEqual(e?.willRenew, false)
-        XCTAssertEqual(e?.expiresAt, date(after: F.month))
+        XCTAssertEqual(e?.willRenew, true, "the store still tries to bill")
+        XCTAssertEqual(e?.expiresAt, backDated(date(after: F.month), lived: lived))
     }
 
     @MainActor
     func testBillingRetryWithoutAGracePeriodStartsAtThePeriodEnd() async throws {
         let (e, now, _) = try seed(F.monthly, .billingRetry)
-        XCTAssertEqual(now, date(after: F.month))
+        XCTAssertEqual(now, F.start)
+        XCTAssertEqual(e?.expiresAt, F.start, "the period just ended")
         XCTAssertEqual(e?.state, .inBillingRetryPeriod)
         XCTAssertEqual(e?.isActive, false)
     }
@@ -131,11 +139,12 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
     @MainActor
     func testExpiredRanOutWithoutRenewing() async throws {
         let (e, now, store) = try seed(F.monthly, .expired)
-        XCTAssertEqual(now, date(after: F.month))
+        XCTAssertEqual(now, F.start)
         XCTAssertEqual(e?.state, .expired)
         XCTAssertEqual(e?.isActive, false)
         XCTAssertEqual(e?.willRenew, false)
-        XCTAssertEqual(e?.expiresAt, date(after: F.month))
+        XCTAssertEqual(e?.expiresAt, F.start)
+        XCTAssertEqual(e?.startsAt, backDated(F.start, lived: date(after: F.month)))
         XCTAssertEqual(try store.currentTransactions().count, 1)
     }
 
@@ -174,7 +183,8 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
         XCTAssertEqual(subscribed?.expiresAt, date(after: F.month))
         let (expired, now, _) = try seed(F.pass, .expired)
         XCTAssertEqual(expired?.state, .expired)
-        XCTAssertEqual(now, date(after: F.month))
+        XCTAssertEqual(now, F.start)
+        XCTAssertEqual(expired?.expiresAt, F.start)
         let (revoked, _, _) = try seed(F.lifetime, .revoked)
         XCTAssertEqual(revoked?.state, .revoked)
         XCTAssertEqual(revoked?.isActive, false)
@@ -223,6 +233,31 @@ final class FakeStoreSeedTests: FakeStoreTestCase {
         store.switchUser("bob")
         try store.seed(F.yearly, .trial)
         XCTAssertEqual(try customerInfo(of: store).entitlements.first?.offerType, .trial)
+    }
+
+    /// Every state seeded for its own user in one store: each user keeps their state, since
+    /// no seed moves the clock the others share (`advance` still moves everyone).
+    @MainActor
+    func testEveryStateSeededForItsOwnUserInOneStoreKeepsItsState() async throws {
+        let store = try freshStore(grace)
+        let seeds: [(String, Product, SeedState, EntitlementState?)] = [
+            ("trial", F.yearly, .trial, .subscribed), ("subscribed", F.monthly, .subscribed, .subscribed),
+            ("renewed", F.monthly, .renewed, .subscribed), ("cancelled", F.monthly, .cancelled, .subscribed),
+            ("grace", F.monthly, .grace, .inGracePeriod), ("retry", F.monthly, .billingRetry, .inBillingRetryPeriod),
+            ("expired", F.monthly, .expired, .expired), ("revoked", F.monthly, .revoked, .revoked),
+            ("pending", F.monthly, .pending, nil), ("lifetime", F.lifetime, .lifetime, .subscribed),
+        ]
+        for (user, product, state, _) in seeds {
+            store.switchUser(user)
+            try store.seed(product, state)
+        }
+        XCTAssertEqual(try store.now(), F.start)
+        for (user, _, state, expected) in seeds {
+            store.switchUser(user)
+            let info = try customerInfo(of: store)
+            XCTAssertEqual(info.entitlements.first?.state, expected, "\(user) seeded as \(state)")
+            if state == .trial { XCTAssertEqual(info.entitlements.first?.offerType, .trial, "still in its trial") }
+        }
     }
 
     // MARK: Unreachable states

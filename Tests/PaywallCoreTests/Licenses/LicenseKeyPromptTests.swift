@@ -56,11 +56,11 @@ final class LicenseKeyPromptTests: XCTestCase {
 
     func testTheAskingEndsWhenTheUserCancelsOrTheAttemptsRunOut() async throws {
         let cancelled = RecordingPrompt([nil])
-        _ = await try runtime(cancelled).purchases!.restore()
+        _ = try await runtime(cancelled).purchases!.restore()
         XCTAssertEqual(cancelled.calls, ["ask 1", "finish"])
 
         let wrong = RecordingPrompt(Array(repeating: "NO-SUCH-KEY-12345", count: LicenseKeyStore.maxKeyAttempts))
-        let result = await try runtime(wrong).purchases!.purchase(productId: "pro.lifetime")
+        let result = try await runtime(wrong).purchases!.purchase(productId: "pro.lifetime")
         guard case .failed = result else { return XCTFail("\(result)") }
         XCTAssertEqual(wrong.calls.last, "finish")
         XCTAssertEqual(wrong.calls.filter { $0 == "finish" }.count, 1)

@@ -55,6 +55,20 @@ final class TemplateVariablesTests: XCTestCase {
         XCTAssertEqual(v["params"], ["source": "onboarding"])
     }
 
+    /// A Hebrew user shown a page whose texts fell back to English: prices as English writes
+    /// them for Israel, not Hebrew's form inside English text (no right-to-left marks, no
+    /// double space).
+    @MainActor
+    func testAPageInItsFallbackLanguageWritesPricesInThatLanguageWithTheUsersRegion() throws {
+        var fallback = try variables(nil)
+        fallback.locale = Locale(identifier: "he_IL")
+        let price = try XCTUnwrap(fallback.object["primary"]?["price"]?.stringValue)
+        XCTAssertEqual(price, Decimal(string: "7.99")!.formatted(.currency(code: "USD").locale(Locale(identifier: "en_IL"))))
+        XCTAssertFalse(price.unicodeScalars.contains { $0.properties.generalCategory == .format }, price)
+        XCTAssertFalse("Just \(price)/month".contains("  "))
+        XCTAssertEqual(fallback.object["device"]?["deviceLocale"], "he_IL", "the device is still the user's")
+    }
+
     @MainActor
     func testDeviceVariables() async throws {
         let d = try XCTUnwrap(try variables(try purchases(.active(["pro"]))).events[1]["variables"]?["device"])

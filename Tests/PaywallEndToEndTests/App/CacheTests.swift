@@ -229,7 +229,7 @@ final class CacheTests: EndToEndTestCase {
         XCTAssertEqual(try PaywallProcess.run(["cache", "list", "--data-dir", dataDir], in: workDir).stdout, "")
         let fits = try PaywallProcess.run(
             ["config", "load", config.path, "--max-file-mb", "2", "--data-dir", dataDir], in: workDir)
-        XCTAssertEqual(fits.stdout, "big\tpromo 1\n", fits.stderr)
+        XCTAssertEqual(fits.stdout, "big\tpromo 1.0.1\n", "packing the added data.bin bumped version 1: \(fits.stderr)")
     }
 
     /// A version cached once keeps its files: other content under the same version is refused.

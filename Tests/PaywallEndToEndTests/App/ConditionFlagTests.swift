@@ -30,6 +30,9 @@ final class ConditionFlagTests: EndToEndTestCase {
             "shown unless the user has all of them")
         let requests = loggedEvents().filter { $0.name == .paywallPresentationRequest }.map { $0.params["reason"] }
         XCTAssertEqual(requests, ["userIsSubscribed", nil, "userHasEntitlements", nil])
+        // A skipped paywall was never opened, so it is not closed either.
+        let shown = loggedEvents().map(\.name).filter { [.paywallOpen, .paywallClose].contains($0) }
+        XCTAssertEqual(shown, [.paywallOpen, .paywallClose, .paywallOpen, .paywallClose])
     }
 
     func testBadConditionsAreUsageErrors() throws {

@@ -118,6 +118,21 @@ final class CustomerCenterTests: EndToEndTestCase {
         XCTAssertNotEqual(subscription["revocation_date"], .null, "\(subscription)")
     }
 
+    /// A purchase waiting for approval (Ask to Buy) is a card that says so, not "No Purchases Yet".
+    func testAPendingPurchaseIsWaitingForApproval() throws {
+        _ = try store(["seed", "lumen.pro.monthly", "pending"])
+        let result = try customerCenter([
+            """
+            const m = await CustomerCenter.waitFor(m => m.screen);
+            if (m.screen !== 'management') throw new Error('screen ' + m.screen);
+            const card = document.querySelector('[data-product-id="lumen.pro.monthly"]');
+            if (!card || !card.textContent.includes('Waiting for approval')) throw new Error('card: ' + (card && card.textContent));
+            CustomerCenter.tap('[data-action="close"]');
+            """
+        ])
+        assertClosed(result)
+    }
+
     func testRefundTheUserBacksOutOfIsReportedAsUserCancelled() throws {
         _ = try store(["buy", "lumen.pro.monthly"])
         let result = try customerCenter([

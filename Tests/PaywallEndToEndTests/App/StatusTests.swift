@@ -61,6 +61,33 @@ final class StatusTests: EndToEndTestCase {
         XCTAssertEqual(try workDirContents(), [])
     }
 
+    /// Plain `status` says where each seeded user's purchase stands, inactive ones and a
+    /// purchase waiting for approval included (the cache learns of pending purchases).
+    func testPlainStatusNamesEachState() throws {
+        let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
+        let data = workDir.appendingPathComponent("states").path
+        let cases = [
+            ("grace", "pro\tactive\tgrace period (the renewal failed to bill; access continues)"),
+            ("billing-retry", "pro\tinactive\tbilling retry (the renewal failed to bill; no access while the store retries)"),
+            ("expired", "pro\tinactive\texpired"), ("revoked", "pro\tinactive\trevoked (refunded)"),
+            ("pending", "lumen.pro.monthly\tpending\twaiting for approval (fake_"),
+        ]
+        for (state, _) in cases {
+            let seeded = try PaywallProcess.run(
+                ["store", "seed", "lumen.pro.monthly", state, "--store", catalog, "--data-dir", data, "--user", state],
+                in: workDir)
+            XCTAssertEqual(seeded.status, 0, seeded.stderr)
+        }
+        for (state, line) in cases {
+            let status = try PaywallProcess.run(["status", "--data-dir", data, "--user", state], in: workDir)
+            XCTAssertEqual(status.status, 0, status.stderr)
+            let lines = status.stdout.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, state == "grace" ? "subscription status: active" : "subscription status: inactive")
+            XCTAssertEqual(lines.count, 2, status.stdout)
+            XCTAssertTrue(lines.last?.hasPrefix(line) == true, "\(state): \(status.stdout)")
+        }
+    }
+
     /// A data directory a user may read but not write (no root, no read-only mount) is read.
     func testADirectoryTheUserCannotWriteIsRead() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), getuid() == 0 else {

@@ -56,6 +56,21 @@ final class SnapshotMatrixRunnerTests: EndToEndTestCase {
         for name in expected { XCTAssertTrue(sheet.contains("<img src=\"\(name)\""), "the contact sheet shows \(name)") }
     }
 
+    /// A bundle given as `.` (run from its folder) is named by its folder in the contact sheet, not ".".
+    func testTheContactSheetNamesABundleGivenAsDotByItsFolder() throws {
+        let bundle = folder("pdfapp-paywall")
+        try FileManager.default.copyItem(atPath: classic, toPath: bundle.path)
+        let result = try PaywallProcess.run(
+            [
+                "snapshot", ".", "--out-dir", folder("sheet").path, "--locales", "en", "--themes", "light",
+                "--sizes", "400x720",
+            ], in: bundle, timeout: 120)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let sheet = try String(contentsOf: folder("sheet").appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(sheet.contains("<h1>pdfapp-paywall</h1>"), sheet)
+        XCTAssertTrue(sheet.contains("<title>pdfapp-paywall</title>"), sheet)
+    }
+
     /// One web process serves every locale: each page still sees its own language everywhere a
     /// page reads it (a quarter of the page each, coloured by what it read).
     func testEachLocaleRendersInItsOwnLanguage() throws {

@@ -20,6 +20,25 @@ final class SnapshotTests: EndToEndTestCase {
         image.assertColor(50, 150, [255, 255, 0], "web font loaded (red means it did not)")
     }
 
+    /// An emoji in a paywall's copy is drawn in colour (fonts-noto-color-emoji, in scripts/setup),
+    /// not as an empty box: the grinning face's yellow fills much of the area it is drawn in.
+    func testAnEmojiRendersInColour() throws {
+        let bundle = try inlineBundle(
+            "emoji", body: "<div style='margin:0;font-size:160px;line-height:200px;background:white'>\u{1F600}</div>")
+        let out = workDir.appendingPathComponent("emoji.png").path
+        let result = try PaywallProcess.run(["snapshot", bundle.path, "--out", out, "--size", "400x400"], in: workDir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let image = try PNGImage(path: out)
+        var yellow = 0
+        for y in stride(from: 0, to: 260, by: 4) {
+            for x in stride(from: 0, to: 260, by: 4) {
+                let p = image.rgb(x, y)
+                if p[0] > 200, p[1] > 140, p[2] < 110 { yellow += 1 }
+            }
+        }
+        XCTAssertGreaterThan(yellow, 200, "yellow samples of the emoji (an empty box has none)")
+    }
+
     func testSizeOptionSetsTheImageSize() throws {
         let bundle = try inlineBundle("plain", body: "<p>hello</p>")
         let out = workDir.appendingPathComponent("small.png").path

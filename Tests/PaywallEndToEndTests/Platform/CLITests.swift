@@ -95,6 +95,16 @@ final class CLITests: EndToEndTestCase {
         XCTAssertTrue(result.stderr.contains("/no/such/dir/ev.jsonl"), result.stderr)
     }
 
+    /// Its help names everything `install` writes (the window executable too).
+    func testInstallHelpNamesEveryPathItWrites() throws {
+        let help = try PaywallProcess.run(["install", "--help"], in: workDir)
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let text = help.stdout.replacingOccurrences(of: "\n", with: " ")
+        for path in ["PREFIX/bin/paywall", "PREFIX/libexec/paywall/paywall-window", "PREFIX/share/paywall/"] {
+            XCTAssertTrue(text.contains(path), "install --help lacks \(path): \(help.stdout)")
+        }
+    }
+
     /// An installed copy finds its resources under PREFIX/share/paywall, with no checkout around.
     func testInstalledExecutableFindsItsResources() throws {
         let prefix = workDir.appendingPathComponent("prefix")
@@ -179,6 +189,26 @@ final class CLITests: EndToEndTestCase {
             unpacked.stdout)
         let pack = try PaywallProcess.run(["bundle", "pack", bundle.path], in: workDir)
         XCTAssertEqual(pack.status, 0, pack.stderr)
+        XCTAssertEqual(try PaywallProcess.run(["validate", bundle.path], in: workDir).status, 0)
+
+        // Edited after packing: snapshot says so at once, validate names the file and the fix,
+        // and packing again bumps the patch version (saying so).
+        let css = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: bundle.path).first { $0.hasSuffix(".css") })
+        try Data("body { background: rgb(1, 2, 3) }".utf8).write(to: bundle.appendingPathComponent(css))
+        let shot = try PaywallProcess.run(
+            ["snapshot", bundle.path, "--out", workDir.appendingPathComponent("edited.png").path], in: workDir)
+        XCTAssertEqual(shot.status, 0, shot.stderr)
+        XCTAssertTrue(
+            shot.stderr.contains(
+                "warning: \(css) changed since the bundle was packed; run `paywall bundle pack \(bundle.path)` again"),
+            shot.stderr)
+        let edited = try PaywallProcess.run(["validate", bundle.path], in: workDir)
+        XCTAssertEqual(edited.status, 1)
+        XCTAssertTrue(edited.stdout.contains("\(css): "), edited.stdout)
+        XCTAssertTrue(edited.stdout.contains("; run `paywall bundle pack \(bundle.path)` again"), edited.stdout)
+        let repacked = try PaywallProcess.run(["bundle", "pack", bundle.path], in: workDir)
+        XCTAssertTrue(repacked.stdout.contains("the content changed since 1.0.0 was packed: version 1.0.1"), repacked.stdout)
         XCTAssertEqual(try PaywallProcess.run(["validate", bundle.path], in: workDir).status, 0)
         try Data("/* tampered */".utf8).write(to: bundle.appendingPathComponent("style.css"))
         let tampered = try PaywallProcess.run(["validate", bundle.path], in: workDir)

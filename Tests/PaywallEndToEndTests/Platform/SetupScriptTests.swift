@@ -18,5 +18,6 @@ final class SetupScriptTests: XCTestCase {
         XCTAssertFalse(readme.contains("apt-get install"), "the README lists no packages of its own; scripts/setup does")
         XCTAssertTrue(setup.contains("apt-get update"), "scripts/setup updates the package lists first")
         XCTAssertTrue(setup.contains("swift.org"), "scripts/setup says where to get Swift")
+        XCTAssertTrue(setup.contains("fonts-noto-color-emoji"), "emoji in a paywall's copy need a colour emoji font")
     }
 }

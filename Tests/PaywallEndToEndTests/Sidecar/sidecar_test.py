@@ -147,6 +147,18 @@ def scenario_protocol(args):
     check(c.call("dismiss", timeout=WAIT) == {"dismissed": 0}, "dismiss with nothing on screen")
     expect_error(c.request("present", {"paywall": "no-such-paywall"}), -32000, "unknown paywall")
 
+    # A slot whose product the catalog lacks: the fallback paywall is shown and the result says why.
+    missing = bundle(args.work, "missing")
+    with open(os.path.join(missing, "manifest.json"), "w") as f:
+        json.dump({"products": {"primary": "lumen.pro.yearly", "secondary": "no.such.product"}}, f)
+    mark = h.mark()
+    shown = c.request("present", {"paywall": missing})
+    h.wait_event("paywall_open", after=mark)
+    c.call("dismiss", timeout=WAIT)
+    check(shown.result(WAIT) == {"result": "declined", "problem": {"kind": "missing_products", "slots": [
+        {"slot": "secondary", "product_id": "no.such.product", "reason": "not_in_catalog"}]}},
+        "present with a missing product: %r" % shown.result(0))
+
     # A preload that ends before its page is ready is answered too: replaced by a preload of
     # the same name, or presented meanwhile.
     replaced = c.request("preload", {"paywall": plain})

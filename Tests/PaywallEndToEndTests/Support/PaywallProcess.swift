@@ -39,8 +39,8 @@ struct PaywallProcess {
     ) throws {
         stdoutURL = workDir.appendingPathComponent("stdout-\(UUID().uuidString).txt")
         stderrURL = workDir.appendingPathComponent("stderr-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = workDir

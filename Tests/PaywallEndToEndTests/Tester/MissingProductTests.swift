@@ -31,7 +31,11 @@ final class MissingProductTests: EndToEndTestCase {
 
     func testAMissingProductIsReportedAndTheFallbackPaywallShown() throws {
         let result = try present(["--products", "secondary=lumen.pro.weekly", "--eval", reportPage])
-        XCTAssertEqual(result.stdout, "{\"result\":\"declined\"}\n", result.stderr)
+        // The result says why the page was not shown (`problem`), as the app's `register` result does.
+        XCTAssertEqual(
+            result.stdout,
+            #"{"result":"declined","problem":{"kind":"missing_products","slots":[{"product_id":"lumen.pro.weekly","#
+                + #""reason":"not_in_catalog","slot":"secondary"}]}}"# + "\n", result.stderr)
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("slot secondary: product lumen.pro.weekly is not in the catalog"), result.stderr)
         let failures = loggedEvents().filter { $0.name == .paywallProductsLoadFail }

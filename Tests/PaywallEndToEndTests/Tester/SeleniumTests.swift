@@ -31,6 +31,7 @@ final class SeleniumTests: EndToEndTestCase {
         try runScript("quit")
     }
 
+    /// Its screenshot too: without compositing (no GPU) a page at rest drew no frame for it to wait for.
     func testSeleniumScriptReadsTheCustomerCenterAndQuitClosesIt() throws {
         try runScript("customer-center")
     }

@@ -8,7 +8,8 @@ one result line) goes to the driver's log, `service_log_path`. Scenarios:
   screenshot, runs a script in the page, clicks Buy; then checks the result line and, in a new
   process, `paywall status --json`.
 - quit: quit() closes the paywall as the user closing its window would (declined).
-- customer-center: reads the customer center's no-purchases screen; quit() closes it.
+- customer-center: reads the customer center's no-purchases screen, takes a screenshot of it;
+  quit() closes it.
 - refused: without --automation, the driver gets no session.
 
 Usage: webdriver_test.py --paywall PATH --template DIR --work-dir DIR --scenario NAME
@@ -63,11 +64,15 @@ def show_paywall(driver, work_dir):
     buy = driver.find_element(By.ID, "purchase")
     assert buy.is_displayed() and buy.is_enabled(), "the Buy button is not clickable"
     assert driver.execute_script("return typeof window.Paywall.purchase") == "function", "the bridge is missing"
-    screenshot = os.path.join(work_dir, "paywall.png")
-    assert driver.save_screenshot(screenshot), "no screenshot"
-    with open(screenshot, "rb") as png:
-        assert png.read(8) == b"\x89PNG\r\n\x1a\n", "the screenshot is not a PNG"
+    save_screenshot(driver, os.path.join(work_dir, "paywall.png"))
     return buy
+
+
+def save_screenshot(driver, path):
+    """A screenshot of the session's page, a PNG file."""
+    assert driver.save_screenshot(path), "no screenshot"
+    with open(path, "rb") as png:
+        assert png.read(8) == b"\x89PNG\r\n\x1a\n", "the screenshot is not a PNG"
 
 
 def purchase(driver, driver_log, work_dir):
@@ -92,6 +97,7 @@ def customer_center(driver, driver_log, work_dir):
         expected_conditions.visibility_of_element_located((By.XPATH, "//button[normalize-space()='Restore purchases']")))
     assert restore.is_enabled(), "Restore purchases is not clickable"
     assert "No Purchases Yet" in driver.find_element(By.TAG_NAME, "body").text, driver.page_source[:2000]
+    save_screenshot(driver, os.path.join(work_dir, "customer-center.png"))
     driver.quit()
     result = wait_for_result(driver_log)
     assert result == {"result": "closed"}, f"result line: {result}"
