@@ -1,8 +1,8 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit, CSQLite, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK)
+//   C shims (CGtk, CWebKit, CSQLite) -> PaywallCore (pure Swift, no GTK; plural rules from Foundation's ICU)
 //   -> PaywallHost (GTK/WebKit; the app API, `Paywalls`)
 //   -> PaywallCLI (parsing, output, the commands without a window; no GTK) -> paywall (the command line; execs
 //      paywall-window for the window commands)
@@ -25,9 +25,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
-        // Debian's ICU (libicu-dev) for CLDR plural rules, behind a plain-C API.
-        .target(name: "CPluralRules", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
-        .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules"]),
+        // CLDR plural rules come from Foundation's own ICU (`_FoundationICU`, static with
+        // `--static-swift-stdlib`): released binaries need no versioned libicu soname.
+        .target(
+            name: "PaywallCore", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .target(name: "PaywallCLI", dependencies: ["PaywallCore"]),
         // The window commands, which `paywall` execs: only this executable loads GTK and WebKit.

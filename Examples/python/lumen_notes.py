@@ -2,7 +2,7 @@
 """Lumen Notes for GTK 4: a small notes app that sells "Pro" through `paywall serve`.
 
 A GTK 4 process cannot load the runtime's GTK 3 host, so the app runs the runtime as a helper
-process and talks to it with `paywall_client.py`:
+process and talks to it with the `paywall_client` package (`clients/python`):
 
 - "Go Pro" registers the gated placement `go_pro` (`register`); the paywall is parented to
   the app's window (on X11: `parent: "x11:0x..."`, the window's id from
@@ -14,10 +14,10 @@ process and talks to it with `paywall_client.py`:
 - the status label follows `customerInfoChanged` notifications;
 - "Manage subscription" opens the customer center (`presentCustomerCenter`) over the window.
 
-Run from a checkout, after `swift build`, with Debian's interpreter and packages
-(`python3-gi`, `gir1.2-gtk-4.0`):
+Run from a checkout, after `swift build` and `scripts/venv` (which makes `.build/venv`, seeing
+Debian's `python3-gi` and `gir1.2-gtk-4.0`, with `paywall_client` pip-installed into it):
 
-    /usr/bin/python3 Examples/python/lumen_notes.py
+    .build/venv/bin/python Examples/python/lumen_notes.py
 
 Options: `--paywall PATH` (the `paywall` executable; default `$PAYWALL`, else `paywall` on
 PATH, else this checkout's `.build/debug/paywall`), `--data-dir DIR` (its notes and the
@@ -49,7 +49,6 @@ try:
 except (ImportError, ValueError):
     GdkX11 = None  # GTK without its X11 backend: the paywall is shown unparented
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from paywall_client import PaywallClient, PaywallError  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
