@@ -21,9 +21,10 @@ Debian's `python3-gi` and `gir1.2-gtk-4.0`, with `paywall_client` pip-installed 
 
 Options: `--paywall PATH` (the `paywall` executable; default `$PAYWALL`, else `paywall` on
 PATH, else this checkout's `.build/debug/paywall`), `--data-dir DIR` (its notes and the
-runtime's databases; default `$XDG_DATA_HOME/lumen-notes-gtk4`), `--print-widgets` (prints
-the centre of each button and field, in its window's coordinates, for tests that drive the
-app with real input).
+runtime's databases; default `$XDG_DATA_HOME/lumen-notes-gtk4`), `URL` (a redeem link, as the
+`.desktop` file hands it over: sent to `redeem`, the answer printed as `redeem: ...`),
+`--print-widgets` (prints the centre of each button and field, in its window's coordinates,
+for tests that drive the app with real input).
 
 It prints what happens on stdout, one line each: `service: pid N` (the `paywall serve`
 process), `window: x11:0x...`, `status: TEXT`, `ready` (the config's paywalls are cached: the buttons take clicks),
@@ -288,6 +289,12 @@ class LumenNotes:
             return
         self.show_status(info)
         self.client.request("cacheConfiguredPaywalls", callback=self.paywalls_cached)
+        if self.args.url:
+            # A link the desktop handed over (the .desktop file's %u): a license-key redeem link.
+            self.client.request("redeem", {"url": self.args.url}, callback=self.redeemed)
+
+    def redeemed(self, result, error):
+        say("redeem: %s" % (json.dumps(result, sort_keys=True) if error is None else error.message))
 
     def paywalls_cached(self, result, error):
         for paywall in (result or {}).get("paywalls", []):
@@ -368,6 +375,8 @@ def main():
     parser = argparse.ArgumentParser(description="Lumen Notes: a GTK 4 app that sells Pro through paywall serve.")
     parser.add_argument("--paywall", help="the paywall executable (default: $PAYWALL, paywall on PATH, or the checkout's build)")
     parser.add_argument("--data-dir", help="notes and the runtime's databases (default: $XDG_DATA_HOME/lumen-notes-gtk4)")
+    parser.add_argument("url", nargs="?",
+                        help="a redeem link (lumennotes://paywall/redeem?license_key=KEY), as the desktop hands it over")
     parser.add_argument("--print-widgets", action="store_true",
                         help="print each button's and field's centre in its window (for tests driving it with real input)")
     args = parser.parse_args()
