@@ -94,7 +94,7 @@ test("a purchase with no listener is answered failed, and the paywall says so", 
 });
 
 test("a sidecar speaking a newer protocol is refused", async () => {
-  const client = new PaywallClient({ command: [process.execPath, path.join(__dirname, "newer-sidecar.js")] });
+  const client = new PaywallClient({ command: [process.execPath, path.join(__dirname, "..", "fixtures", "newer-sidecar.js")] });
   await assert.rejects(client.call("initialize", {}), (error) => {
     assert.equal(error.code, NEWER_PROTOCOL);
     assert.match(error.message, /speaks protocol 2 \(runtime 9\.0\.0\); this paywall-client speaks 1: upgrade/);
