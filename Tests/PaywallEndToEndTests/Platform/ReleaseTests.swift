@@ -181,13 +181,13 @@ final class ReleaseTests: EndToEndTestCase {
         defer { server.terminate() }
         let port = try XCTUnwrap(lines(of: server.stdoutURL, atLeast: 1).first?.split(separator: " ").dropFirst(5).first)
         try """
-        {"paywalls": [{"id": "upsell", "manifest_url": "http://127.0.0.1:\(port)/classic/"}], "placements": {}}
+        {"paywalls": [{"id": "upsell", "manifest_url": "http://127.0.0.1:\(port)/classic/manifest.json"}], "placements": {}}
         """.write(to: served.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
         let load = try withoutToolchain(
             [release.debBin.path, "config", "load", "http://127.0.0.1:\(port)/config.json"],
             environment: ["XDG_CACHE_HOME": workDir.appendingPathComponent("cache").path])
         XCTAssertEqual(load.status, 0, load.stdout + load.stderr)
-        XCTAssertTrue(load.stdout.contains("upsell"), load.stdout)
+        XCTAssertEqual(load.stdout, "upsell\tclassic 1.0.0\n", load.stderr)
     }
 
     func testTheSidecarThroughThePipInstalledPythonClientAndTheNodeClient() throws {
@@ -199,11 +199,12 @@ final class ReleaseTests: EndToEndTestCase {
         let viaPython = try withoutToolchain([
             python.path, "-c",
             """
+            import json
             from paywall_client import PaywallClient
             client = PaywallClient(["\(release.tarballBin.path)", "serve"], deliver="thread")
             info = client.call("initialize", {"data_dir": "\(workDir.path)/py", "catalog": "\(catalog)"}, timeout=60)
             print(info["runtime_version"], info["protocol_version"])
-            print(client.call("present", {"paywall": "\(buying.path)"}, timeout=60))
+            print(json.dumps(client.call("present", {"paywall": "\(buying.path)"}, timeout=60), sort_keys=True))
             print(client.call("getCustomerInfo", timeout=60)["active_entitlements"])
             print(client.close())
             """,
@@ -211,7 +212,8 @@ final class ReleaseTests: EndToEndTestCase {
         XCTAssertEqual(viaPython.status, 0, viaPython.stderr)
         XCTAssertEqual(
             viaPython.stdout,
-            "\(release.version) 1\n{'result': 'purchased', 'product_id': 'lumen.pro.yearly'}\n['pro']\n0\n", viaPython.stderr)
+            "\(release.version) 1\n{\"product_id\": \"lumen.pro.yearly\", \"result\": \"purchased\"}\n['pro']\n0\n",
+            viaPython.stderr)
 
         let viaNode = try withoutToolchain(
             ["/usr/bin/node", "--test", Self.packageRoot.appendingPathComponent("clients/node/test/client.test.js").path],
