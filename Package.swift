@@ -1,8 +1,8 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit, CSQLite, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK)
+//   C shims (CGtk, CWebKit, CSQLite) -> PaywallCore (pure Swift, no GTK; plural rules from Foundation's ICU)
 //   -> PaywallHost (GTK/WebKit; the app API, `Paywalls`)
 //   -> PaywallCLI (parsing, output, the commands without a window; no GTK) -> paywall (the command line; execs
 //      paywall-window for the window commands)
@@ -25,9 +25,14 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
-        // Debian's ICU (libicu-dev) for CLDR plural rules, behind a plain-C API.
-        .target(name: "CPluralRules", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
-        .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules"]),
+        // CLDR plural rules come from Foundation's own ICU (`_FoundationICU`, static with
+        // `--static-swift-stdlib`): released binaries need no versioned libicu soname.
+        // libcurl for Foundation's networking, loaded at its first use instead of at every start
+        // (a release links with `-Xlinker --as-needed`, so no binary asks for libcurl itself).
+        .target(name: "CLazyCurl"),
+        .target(
+            name: "PaywallCore", dependencies: ["CSQLite", "CLazyCurl"],
+            linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .target(name: "PaywallCLI", dependencies: ["PaywallCore"]),
         // The window commands, which `paywall` execs: only this executable loads GTK and WebKit.
@@ -58,7 +63,7 @@ let package = Package(
             ],
             exclude: [
                 "Fixtures", "App/public-api.txt", "Tester/Selenium", "Designer/Accessibility", "Sidecar/sidecar_test.py",
-                "Sidecar/sidecar_redeem_test.py",
+                "Sidecar/sidecar_redeem_test.py", "Platform/openuri_portal.py",
             ]),
     ],
     swiftLanguageModes: [.v6]

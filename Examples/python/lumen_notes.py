@@ -2,7 +2,7 @@
 """Lumen Notes for GTK 4: a small notes app that sells "Pro" through `paywall serve`.
 
 A GTK 4 process cannot load the runtime's GTK 3 host, so the app runs the runtime as a helper
-process and talks to it with `paywall_client.py`:
+process and talks to it with the `paywall_client` package (`clients/python`):
 
 - "Go Pro" registers the gated placement `go_pro` (`register`); the paywall is parented to
   the app's window (on X11: `parent: "x11:0x..."`, the window's id from
@@ -14,16 +14,17 @@ process and talks to it with `paywall_client.py`:
 - the status label follows `customerInfoChanged` notifications;
 - "Manage subscription" opens the customer center (`presentCustomerCenter`) over the window.
 
-Run from a checkout, after `swift build`, with Debian's interpreter and packages
-(`python3-gi`, `gir1.2-gtk-4.0`):
+Run from a checkout, after `swift build` and `scripts/venv` (which makes `.build/venv`, seeing
+Debian's `python3-gi` and `gir1.2-gtk-4.0`, with `paywall_client` pip-installed into it):
 
-    /usr/bin/python3 Examples/python/lumen_notes.py
+    .build/venv/bin/python Examples/python/lumen_notes.py
 
 Options: `--paywall PATH` (the `paywall` executable; default `$PAYWALL`, else `paywall` on
 PATH, else this checkout's `.build/debug/paywall`), `--data-dir DIR` (its notes and the
-runtime's databases; default `$XDG_DATA_HOME/lumen-notes-gtk4`), `--print-widgets` (prints
-the centre of each button and field, in its window's coordinates, for tests that drive the
-app with real input).
+runtime's databases; default `$XDG_DATA_HOME/lumen-notes-gtk4`), `URL` (a redeem link, as the
+`.desktop` file hands it over: sent to `redeem`, the answer printed as `redeem: ...`),
+`--print-widgets` (prints the centre of each button and field, in its window's coordinates,
+for tests that drive the app with real input).
 
 It prints what happens on stdout, one line each: `service: pid N` (the `paywall serve`
 process), `window: x11:0x...`, `status: TEXT`, `ready` (the config's paywalls are cached: the buttons take clicks),
@@ -49,7 +50,6 @@ try:
 except (ImportError, ValueError):
     GdkX11 = None  # GTK without its X11 backend: the paywall is shown unparented
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from paywall_client import PaywallClient, PaywallError  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -289,6 +289,12 @@ class LumenNotes:
             return
         self.show_status(info)
         self.client.request("cacheConfiguredPaywalls", callback=self.paywalls_cached)
+        if self.args.url:
+            # A link the desktop handed over (the .desktop file's %u): a license-key redeem link.
+            self.client.request("redeem", {"url": self.args.url}, callback=self.redeemed)
+
+    def redeemed(self, result, error):
+        say("redeem: %s" % (json.dumps(result, sort_keys=True) if error is None else error.message))
 
     def paywalls_cached(self, result, error):
         for paywall in (result or {}).get("paywalls", []):
@@ -369,6 +375,8 @@ def main():
     parser = argparse.ArgumentParser(description="Lumen Notes: a GTK 4 app that sells Pro through paywall serve.")
     parser.add_argument("--paywall", help="the paywall executable (default: $PAYWALL, paywall on PATH, or the checkout's build)")
     parser.add_argument("--data-dir", help="notes and the runtime's databases (default: $XDG_DATA_HOME/lumen-notes-gtk4)")
+    parser.add_argument("url", nargs="?",
+                        help="a redeem link (lumennotes://paywall/redeem?license_key=KEY), as the desktop hands it over")
     parser.add_argument("--print-widgets", action="store_true",
                         help="print each button's and field's centre in its window (for tests driving it with real input)")
     args = parser.parse_args()

@@ -57,7 +57,11 @@ extension SidecarServer {
         self.paywalls = paywalls
         paywalls.events.observe { [weak self] event in self?.notify("event", event.json) }
         paywalls.customerInfoDelegate = self
-        reply(.success(customerInfo(paywalls)))
+        // The customer info, and beside it what a client checks it can speak to.
+        var answer = customerInfo(paywalls).objectValue ?? [:]
+        answer["runtime_version"] = .string(DeviceInfo.runtimeVersion)
+        answer["protocol_version"] = .number(Double(Self.protocolVersion))
+        reply(.success(.object(answer)))
     }
 
     func identify(_ params: RPCParams, _ reply: Reply) throws(RPCError) {

@@ -9,6 +9,10 @@ import PaywallHost
 /// app-facing `Paywalls` API (see `SidecarMethods`); nothing of its rules lives here.
 @MainActor
 package final class SidecarServer {
+    /// The wire protocol's version, which `initialize` answers as `protocol_version`: it changes
+    /// only on a breaking change (a method, parameter, result key or event removed or changed in
+    /// meaning), and a client refuses a sidecar whose version is higher than its own.
+    package static let protocolVersion = 1
     package let connection: SidecarConnection
     /// The runtime and presenter, once `initialize` made them.
     package var paywalls: Paywalls?

@@ -215,7 +215,8 @@ package enum Commands {
         COMMANDS:
         \(all.map { "  " + $0.name.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
-        Run 'paywall <command> --help' for a command's options.
+        Run 'paywall <command> --help' for a command's options; 'paywall --version' prints
+        the runtime's version.
 
         EXIT CODES:
           0    done

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallCore
 
 /// Runs `paywall <command> [options]`. The commands without a window run here; a window
 /// command goes to `window` (the `paywall` executable hands it to `paywall-window`, which
@@ -12,6 +13,10 @@ package func runCLI(_ arguments: [String], window: (CommandSpec, ParsedArguments
     }
     if ["--help", "-h", "help"].contains(name) {
         print(Commands.mainHelp)
+        return 0
+    }
+    if name == "--version" {
+        print("paywall \(DeviceInfo.runtimeVersion)")
         return 0
     }
     guard let command = Commands.all.first(where: { $0.name == name }) else {

@@ -15,10 +15,11 @@ package struct StoreContext {
 
     /// Configures what the arguments name; `requireStore` makes `--store` mandatory. A command
     /// that only reads (`writes: false`) opens the cache read-only in a read-only data
-    /// directory and makes no runtime state.
+    /// directory and makes no runtime state. `licenseServices` opens a license-key checkout
+    /// (a window command passes the host's opener, the portal's in a sandbox).
     package init(
         _ arguments: ParsedArguments, events: EventDispatcher, requireStore: Bool, command: CommandSpec,
-        writes: Bool = true
+        writes: Bool = true, licenseServices: LicenseServices = LicenseServices()
     ) throws(CLIError) {
         let catalog = arguments.value("--store")
         if catalog == nil, requireStore { throw .usage("--store CATALOG is required", command) }
@@ -29,7 +30,7 @@ package struct StoreContext {
             userId: arguments.value("--user"), logLevel: .none)
         configuration.readOnly = !writes
         do {
-            runtime = try PaywallRuntime(configuration, events: events)
+            runtime = try PaywallRuntime(configuration, events: events, licenseServices: licenseServices)
         } catch {
             throw .failure(
                 error.part.map { "\($0): \(CommandAdvice.describe(error.underlying))" }

@@ -140,7 +140,9 @@ final class PresentationHost {
         if let log { presenter.events.observe { log.append($0) } }
         // Before any view is made: a view is driven only if it was made for automation.
         if arguments.has("--automation") { presenter.allowAutomation() }
-        let stores = try StoreContext(arguments, events: presenter.events, requireStore: false, command: command)
+        let stores = try StoreContext(
+            arguments, events: presenter.events, requireStore: false, command: command,
+            licenseServices: ExternalOpener.licenseServices)
         presenter.attach(stores.runtime)
         presenter.dialogs = try Commands.dialogs(arguments, command)
         return (presenter, stores)

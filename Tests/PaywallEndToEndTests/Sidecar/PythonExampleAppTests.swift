@@ -2,8 +2,8 @@ import Foundation
 import PaywallCore
 import XCTest
 
-/// The GTK 4 example app (`Examples/python/lumen_notes.py`, Debian's /usr/bin/python3 and
-/// PyGObject) as a user meets it, under Xvfb, driven by real X input (xdotool): "Go Pro" shows
+/// The GTK 4 example app (`Examples/python/lumen_notes.py`, Debian's python3 and PyGObject, with
+/// the `paywall_client` package from `.build/venv`) as a user meets it, under Xvfb, driven by real X input (xdotool): "Go Pro" shows
 /// the paywall over the app's window, Buy opens the app's own checkout dialog (its purchase
 /// controller over `paywall serve`), a card typed in and Pay complete the purchase, and the
 /// status label follows. The app and the sidecar run with `G_DEBUG=fatal-criticals`.
@@ -108,7 +108,7 @@ private struct AppUnderTest {
                 PythonExampleAppTests.app.path, "--paywall", PaywallProcess.executable.path,
                 "--data-dir", data.path, "--print-widgets",
             ],
-            in: workDir, executable: URL(fileURLWithPath: "/usr/bin/python3"))
+            in: workDir, executable: try ClientVenv.interpreter(file: file, line: line))
         log = AppLog(run: run)
         window = try XCTUnwrap(
             log.value(after: "window: x11:0x").flatMap { UInt($0, radix: 16) }, log.text, file: file, line: line)

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// An app in Python drives `paywall serve` through `Examples/python/paywall_client.py`
+/// An app in Python drives `paywall serve` through the Python client (`clients/python`)
 /// (`sidecar_test.py`, Debian's /usr/bin/python3): the protocol with the app's own purchase
 /// controller and every bad input, parenting on a real X11 window, and a shutdown that keeps a
 /// purchase in progress.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Drives `paywall serve` through Examples/python/paywall_client.py, as an app in Python would.
+"""Drives `paywall serve` through the Python client (clients/python), as an app in Python would.
 
 Run by SidecarTests (Debian's /usr/bin/python3): --scenario protocol | parent | shutdown.
 Prints "sidecar_test SCENARIO: ok" when every check passed; exits 1 with the failed check.
@@ -16,7 +16,7 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "Examples", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "clients", "python", "src"))
 from paywall_client import PaywallClient, PaywallError  # noqa: E402
 
 WAIT = 30  # seconds any one expected message may take
@@ -133,6 +133,11 @@ def scenario_protocol(args):
     info = c.call("initialize", {"data_dir": os.path.join(args.work, "data"), "catalog": args.catalog, "controller": "app",
                                  "purchase_timeout_s": 2, "app_version": "1.0"}, timeout=WAIT)
     check(info["subscription_status"] in ("unknown", "inactive") and info["user_id"] == "$anonymous", "initialize: %r" % info)
+    # Beside the customer info, what a client checks it can speak to: the runtime's version
+    # (as `paywall --version` prints it) and the protocol's.
+    version = subprocess.run([args.paywall, "--version"], capture_output=True, text=True, check=True).stdout
+    check(version == "paywall %s\n" % info["runtime_version"], "runtime_version %r, --version %r" % (info, version))
+    check(info["protocol_version"] == 1, "protocol_version: %r" % info)
     expect_error(c.request("initialize", {}), -32000, "second initialize")
 
     # Preload, then present from memory.

@@ -1,12 +1,12 @@
 """A client for `paywall serve`, the paywall runtime's JSON-RPC sidecar.
 
-Standard library only; runs under Debian's /usr/bin/python3. The protocol (every method,
-its params and result, the notifications and error codes) is in the README's
-"From any language" section.
+Standard library only (Python 3.9 or newer); `pip install ./clients/python` installs it. The
+protocol (every method, its params and result, the notifications and error codes) is in the
+README's "From any language" section.
 
     from paywall_client import PaywallClient
 
-    client = PaywallClient(["paywall", "serve"])
+    client = PaywallClient(["paywall", "serve"])   # or PaywallClient(): `paywall` on PATH
     client.on_purchase = lambda request: request.respond("purchased")   # your checkout
     client.call("initialize", {"data_dir": "/tmp/demo", "catalog": "store.json", "controller": "app"})
     client.call("preload", {"paywall": "templates/classic"})
@@ -55,11 +55,16 @@ Calls
   `register` and `presentCustomerCenter` answer when the window closes: use `request`
   with a callback (or a future) for those in a GUI app.
 - `call(method, params=None, timeout=None)`: `request(...).result(timeout)`.
+  `initialize` is refused with `PaywallError` (code -32099) when the sidecar's
+  `protocol_version` is higher than `PROTOCOL_VERSION`, the one this client speaks: upgrade
+  the client then (the sidecar was shut down).
 - `notify(method, params=None)`: a notification (no answer).
 - `send_line(text)`: writes raw text plus a newline (tests of bad input).
 - `close(timeout=30) -> int`: closes the sidecar's stdin, which shuts it down cleanly (a
   purchase in progress settles first), and waits for it to exit; returns its exit status.
 """
+
+from __future__ import annotations
 
 import concurrent.futures
 import itertools
@@ -67,14 +72,24 @@ import json
 import subprocess
 import sys
 import threading
+from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-__all__ = ["PaywallClient", "PaywallError", "AppRequest"]
+__all__ = ["PaywallClient", "PaywallError", "AppRequest", "PROTOCOL_VERSION"]
+
+#: The sidecar protocol's version this client speaks (`initialize` answers the sidecar's).
+PROTOCOL_VERSION = 1
+
+#: The error code of an `initialize` refused because the sidecar speaks a newer protocol.
+NEWER_PROTOCOL = -32099
+
+JSONObject = Dict[str, Any]
+Callback = Callable[[Any, Optional["PaywallError"]], None]
 
 
 class PaywallError(Exception):
     """An error response: `code` (JSON-RPC's), `message`, and `data` (for -32602, `data["field"]`)."""
 
-    def __init__(self, code, message, data=None):
+    def __init__(self, code: Optional[int], message: Optional[str], data: Any = None) -> None:
         super().__init__("%s (%s)" % (message, code))
         self.code = code
         self.message = message
@@ -84,7 +99,7 @@ class PaywallError(Exception):
 class AppRequest:
     """A request from the sidecar to the app (`purchase`, `restorePurchases`)."""
 
-    def __init__(self, client, request_id, method, params):
+    def __init__(self, client: PaywallClient, request_id: Any, method: str, params: Optional[JSONObject]) -> None:
         self._client = client
         self.id = request_id
         self.method = method
@@ -93,47 +108,53 @@ class AppRequest:
         self.answered = False
 
     @property
-    def product(self):
+    def product(self) -> Optional[JSONObject]:
         """For `purchase`: the product object (`id`, `price`, `currency`, `period`, ...)."""
         return self.params.get("product")
 
     @property
-    def paywall_id(self):
+    def paywall_id(self) -> Optional[str]:
         """For `purchase`: the paywall the purchase started from (None when none did)."""
         return self.params.get("paywall_id")
 
-    def respond(self, result, message=None):
+    def respond(self, result: str, message: Optional[str] = None) -> None:
         """Answers the request; only the first answer counts. Safe from any thread."""
         if self.answered:
             return
         self.answered = True
         with self._client._lock:
             self._client._app_requests.pop(self.id, None)
-        answer = {"result": result}
+        answer: JSONObject = {"result": result}
         if message is not None:
             answer["message"] = message
         self._client._write({"jsonrpc": "2.0", "id": self.id, "result": answer})
 
 
 class PaywallClient:
-    """Spawns `paywall serve` (`command`, default `["paywall", "serve"]`) and talks to it."""
+    """Spawns `paywall serve` (`command`, default `["paywall", "serve"]`: `paywall` on PATH) and talks to it."""
 
-    def __init__(self, command=None, env=None, deliver="auto", stderr=None):
+    def __init__(
+        self,
+        command: Optional[List[str]] = None,
+        env: Optional[Mapping[str, str]] = None,
+        deliver: str = "auto",
+        stderr: Union[None, int, IO[Any]] = None,
+    ) -> None:
         if deliver == "auto":
             deliver = "glib" if "gi.repository.GLib" in sys.modules else "thread"
         if deliver not in ("glib", "thread"):
             raise ValueError("deliver must be 'auto', 'glib' or 'thread'; got %r" % (deliver,))
         self.deliver = deliver
-        self.on_event = None
-        self.on_customer_info = None
-        self.on_purchase = None
-        self.on_restore = None
-        self.on_purchase_cancelled = None
-        self.on_exit = None
-        self.on_stray_response = None
+        self.on_event: Optional[Callable[[JSONObject], None]] = None
+        self.on_customer_info: Optional[Callable[[JSONObject], None]] = None
+        self.on_purchase: Optional[Callable[[AppRequest], None]] = None
+        self.on_restore: Optional[Callable[[AppRequest], None]] = None
+        self.on_purchase_cancelled: Optional[Callable[[AppRequest], None]] = None
+        self.on_exit: Optional[Callable[[int], None]] = None
+        self.on_stray_response: Optional[Callable[[JSONObject], None]] = None
         self._ids = itertools.count(1)
-        self._pending = {}
-        self._app_requests = {}
+        self._pending: Dict[int, Tuple[str, "concurrent.futures.Future[Any]", Optional[Callback]]] = {}
+        self._app_requests: Dict[Any, AppRequest] = {}
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self.process = subprocess.Popen(
@@ -144,12 +165,14 @@ class PaywallClient:
 
     # Sending
 
-    def request(self, method, params=None, callback=None):
-        future = concurrent.futures.Future()
+    def request(
+        self, method: str, params: Optional[JSONObject] = None, callback: Optional[Callback] = None
+    ) -> "concurrent.futures.Future[Any]":
+        future: "concurrent.futures.Future[Any]" = concurrent.futures.Future()
         request_id = next(self._ids)
         with self._lock:
-            self._pending[request_id] = (future, callback)
-        message = {"jsonrpc": "2.0", "id": request_id, "method": method}
+            self._pending[request_id] = (method, future, callback)
+        message: JSONObject = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
             message["params"] = params
         try:
@@ -160,25 +183,27 @@ class PaywallClient:
             future.set_exception(PaywallError(-32603, "the sidecar is not running: %s" % error))
         return future
 
-    def call(self, method, params=None, timeout=None):
+    def call(self, method: str, params: Optional[JSONObject] = None, timeout: Optional[float] = None) -> Any:
         return self.request(method, params).result(timeout)
 
-    def notify(self, method, params=None):
-        message = {"jsonrpc": "2.0", "method": method}
+    def notify(self, method: str, params: Optional[JSONObject] = None) -> None:
+        message: JSONObject = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             message["params"] = params
         self._write(message)
 
-    def send_line(self, text):
+    def send_line(self, text: Union[str, bytes]) -> None:
         data = text if isinstance(text, bytes) else text.encode("utf-8")
+        assert self.process.stdin is not None
         with self._write_lock:
             self.process.stdin.write(data + b"\n")
 
-    def _write(self, message):
+    def _write(self, message: JSONObject) -> None:
         self.send_line(json.dumps(message, separators=(",", ":")))
 
-    def close(self, timeout=30):
+    def close(self, timeout: Optional[float] = 30) -> int:
         try:
+            assert self.process.stdin is not None
             self.process.stdin.close()
         except OSError:
             pass
@@ -189,7 +214,8 @@ class PaywallClient:
 
     # Receiving
 
-    def _read(self):
+    def _read(self) -> None:
+        assert self.process.stdout is not None
         for raw in self.process.stdout:
             try:
                 message = json.loads(raw.decode("utf-8"))
@@ -205,7 +231,7 @@ class PaywallClient:
         returncode = self.process.wait()
         with self._lock:
             pending, self._pending = self._pending, {}
-        for future, callback in pending.values():
+        for _, future, callback in pending.values():
             error = PaywallError(-32603, "the sidecar exited (status %s) before answering" % returncode)
             future.set_exception(error)
             if callback:
@@ -213,15 +239,17 @@ class PaywallClient:
         if self.on_exit:
             self._deliver(self.on_exit, returncode)
 
-    def _response(self, message):
+    def _response(self, message: JSONObject) -> None:
         with self._lock:
-            entry = self._pending.pop(message.get("id"), None)
+            entry = self._pending.pop(message.get("id"), None)  # type: ignore[arg-type]
         if entry is None:
             if self.on_stray_response:
                 self._deliver(self.on_stray_response, message)
             return
-        future, callback = entry
+        method, future, callback = entry
         error = message.get("error")
+        if error is None and method == "initialize":
+            error = self._protocol_check(message.get("result"))
         if error is not None:
             failure = PaywallError(error.get("code"), error.get("message"), error.get("data"))
             future.set_exception(failure)
@@ -232,7 +260,20 @@ class PaywallClient:
             if callback:
                 self._deliver(callback, message.get("result"), None)
 
-    def _incoming(self, message):
+    def _protocol_check(self, result: Any) -> Optional[JSONObject]:
+        """An error when the sidecar speaks a newer protocol than this client (it is then shut down)."""
+        version = result.get("protocol_version") if isinstance(result, dict) else None
+        if not isinstance(version, int) or version <= PROTOCOL_VERSION:
+            return None
+        threading.Thread(target=self.close, daemon=True).start()
+        return {
+            "code": NEWER_PROTOCOL,
+            "message": "paywall serve speaks protocol %d (runtime %s); this paywall_client speaks %d: "
+            "upgrade paywall_client to the runtime's version" % (version, result.get("runtime_version"), PROTOCOL_VERSION),
+            "data": {"protocol_version": version, "client_protocol_version": PROTOCOL_VERSION},
+        }
+
+    def _incoming(self, message: JSONObject) -> None:
         method = message["method"]
         params = message.get("params") or {}
         if "id" not in message:
@@ -249,7 +290,8 @@ class PaywallClient:
                         self._deliver(self.on_purchase_cancelled, request)
             return
         request = AppRequest(self, message["id"], method, params)
-        handler = {"purchase": self.on_purchase, "restorePurchases": self.on_restore}.get(method)
+        handlers = {"purchase": self.on_purchase, "restorePurchases": self.on_restore}
+        handler = handlers.get(method)
         if handler is None:
             if method in ("purchase", "restorePurchases"):
                 request.respond("failed", "the app has no handler for %s" % method)
@@ -261,11 +303,11 @@ class PaywallClient:
             self._app_requests[request.id] = request
         self._deliver(handler, request)
 
-    def _deliver(self, function, *arguments):
+    def _deliver(self, function: Callable[..., None], *arguments: Any) -> None:
         if self.deliver == "glib":
             from gi.repository import GLib
 
-            def once():
+            def once() -> bool:
                 function(*arguments)
                 return False
 
