@@ -9,7 +9,7 @@ import XCTest
 /// must agree exactly on every case that reads only present fields. Cases that read a missing
 /// field may differ only where the reference errors and null safety gives a value.
 ///
-/// The venv: `scripts/cel-reference-venv` (`.ci/run` runs it). A longer run:
+/// The venv: `scripts/cel-reference-venv` (scripts/setup runs it). A longer run:
 /// `CEL_DIFFERENTIAL_COUNT=100000 swift test --filter CELDifferentialTests` (and
 /// `CEL_DIFFERENTIAL_SEED` for other cases).
 final class CELDifferentialTests: XCTestCase {
@@ -21,7 +21,7 @@ final class CELDifferentialTests: XCTestCase {
         let count = Int(environment["CEL_DIFFERENTIAL_COUNT"] ?? "") ?? 1_000
         let seed = Int(environment["CEL_DIFFERENTIAL_SEED"] ?? "") ?? 1
         guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
-            return XCTFail("no \(Self.python.path): make it with scripts/cel-reference-venv (as .ci/run does)")
+            return XCTFail("no \(Self.python.path): make it with scripts/cel-reference-venv (scripts/setup runs it)")
         }
         let process = Process()
         process.executableURL = Self.python

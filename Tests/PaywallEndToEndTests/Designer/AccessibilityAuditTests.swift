@@ -7,7 +7,7 @@ import XCTest
 final class AccessibilityAuditTests: EndToEndTestCase {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Accessibility/axe_audit.py")
-    /// The venv `.ci/run` makes: `python3 -m venv --system-site-packages .build/a11y-venv`.
+    /// The venv `scripts/a11y-venv` makes (scripts/setup runs it).
     static let python = packageRoot.appendingPathComponent(".build/a11y-venv/bin/python")
     /// The axe-core that venv's selenium-axe-python installs, for `paywall validate --a11y --axe`.
     static let axeScript = packageRoot.appendingPathComponent(
@@ -20,7 +20,7 @@ final class AccessibilityAuditTests: EndToEndTestCase {
     ) throws -> String {
         guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
             XCTFail(
-                "no \(Self.python.path): make it as .ci/run does (/usr/bin/python3 -m venv --system-site-packages .build/a11y-venv && .build/a11y-venv/bin/pip install selenium-axe-python==2.2.0)",
+                "no \(Self.python.path): make it with scripts/a11y-venv (scripts/setup runs it)",
                 file: file, line: line)
             return ""
         }
