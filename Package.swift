@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit, CSQLite, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK)
+//   C shims (CGtk, CWebKit, CSQLite, CCurl, CPluralRules over ICU) -> PaywallCore (pure Swift, no GTK)
 //   -> PaywallHost (GTK/WebKit; the app API, `Paywalls`)
 //   -> PaywallCLI (parsing, output, the commands without a window; no GTK) -> paywall (the command line; execs
 //      paywall-window for the window commands)
@@ -25,9 +25,13 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // libcurl, the one HTTP client (its write callback can stop reading; URLSession cannot).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         // Debian's ICU (libicu-dev) for CLDR plural rules, behind a plain-C API.
         .target(name: "CPluralRules", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
-        .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules"]),
+        .target(name: "PaywallCore", dependencies: ["CSQLite", "CPluralRules", "CCurl"]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .target(name: "PaywallCLI", dependencies: ["PaywallCore"]),
         // The window commands, which `paywall` execs: only this executable loads GTK and WebKit.

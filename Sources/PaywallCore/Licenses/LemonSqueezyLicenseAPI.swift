@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Lemon Squeezy's License API (no secret needed in the client): `POST /v1/licenses/activate`,
 /// `/validate` and `/deactivate`, form-encoded bodies, `Accept: application/json`. 400, 404 and
 /// 422 answer with an `error` field; past 60 requests a minute it answers 429.
@@ -96,16 +92,21 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
     /// One POST; its status, body (for the statuses the API documents) and `Retry-After` seconds.
     private func post(_ url: URL, form: [String: String], what: String) async throws(LicenseError) -> (Int, Data, Double?) {
         let sink = DownloadSink(limit: maxResponseBytes, kind: .apiAnswer)
-        let response: HTTPURLResponse
+        let response: HTTPResponse
         do {
-            response = try await HTTPTransfer.send(
-                url, method: "POST", body: Data(Self.formEncoded(form).utf8),
-                headers: ["Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"],
-                bodyStatuses: [200, 400, 404, 422], followsRedirects: false, into: sink, idleTimeout: idleTimeout,
+            response = try await HTTPClient.send(
+                .post(url, form: form, headers: ["Accept": "application/json"]),
+                bodyStatuses: [200, 400, 404, 422], into: sink, idleTimeout: idleTimeout,
                 deadline: Date().addingTimeInterval(deadline), deadlineReason: "timed out after \(Seconds.text(deadline))")
         } catch let error as BundleSource.FetchError {
             if case .stopped(_, let why, let limit) = error, limit != .deadline {
                 throw LicenseError(.malformedResponse, "\(what): the answer is \(why)")
+            }
+            if case .redirected(_, let status, let location) = error {
+                throw LicenseError(
+                    .malformedResponse,
+                    "\(what): redirected (HTTP \(status)) to \(location ?? "no Location"); the License API never redirects, and a request carrying a key is not sent on",
+                    statusCode: status)
             }
             throw LicenseError(.network, "\(what): \(Self.reason(error)); check the network connection")
         } catch {
@@ -122,13 +123,5 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
         case .transport(_, let why), .stopped(_, let why, _): why
         default: error.description
         }
-    }
-
-    /// `application/x-www-form-urlencoded`, keys sorted: `+` and `&` in a key are escaped.
-    static func formEncoded(_ form: [String: String]) -> String {
-        // ASCII only: `alphanumerics` would let letters like é through unencoded.
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
-        return form.sorted { $0.key < $1.key }.map { "\(encode($0.key))=\(encode($0.value))" }.joined(separator: "&")
     }
 }

@@ -195,7 +195,7 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
     }
 
     func testFormEncodingEscapesEverythingButUnreservedASCII() {
-        XCTAssertEqual(LemonSqueezyLicenseAPI.formEncoded(["b": "a+b&c=d é", "a": "x y"]), "a=x%20y&b=a%2Bb%26c%3Dd%20%C3%A9")
+        XCTAssertEqual(HTTPRequest.formEncoded(["b": "a+b&c=d é", "a": "x y"]), "a=x%20y&b=a%2Bb%26c%3Dd%20%C3%A9")
     }
 }
 
