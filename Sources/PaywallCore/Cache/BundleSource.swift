@@ -137,7 +137,8 @@ public enum BundleSource: Equatable, Sendable {
         return sent.timeIntervalSince(modified) >= 1
     }
 
-    private static func httpDate(_ text: String) -> Date? {
+    /// An HTTP date (RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`); nil otherwise.
+    static func httpDate(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -4,8 +4,10 @@ import Foundation
 /// `/validate` and `/deactivate`, form-encoded bodies, `Accept: application/json`. 400, 404 and
 /// 422 answer with an `error` field; past 60 requests a minute it answers 429.
 ///
-/// A 429 or 5xx is asked again after a pause (`Retry-After` when the server gives one, else 1,
-/// 2, 4 s), up to `retries` times, through `sleep`, so nothing waits on the main thread. An
+/// A 429 or 5xx is asked again after a pause (`Retry-After` when the server gives one, in
+/// seconds or as an HTTP date, else 1, 2, 4 s), up to `retries` times, through `sleep`, so
+/// nothing waits on the main thread. A person waits `longestWait` (30 s) at most in all: a
+/// pause that would pass it is not taken, and the error says when to try again. An
 /// answer that is not the documented JSON, or larger than `maxResponseBytes`, is a
 /// `malformedResponse` error, never a crash.
 public struct LemonSqueezyLicenseAPI: LicenseProvider {
@@ -21,8 +23,8 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
     /// Waits between attempts (tests record the pauses instead of waiting).
     public var sleep: @Sendable (Double) async -> Void
 
-    /// Longest pause honoured from a `Retry-After` (a minute: the rate limit's window).
-    static let longestPause = 60.0
+    /// The most the retries of one request wait in all, in seconds: someone is waiting.
+    static let longestWait = 30.0
 
     /// - Throws: `insecureURL` for a base URL that is not `https` (or `http` to loopback).
     public init(
@@ -65,28 +67,42 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
         let url = baseURL.appendingPathComponent("v1/licenses/\(action)")
         let what = "\(name) \(action) of license key \(LicenseKeyMask.mask(key)) at \(url.absoluteString)"
         var attempt = 0
+        var waited = 0.0
         while true {
             let (status, body, retryAfter) = try await post(url, form: form, what: what)
+            let transient = status == 429 || (500...599).contains(status)
+            let pause = retryAfter ?? Double(1 << attempt)
             switch status {
             case 200, 400, 404, 422:
                 return try LemonSqueezyAnswer.parse(body, status: status, flag: flag, what: what)
-            case let status where (status == 429 || (500...599).contains(status)) && attempt < retries:
+            case _ where transient && attempt < retries && waited + pause <= Self.longestWait:
                 attempt += 1
-                await sleep(retryAfter.map { min(max(0, $0), Self.longestPause) } ?? Double(1 << (attempt - 1)))
-            case 429:
-                throw LicenseError(
-                    .rateLimited, "\(what): too many requests (HTTP 429) after \(retries) retries; try again in a minute",
-                    statusCode: status)
-            case 500...599:
-                throw LicenseError(
-                    .serverError, "\(what): the server failed (HTTP \(status)) after \(retries) retries; try again later",
-                    statusCode: status)
+                waited += pause
+                await sleep(pause)
+            case _ where transient:
+                let later = retryAfter.map { "the server asks to wait \(Seconds.text($0)): try again later" } ?? "try again later"
+                let tried = attempt == 0 ? "" : " after \(attempt) \(attempt == 1 ? "retry" : "retries")"
+                throw status == 429
+                    ? LicenseError(.rateLimited, "\(what): too many requests (HTTP 429)\(tried); \(later)", statusCode: status)
+                    : LicenseError(
+                        .serverError, "\(what): the server failed (HTTP \(status))\(tried); \(later)", statusCode: status)
             default:
                 throw LicenseError(
                     .malformedResponse, "\(what): unexpected HTTP \(status); the License API answers 200, 400, 404, 422 or 429",
                     statusCode: status)
             }
         }
+    }
+
+    /// The pause a `Retry-After` asks for, in seconds: whole seconds, or an HTTP date (counted
+    /// from the answer's `Date`, the server's own clock, else from `now`; a date passed is 0).
+    /// Nil when it is neither (a negative number, NaN, garbage): the back-off applies.
+    static func pause(retryAfter: String?, date: String?, now: Date = Date()) -> Double? {
+        guard let text = retryAfter?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return Double(text) }
+        guard let until = BundleSource.httpDate(text) else { return nil }
+        let from = date.flatMap(BundleSource.httpDate) ?? now
+        return max(0, until.timeIntervalSince(from))
     }
 
     /// One POST; its status, body (for the statuses the API documents) and `Retry-After` seconds.
@@ -112,9 +128,8 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
         } catch {
             throw LicenseError(.network, "\(what): \(error)")
         }
-        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap {
-            Double($0.trimmingCharacters(in: .whitespaces))
-        }
+        let retryAfter = Self.pause(
+            retryAfter: response.value(forHTTPHeaderField: "Retry-After"), date: response.value(forHTTPHeaderField: "Date"))
         return (response.statusCode, sink.data, retryAfter)
     }
 

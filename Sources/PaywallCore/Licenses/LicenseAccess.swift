@@ -20,6 +20,7 @@ struct LicenseAccess {
         case .expired: return (.expired, .expired)
         case .inactive: return (.expired, .inactive)
         case .active:
+            if !record.valid { return (.expired, .inactive) }
             if let expiry = record.key.expiresAt, now >= expiry { return (.expired, .expired) }
             if now >= graceEndsAt { return (.expired, .notValidated) }
             return (.subscribed, nil)
@@ -43,7 +44,7 @@ struct LicenseAccess {
         // Ended by the time the provider said so; a second before it, so a clock read back from
         // the database a hair earlier than the stored time still finds it ended.
         let lastWord = record.validatedAt.addingTimeInterval(-1)
-        let stillActive = record.key.status == .active && !record.notFound
+        let stillActive = record.key.status == .active && !record.notFound && record.valid
         let end =
             stillActive
             ? min(record.key.expiresAt ?? .distantFuture, graceEndsAt)

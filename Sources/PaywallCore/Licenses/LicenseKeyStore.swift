@@ -149,7 +149,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         if var known = try stored().first(where: { $0.key.key == key }) {
             // Already activated here: validating uses up no other activation.
             let answer = try await provider.validate(key: key, instanceId: known.instance.id)
-            known.update(from: answer, at: services.now())
+            known.update(from: answer, at: services.now(), matches: sells(known.productId, answer.meta))
             try keep(known)
             return access(known).status(at: services.now())
         }
@@ -161,6 +161,18 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         case .disabled:
             throw LicenseError(.rejected, "license key \(masked) is disabled; contact the seller", licenseKey: check.licenseKey)
         case .active, .inactive: break
+        }
+        if let store = settings.storeId, check.meta.storeId != store {
+            throw LicenseError(
+                .unknownProduct,
+                "license key \(masked) is from \(provider.name) store \(check.meta.storeId ?? "?"), not this app's store \(store); "
+                    + "check that the key is for this app",
+                licenseKey: check.licenseKey)
+        }
+        if !check.succeeded, check.licenseKey.status == .active {
+            throw LicenseError(
+                .rejected, "\(provider.name) says license key \(masked) is not valid (\(check.error ?? "no reason given"))",
+                licenseKey: check.licenseKey)
         }
         guard let product = product(for: check.meta) else {
             let bought = [check.meta.productName, check.meta.variantName].compactMap { $0 }.joined(separator: ", ")
@@ -176,6 +188,16 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
                 .rejected, "\(provider.name) did not activate license key \(masked): \(answer.error ?? "no reason given")",
                 licenseKey: answer.licenseKey)
         }
+        // The activation is the word that counts: it must name what the check named.
+        guard sells(product.id, answer.meta) else {
+            try? await provider.deactivate(key: key, instanceId: instance.id)
+            throw LicenseError(
+                .unknownProduct,
+                "\(provider.name)'s activation of license key \(masked) names product \(answer.meta.productId ?? "?") "
+                    + "variant \(answer.meta.variantId ?? "?") of store \(answer.meta.storeId ?? "?"), not \(product.id) "
+                    + "the key was checked for; the key was not activated",
+                licenseKey: answer.licenseKey)
+        }
         let now = services.now()
         let record = LicenseRecord(
             key: answer.licenseKey, instance: instance, meta: answer.meta, productId: product.id,
@@ -186,10 +208,17 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
         return access(record).status(at: now)
     }
 
-    /// The catalog product a purchase described by `meta` unlocks: its variant, else its product.
+    /// The catalog product a purchase described by `meta` unlocks: its variant, else its
+    /// product; nil for none, or for a key from another store than the catalog's `store_id`.
     private func product(for meta: LicenseMeta) -> Product? {
+        if let store = settings.storeId, meta.storeId != store { return nil }
         let candidates = catalog.products.filter { $0.lemonSqueezy?.matches(meta) == true }
         return candidates.first { $0.lemonSqueezy?.variantId != nil } ?? candidates.first
+    }
+
+    /// Whether an answer describing `meta` is about a key for `productId`, of the catalog's store.
+    private func sells(_ productId: String, _ meta: LicenseMeta) -> Bool {
+        product(for: meta)?.id == productId
     }
 
     private func stored() throws(LicenseError) -> [LicenseRecord] {
@@ -328,7 +357,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
             do {
                 do {
                     let answer = try await provider.validate(key: record.key.key, instanceId: record.instance.id)
-                    record.update(from: answer, at: services.now())
+                    record.update(from: answer, at: services.now(), matches: sells(record.productId, answer.meta))
                 } catch  where error.kind == .notFound {
                     record.notFound = true
                     record.validatedAt = services.now()

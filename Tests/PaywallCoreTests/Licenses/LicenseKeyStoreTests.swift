@@ -187,6 +187,70 @@ final class LicenseKeyStoreTests: XCTestCase {
         XCTAssertFalse(server.requests.contains { $0["path"] == "/v1/licenses/activate" })
     }
 
+    /// A key's state at the server, with `fields` added (store_id, valid, activation_product_id).
+    private func key(_ id: Int, revision: Int = 0, _ fields: [String: JSONValue]) -> JSONValue {
+        guard case .object(var key) = LemonSqueezyTestServer.key(id: id, revision: revision) else { return .null }
+        key.merge(fields) { _, new in new }
+        return .object(key)
+    }
+
+    func testAnActiveKeyTheServerSaysIsNotValidIsRefused() async throws {
+        server.keys["NOT-VALID-KEY-0005"] = key(5, ["valid": false])
+        let runtime = try runtime()
+        do {
+            try await runtime.licenseStore!.redeem(key: "NOT-VALID-KEY-0005")
+            XCTFail("a key answered valid: false activated")
+        } catch {
+            XCTAssertEqual(error.kind, .rejected)
+            XCTAssertTrue(error.message.contains("says license key ****0005 is not valid"), error.message)
+        }
+        XCTAssertFalse(server.requests.contains { $0["path"] == "/v1/licenses/activate" })
+    }
+
+    func testAValidationAnsweringNotValidEndsAccess() async throws {
+        let runtime = try runtime()
+        try await runtime.licenseStore!.redeem(key: Self.key)
+        XCTAssertEqual(runtime.subscriptionStatus, .active(["pro"]))
+        server.keys[Self.key] = key(1, revision: 1, ["valid": false])
+        await runtime.licenseStore!.refresh()
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive)
+        XCTAssertEqual(try runtime.licenseStore!.licenses().first?.reason, .inactive)
+        XCTAssertEqual(try runtime.licenseStore!.licenses().first?.keyStatus, .active)
+    }
+
+    func testAnActivationNamingAnotherProductIsRefusedAndGivenBack() async throws {
+        server.keys["SWAPPED-KEY-0006"] = key(6, ["activation_product_id": 99])
+        let runtime = try runtime()
+        do {
+            try await runtime.licenseStore!.redeem(key: "SWAPPED-KEY-0006")
+            XCTFail("an activation of another product was granted")
+        } catch {
+            XCTAssertEqual(error.kind, .unknownProduct)
+            XCTAssertTrue(error.message.contains("names product 99"), error.message)
+        }
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive)
+        XCTAssertEqual(try runtime.licenseStore!.licenses(), [])
+        XCTAssertEqual(
+            server.requests.map { $0["path"]?.stringValue },
+            ["/v1/licenses/validate", "/v1/licenses/activate", "/v1/licenses/deactivate"], "the activation is given back")
+    }
+
+    func testAKeyFromAnotherStoreThanTheCatalogsIsRefused() async throws {
+        catalog = try server.writeCatalog(in: directory, storeId: 2)
+        let runtime = try runtime()
+        do {
+            try await runtime.licenseStore!.redeem(key: Self.key)
+            XCTFail("a key of store 1 activated for store 2")
+        } catch {
+            XCTAssertEqual(error.kind, .unknownProduct)
+            XCTAssertTrue(error.message.contains("is from Lemon Squeezy store 1, not this app's store 2"), error.message)
+        }
+        XCTAssertFalse(server.requests.contains { $0["path"] == "/v1/licenses/activate" })
+        server.keys["STORE-TWO-KEY-0007"] = key(7, ["store_id": 2])
+        try await runtime.licenseStore!.redeem(key: "STORE-TWO-KEY-0007")
+        XCTAssertEqual(runtime.subscriptionStatus, .active(["pro"]))
+    }
+
     func testRedeemingTheSameKeyAgainValidatesInsteadOfActivating() async throws {
         let runtime = try runtime()
         try await runtime.licenseStore!.redeem(key: Self.key)
