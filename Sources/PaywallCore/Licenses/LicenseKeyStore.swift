@@ -324,11 +324,27 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     }
 
     /// Whether a background validation is due: none succeeded or failed within the refresh
-    /// interval, or the back-off after a failure has passed.
+    /// interval, or the back-off after a failure has passed. Due now, whatever the schedule
+    /// says, for a license the provider never answered for, one validated after now, or a
+    /// schedule more than the refresh interval after the last validation or after now (rows
+    /// moved ahead by hand).
     public var isRefreshDue: Bool {
         guard let records = try? db.records(), !records.isEmpty else { return false }
+        let now = services.now()
         let next = (try? db.value("next_check")).flatMap { $0.flatMap(Double.init) }.map(Date.init(timeIntervalSince1970:))
-        return next.map { services.now() >= $0 } ?? true
+        guard let next else { return true }
+        // A minute of slack: the schedule is written a moment after the validation it follows.
+        // After a failure the back-off schedule may lie past the last validation's interval,
+        // but never more than an interval after now.
+        let furthest = services.refreshInterval + 60
+        let backingOff = ((try? db.value("failures")) ?? nil) != nil
+        let moved =
+            next.timeIntervalSince(now) > furthest
+            || records.contains {
+                !$0.answered || $0.validatedAt > now.addingTimeInterval(60)
+                    || (!backingOff && next.timeIntervalSince($0.validatedAt) > furthest)
+            }
+        return moved || now >= next
     }
 
     /// Validates in the background when due, and from then on every refresh interval (when the
@@ -360,10 +376,12 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
                     record.update(from: answer, at: services.now(), matches: sells(record.productId, answer.meta))
                 } catch  where error.kind == .notFound {
                     record.notFound = true
+                    record.answered = true
                     record.validatedAt = services.now()
                 } catch  where error.kind == .rejected && error.licenseKey != nil {
                     // A refusal that describes the key (expired, disabled) is the provider's word on it.
                     record.key = error.licenseKey!
+                    record.answered = true
                     record.validatedAt = services.now()
                 }
                 try keep(record)
@@ -446,7 +464,7 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     /// The licenses as transactions (`LEMON_SQUEEZY`), from the database alone: no network.
     public func currentTransactions() throws -> [StoreTransaction] {
-        try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId)) }
+        try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId), at: services.now()) }
     }
 
     public func now() throws -> Date { services.now() }

@@ -16,6 +16,9 @@ struct LicenseRecord: Equatable, Sendable {
     /// The last answer said the key is valid here (`valid: true`) and named the product and
     /// store the key was activated for.
     var valid = true
+    /// The provider has answered about this license (an activation, a validation, a refusal
+    /// describing it); false for a row it never answered for, which gets no offline grace.
+    var answered = true
 
     /// Takes the provider's newer word on the key; `matches`: it names the key's product and store.
     mutating func update(from response: LicenseResponse, at now: Date, matches: Bool) {
@@ -25,5 +28,6 @@ struct LicenseRecord: Equatable, Sendable {
         validatedAt = now
         notFound = false
         valid = response.succeeded && matches
+        answered = true
     }
 }

@@ -251,6 +251,50 @@ final class LicenseKeyStoreTests: XCTestCase {
         XCTAssertEqual(runtime.subscriptionStatus, .active(["pro"]))
     }
 
+    /// The license database, as someone editing it by hand opens it.
+    private func editLicenses(_ sql: String) throws {
+        try SQLiteDatabase(path: DataDirectory(explicit: directory.appendingPathComponent("data").path).licenses).execute(sql)
+    }
+
+    /// A refunded key whose row was moved to 2100: due at once, and no grace meanwhile.
+    func testALicenseValidatedAfterNowIsDueAndHasNoGrace() async throws {
+        try await runtime().licenseStore!.redeem(key: Self.key)
+        server.keys[Self.key] = LemonSqueezyTestServer.key(id: 1, status: "disabled", revision: 1)
+        try editLicenses(
+            "UPDATE licenses SET validated_at = 4102444800; UPDATE state SET value = '4102444800' WHERE key = 'next_check'")
+        let runtime = try runtime()
+        XCTAssertTrue(runtime.licenseStore!.isRefreshDue)
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive, "no grace from a validation after now")
+        XCTAssertEqual(try runtime.licenseStore!.licenses().first?.reason, .notValidated)
+        await runtime.licenseStore!.refresh()
+        XCTAssertEqual(entitlement(runtime)?.state, .revoked)
+    }
+
+    func testAScheduleFurtherThanTheRefreshIntervalIsDueNow() async throws {
+        try await runtime().licenseStore!.redeem(key: Self.key)
+        XCTAssertFalse(try runtime().licenseStore!.isRefreshDue, "validated just now")
+        try editLicenses("UPDATE state SET value = '4102444800' WHERE key = 'next_check'")
+        XCTAssertTrue(try runtime().licenseStore!.isRefreshDue)
+    }
+
+    func testALicenseTheProviderNeverAnsweredForGivesNothing() async throws {
+        _ = try runtime()
+        let now = clock.now.timeIntervalSince1970
+        try editLicenses(
+            """
+            INSERT INTO licenses (key_id, license_key, status, activation_usage, instance_id, instance_name, meta, product_id,
+                activated_at, validated_at)
+            VALUES ('99', 'INVENTED-KEY-0099', 'active', 1, 'i-1', 'box', '{}', 'pro.lifetime', \(now), \(now));
+            INSERT OR REPLACE INTO state (key, value) VALUES ('next_check', '\(now + 3600)');
+            """)
+        let runtime = try runtime()
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive)
+        XCTAssertTrue(runtime.licenseStore!.isRefreshDue)
+        await runtime.licenseStore!.refresh()
+        XCTAssertEqual(try runtime.licenseStore!.licenses().first?.reason, .notFound)
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive)
+    }
+
     func testRedeemingTheSameKeyAgainValidatesInsteadOfActivating() async throws {
         let runtime = try runtime()
         try await runtime.licenseStore!.redeem(key: Self.key)
