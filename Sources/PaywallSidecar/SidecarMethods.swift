@@ -168,7 +168,11 @@ extension SidecarServer {
         let paywalls = try runtime("present")
         let (name, pageParams, parent) = try presentation(params, named: "paywall")
         openWindows += 1
+        // A `dismiss` or shutdown read before the task below starts still reaches this paywall.
+        let asked = paywalls.presenter.dismissals
+        paywalls.presenter.resolving += 1
         Task { @MainActor in
+            paywalls.presenter.resolving -= 1
             var shown: PaywallPresentation?
             do {
                 shown = try await paywalls.present(paywall: name, params: pageParams, foreignParent: parent) {
@@ -176,6 +180,7 @@ extension SidecarServer {
                     self?.openWindows -= 1
                     reply(.success(Self.withParentProblem(result.json, shown?.parentProblem)))
                 }
+                if let shown { paywalls.presenter.dismissIfAskedBefore(asked, shown) }
             } catch {
                 openWindows -= 1
                 reply(.failure(.failed("present: \(CommandAdvice.describe(error))")))

@@ -161,6 +161,9 @@ public final class Paywalls {
                     handler)
             }
             placementsShowing += 1
+            // Dismissed while the placement is decided and its bundle found: never shown.
+            let asked = presenter.dismissals
+            presenter.resolving += 1
             var handler = handler
             let completed = handler.completed
             handler.completed = { [weak self] ran in
@@ -169,11 +172,12 @@ public final class Paywalls {
             }
             switch await runtime.decide(placement: placement) {
             case .notFound(let reason):
+                presenter.resolving -= 1
                 refuse(placement, .placementNotFound, reason, handler)
             case .show(let entry, let gated, let condition):
                 await show(
                     entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
-                    foreignParent: foreignParent, handler: handler, feature: feature)
+                    foreignParent: foreignParent, handler: handler, feature: feature, asked: asked)
             }
         }
     }
@@ -181,15 +185,19 @@ public final class Paywalls {
     private func show(
         _ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
         condition: PresentationCondition, parent: UnsafeMutablePointer<GtkWidget>?, foreignParent: ForeignWindow?,
-        handler: PlacementHandler, feature: (@MainActor () -> Void)?
+        handler: PlacementHandler, feature: (@MainActor () -> Void)?, asked: Int
     ) async {
-        guard let (bundle, found, inUse) = await cachedOrFallback(entry) else {
+        let cached = await cachedOrFallback(entry)
+        presenter.resolving -= 1
+        guard let (bundle, found, inUse) = cached else {
             return refuse(
                 placement, .noPaywallView, "paywall \(entry.id) is not cached and the fallback paywall is missing", handler)
         }
         var options = found
         options.params = params
         options.condition = condition
+        // A paywall dismissed before it appeared was never presented, so it is not dismissed either.
+        let shown = ShownFlag()
         let presentation = presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) {
             [runtime] result in
             withExtendedLifetime(inUse) {}
@@ -199,15 +207,22 @@ public final class Paywalls {
                 handler.skipped?(reason)
                 runs = true  // skipped for having access
             default:
-                handler.dismissed?(result)
+                if shown.value { handler.dismissed?(result) }
                 runs = !gated || Self.grantsAccess(result, condition: condition, status: runtime.subscriptionStatus)
             }
             if runs { feature?() }
             handler.completed?(runs)
         }
         presentation.onShown = { [weak presentation] in
+            shown.value = true
             if let presentation { handler.presented?(presentation) }
         }
+        presenter.dismissIfAskedBefore(asked, presentation)
+    }
+
+    /// Whether a placement's paywall appeared.
+    private final class ShownFlag {
+        var value = false
     }
 
     /// A registration that shows nothing: reported as `paywallPresentationRequest` with

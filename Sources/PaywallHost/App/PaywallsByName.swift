@@ -30,12 +30,25 @@ extension Paywalls {
         {
             return shown
         }
-        var (bundle, options, inUse) = try await resolve(paywall)
+        // Dismissed while its bundle is found: it is then dismissed as it starts, never shown.
+        let asked = presenter.dismissals
+        presenter.resolving += 1
+        let resolved: (PaywallBundle, PaywallPresenter.Options, FileLock?)
+        do {
+            resolved = try await resolve(paywall)
+            presenter.resolving -= 1
+        } catch {
+            presenter.resolving -= 1
+            throw error
+        }
+        var (bundle, options, inUse) = resolved
         options.params = params
-        return presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) { result in
+        let shown = presenter.present(bundle, options: options, parent: parent, foreignParent: foreignParent) { result in
             withExtendedLifetime(inUse) {}
             completion(result)
         }
+        presenter.dismissIfAskedBefore(asked, shown)
+        return shown
     }
 
     /// Loads `paywall` into a hidden window ahead of time, so `present(paywall:)` of the same

@@ -16,56 +16,8 @@ final class SidecarFramingTests: EndToEndTestCase {
         try super.tearDownWithError()
     }
 
-    /// A running `paywall serve`: lines are written to it, answers read back one by one.
-    private final class Sidecar {
-        let process = Process()
-        private let input = Pipe()
-        private let output = Pipe()
-        private var buffered = Data()
-
-        init(in workDir: URL) throws {
-            process.executableURL = PaywallProcess.executable
-            process.arguments = ["serve"]
-            process.currentDirectoryURL = workDir
-            var environment = ProcessInfo.processInfo.environment
-            environment["XDG_DATA_HOME"] = workDir.appendingPathComponent("xdg-data").path
-            environment["G_DEBUG"] = "fatal-criticals"
-            process.environment = environment
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-        }
-
-        func send(_ line: String) {
-            input.fileHandleForWriting.write(Data((line + "\n").utf8))
-        }
-
-        /// The next line the sidecar writes that is not a notification (bounded: nil after 30 s).
-        func nextAnswer() -> String? {
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                if let newline = buffered.firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffered[..<newline], as: UTF8.self)
-                    buffered.removeSubrange(...newline)
-                    if line.contains(#""method":"#) { continue }
-                    return line
-                }
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { return nil }
-                buffered.append(chunk)
-            }
-            return nil
-        }
-
-        func close() {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-    }
-
     func testIdsAreEchoedExactlyAndDuplicateKeysRefused() throws {
-        let sidecar = try Sidecar(in: workDir)
+        let sidecar = try SidecarProcess(in: workDir)
         defer { sidecar.close() }
         for id in ["9007199254740993", "1.23e29", "-0", #""tag-ü""#] {
             sidecar.send(#"{"jsonrpc": "2.0", "id": \#(id), "method": "nope"}"#)
@@ -107,7 +59,7 @@ final class SidecarFramingTests: EndToEndTestCase {
             """.utf8
         ).write(to: catalog)
 
-        let sidecar = try Sidecar(in: workDir)
+        let sidecar = try SidecarProcess(in: workDir)
         defer { sidecar.close() }
         let data = workDir.appendingPathComponent("data").path
         sidecar.send(
