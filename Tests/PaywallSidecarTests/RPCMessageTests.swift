@@ -86,6 +86,14 @@ final class RPCMessageTests: XCTestCase {
             #"{"jsonrpc":"2.0","method":"purchaseCancelled","params":{"id":"paywall-1"}}"#)
     }
 
+    func testAKeyOfTheWrongTypeIsNotPrintedBack() {
+        XCTAssertThrowsError(try RPCParams(["license_key": ["SECRET-KEY-1234"]]).string("license_key")) { error in
+            let message = (error as? RPCError)?.message ?? ""
+            XCTAssertFalse(message.contains("SECRET"), message)
+            XCTAssertTrue(message.hasPrefix("params.license_key: must be a string"), message)
+        }
+    }
+
     /// Every parameter error names its field.
     func testParamsNameTheFieldInEveryError() {
         let params = RPCParams(["user_id": 3, "timeout": -1, "tags": ["a", 2], "kind": "x"])

@@ -74,7 +74,16 @@ public struct LemonSqueezyLicenseAPI: LicenseProvider {
             let pause = retryAfter ?? Double(1 << attempt)
             switch status {
             case 200, 400, 404, 422:
-                return try LemonSqueezyAnswer.parse(body, status: status, flag: flag, what: what)
+                do {
+                    return try LemonSqueezyAnswer.parse(body, status: status, flag: flag, what: what)
+                } catch {
+                    // A server's words may echo the key: never printed whole.
+                    var masked = error
+                    if !key.isEmpty {
+                        masked.message = error.message.replacingOccurrences(of: key, with: LicenseKeyMask.mask(key))
+                    }
+                    throw masked
+                }
             case _ where transient && attempt < retries && waited + pause <= Self.longestWait:
                 attempt += 1
                 waited += pause

@@ -34,6 +34,9 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
 
     /// Times a purchase asks for a key that does not activate before it gives up.
     static let maxKeyAttempts = 5
+    /// The longest key taken, in UTF-8 bytes: Lemon Squeezy's keys are 36 characters; 4 KB
+    /// leaves room for signed keys. A longer one is refused before anything is asked.
+    public static let maxKeyBytes = 4096
 
     /// Set when the database file was unusable and a new one was started.
     package var recovery: RecoveringDatabase.Recovery? { db.recovery }
@@ -144,6 +147,12 @@ public final class LicenseKeyStore: PurchaseController, TransactionSource, Subsc
     private func activate(_ key: String) async throws(LicenseError) -> LicenseStatus {
         guard !key.isEmpty else {
             throw LicenseError(.emptyKey, "no license key was given; paste the key from your purchase email")
+        }
+        guard key.utf8.count <= Self.maxKeyBytes else {
+            throw LicenseError(
+                .emptyKey,
+                "what was given is \(key.utf8.count) bytes long, longer than any license key (at most \(Self.maxKeyBytes)); "
+                    + "paste only the key from your purchase email")
         }
         let masked = LicenseKeyMask.mask(key)
         if var known = try stored().first(where: { $0.key.key == key }) {

@@ -131,6 +131,19 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
         XCTAssertEqual(waited, [1, 2])
     }
 
+    func testAServerMessageEchoingTheKeyIsMasked() async throws {
+        server.script["/v1/licenses/validate"] = [
+            .object(["status": 400, "json": .object(["error": "license_key KEY-1111-2222-3333 is not valid here"])])
+        ]
+        do {
+            _ = try await api().validate(key: "KEY-1111-2222-3333", instanceId: nil)
+            XCTFail("accepted")
+        } catch {
+            XCTAssertFalse(error.message.contains("KEY-1111-2222-3333"), error.message)
+            XCTAssertTrue(error.message.contains("license_key ****3333 is not valid here"), error.message)
+        }
+    }
+
     /// A person waits 30 s at most in all: a longer Retry-After is not waited for.
     func testALongRetryAfterIsNotWaitedFor() async throws {
         server.script["/v1/licenses/validate"] = [

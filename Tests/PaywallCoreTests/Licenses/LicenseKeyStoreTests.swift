@@ -295,6 +295,18 @@ final class LicenseKeyStoreTests: XCTestCase {
         XCTAssertEqual(runtime.subscriptionStatus, .inactive)
     }
 
+    func testAKeyLongerThanTheLimitIsRefusedUnasked() async throws {
+        let runtime = try runtime()
+        do {
+            try await runtime.licenseStore!.redeem(key: String(repeating: "K", count: LicenseKeyStore.maxKeyBytes + 1))
+            XCTFail("a 4 KB+ key was sent")
+        } catch {
+            XCTAssertEqual(error.kind, .emptyKey)
+            XCTAssertTrue(error.message.contains("longer than any license key (at most 4096)"), error.message)
+        }
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
     func testRedeemingTheSameKeyAgainValidatesInsteadOfActivating() async throws {
         let runtime = try runtime()
         try await runtime.licenseStore!.redeem(key: Self.key)
