@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit, CSQLite) -> PaywallCore (pure Swift, no GTK; plural rules from Foundation's ICU)
+//   C shims (CGtk, CWebKit, CSQLite, CCurl over CLazyCurl) -> PaywallCore (pure Swift, no GTK; plural rules from Foundation's ICU)
 //   -> PaywallHost (GTK/WebKit; the app API, `Paywalls`)
 //   -> PaywallCLI (parsing, output, the commands without a window; no GTK) -> paywall (the command line; execs
 //      paywall-window for the window commands)
@@ -27,11 +27,13 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]),
         // CLDR plural rules come from Foundation's own ICU (`_FoundationICU`, static with
         // `--static-swift-stdlib`): released binaries need no versioned libicu soname.
-        // libcurl for Foundation's networking, loaded at its first use instead of at every start
-        // (a release links with `-Xlinker --as-needed`, so no binary asks for libcurl itself).
+        // libcurl, the one HTTP client (its write callback can stop reading; URLSession cannot):
+        // CCurl is its header alone (no link); CLazyCurl defines the curl functions called and
+        // loads libcurl at their first use, so no binary needs libcurl to start.
+        .systemLibrary(name: "CCurl"),
         .target(name: "CLazyCurl"),
         .target(
-            name: "PaywallCore", dependencies: ["CSQLite", "CLazyCurl"],
+            name: "PaywallCore", dependencies: ["CSQLite", "CCurl", "CLazyCurl"],
             linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .target(name: "PaywallCLI", dependencies: ["PaywallCore"]),

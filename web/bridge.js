@@ -47,6 +47,19 @@
     post([Object.assign({ event_name: name }, fields || {})]);
   }
 
+  // Where a link may lead: the web, mail, and the bundle's own files. Anything else
+  // (javascript:, data:, file:) is refused and reported to the host as navigation_blocked.
+  function isAllowedURL(value) {
+    let url;
+    try { url = new URL(value, document.baseURI); } catch (error) { return false; }
+    if (["http:", "https:", "mailto:"].includes(url.protocol)) return true;
+    return url.protocol === location.protocol && url.host === location.host;
+  }
+
+  function blocked(url, reason) {
+    send("navigation_blocked", { url: String(url).slice(0, 2048), reason });
+  }
+
   function dispatch(event) {
     const name = event && event.event_name;
     if (name === "products" && Array.isArray(event.products)) {
@@ -177,12 +190,17 @@
   // form for that number. With a substitution prefix (e.g. "freeTrial"), an element carrying
   // data-paywall-free-trial="..." shows that template instead of its own text. An unknown
   // variable stays visible and is reported to the host once.
+  //
+  // Values are data: they are set as text nodes' values and attributes' values, never parsed
+  // as markup, and a value holding {{ }} is never filled in turn. A filled-in URL attribute
+  // (href, src, action, ...) that is not an http, https, mailto or bundle URL is left out.
   const Templates = (() => {
     const pattern = /\{\{\s*([\w.$-]+)(?:\s+count=([\w.$-]+))?\s*\}\}/g;
     const texts = new Map();      // text node -> its original template
     const attributes = new Map(); // element -> {attribute: original template}
     const reported = new Set();
-    const originals = new Map();  // element with a prefix alternative -> its original HTML
+    const originals = new Map();  // element with a prefix alternative -> its own child nodes
+    const urlAttributes = new Set(["href", "src", "action", "formaction", "xlink:href", "poster", "data", "ping"]);
 
     function lookup(path) {
       let value = state.variables;
@@ -262,23 +280,32 @@
       collect(document.head);
       for (const [node, template] of texts) node.nodeValue = fill(template);
       for (const [element, saved] of attributes) {
-        for (const [name, template] of Object.entries(saved)) element.setAttribute(name, fill(template));
+        for (const [name, template] of Object.entries(saved)) {
+          const value = fill(template);
+          if (urlAttributes.has(name.toLowerCase()) && !isAllowedURL(value)) {
+            if (element.hasAttribute(name)) {
+              element.removeAttribute(name);
+              blocked(value, "a filled-in " + name + " may only be an http, https, mailto or bundle URL");
+            }
+          } else {
+            element.setAttribute(name, value);
+          }
+        }
       }
-      // A prefix alternative replaces its element's content; the original is kept to switch back.
+      // A prefix alternative replaces its element's content; its own nodes are kept (already
+      // filled above) and put back to switch back, so nothing is parsed again.
       const attribute = prefixAttribute();
       if (attribute) {
         for (const element of document.querySelectorAll("[" + attribute + "]")) {
-          if (!originals.has(element)) originals.set(element, element.innerHTML);
+          if (!originals.has(element)) originals.set(element, Array.from(element.childNodes));
         }
       }
-      for (const [element, html] of originals) {
+      for (const [element, nodes] of originals) {
         const alternative = attribute ? element.getAttribute(attribute) : null;
         if (alternative !== null) {
           element.textContent = fill(alternative);
-        } else if (element.innerHTML !== html) {
-          element.innerHTML = html;
-          collect(element);
-          for (const [node, template] of texts) if (element.contains(node)) node.nodeValue = fill(template);
+        } else if (element.childNodes.length !== nodes.length || nodes.some((node, i) => element.childNodes[i] !== node)) {
+          element.replaceChildren(...nodes);
         }
       }
     }
@@ -298,6 +325,15 @@
     ["paywallDeepLink", v => Paywall.openDeepLink(v)],
     ["paywallCustom", v => Paywall.custom(v)],
   ];
+  // A javascript: link does not run, whoever wrote it (WebKit runs such URLs without asking
+  // the host's navigation policy, so it is stopped here, before anything else sees the click).
+  document.addEventListener("click", event => {
+    const link = event.target instanceof Element ? event.target.closest("a[href], area[href]") : null;
+    if (link && !isAllowedURL(link.href) && /^javascript:$/i.test(new URL(link.href, document.baseURI).protocol)) {
+      event.preventDefault();
+      blocked(link.getAttribute("href"), "javascript: URLs do not run in a paywall");
+    }
+  }, true);
   document.addEventListener("click", event => {
     const target = event.target instanceof Element ? event.target : null;
     for (const [key, run] of actions) {

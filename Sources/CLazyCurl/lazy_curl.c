@@ -11,14 +11,12 @@
 // Debian's GnuTLS build (libcurl3-gnutls), which some systems carry alone.
 static const char *const sonames[] = {"libcurl.so.4", "libcurl-gnutls.so.4"};
 
-// Every curl function static Foundation (FoundationNetworking, _CFURLSessionInterface) calls.
-#define CURL_FUNCTIONS(X)                                                                      \
-    X(curl_easy_cleanup) X(curl_easy_getinfo) X(curl_easy_init) X(curl_easy_pause)             \
-    X(curl_easy_setopt) X(curl_easy_strerror) X(curl_free) X(curl_global_init)                 \
-    X(curl_multi_add_handle) X(curl_multi_assign) X(curl_multi_cleanup)                         \
-    X(curl_multi_info_read) X(curl_multi_init) X(curl_multi_remove_handle) X(curl_multi_setopt) \
-    X(curl_multi_socket_action) X(curl_slist_append) X(curl_slist_free_all) X(curl_url)         \
-    X(curl_url_get) X(curl_url_set) X(curl_version) X(curl_version_info)
+// Every curl function the runtime's HTTP client (PaywallCore's HTTPClient, through CCurl's
+// header) calls. Nothing imports FoundationNetworking (URLSession), so Foundation calls none.
+#define CURL_FUNCTIONS(X)                                                                  \
+    X(curl_easy_cleanup) X(curl_easy_getinfo) X(curl_easy_init) X(curl_easy_perform)        \
+    X(curl_easy_setopt) X(curl_easy_strerror) X(curl_global_init) X(curl_slist_append)      \
+    X(curl_slist_free_all)
 
 #define DECLARE(name) static void *real_##name;
 CURL_FUNCTIONS(DECLARE)
@@ -73,40 +71,13 @@ typedef void *ptr;
 
 void curl_easy_cleanup(ptr handle) { CALL(void (*)(ptr), curl_easy_cleanup, handle); }
 ptr curl_easy_init(void) { return CALL(ptr (*)(void), curl_easy_init); }
-int curl_easy_pause(ptr handle, int mask) { return CALL(int (*)(ptr, int), curl_easy_pause, handle, mask); }
+int curl_easy_perform(ptr handle) { return CALL(int (*)(ptr), curl_easy_perform, handle); }
 const char *curl_easy_strerror(int code) { return CALL(const char *(*)(int), curl_easy_strerror, code); }
-void curl_free(ptr pointer) { CALL(void (*)(ptr), curl_free, pointer); }
 int curl_global_init(long flags) { return CALL(int (*)(long), curl_global_init, flags); }
-int curl_multi_add_handle(ptr multi, ptr easy) {
-    return CALL(int (*)(ptr, ptr), curl_multi_add_handle, multi, easy);
-}
-int curl_multi_assign(ptr multi, int socket, ptr pointer) {
-    return CALL(int (*)(ptr, int, ptr), curl_multi_assign, multi, socket, pointer);
-}
-int curl_multi_cleanup(ptr multi) { return CALL(int (*)(ptr), curl_multi_cleanup, multi); }
-ptr curl_multi_info_read(ptr multi, int *left) {
-    return CALL(ptr (*)(ptr, int *), curl_multi_info_read, multi, left);
-}
-ptr curl_multi_init(void) { return CALL(ptr (*)(void), curl_multi_init); }
-int curl_multi_remove_handle(ptr multi, ptr easy) {
-    return CALL(int (*)(ptr, ptr), curl_multi_remove_handle, multi, easy);
-}
-int curl_multi_socket_action(ptr multi, int socket, int mask, int *running) {
-    return CALL(int (*)(ptr, int, int, int *), curl_multi_socket_action, multi, socket, mask, running);
-}
 ptr curl_slist_append(ptr list, const char *text) {
     return CALL(ptr (*)(ptr, const char *), curl_slist_append, list, text);
 }
 void curl_slist_free_all(ptr list) { CALL(void (*)(ptr), curl_slist_free_all, list); }
-ptr curl_url(void) { return CALL(ptr (*)(void), curl_url); }
-int curl_url_get(ptr url, int part, char **text, unsigned int flags) {
-    return CALL(int (*)(ptr, int, char **, unsigned int), curl_url_get, url, part, text, flags);
-}
-int curl_url_set(ptr url, int part, const char *text, unsigned int flags) {
-    return CALL(int (*)(ptr, int, const char *, unsigned int), curl_url_set, url, part, text, flags);
-}
-char *curl_version(void) { return CALL(char *(*)(void), curl_version); }
-ptr curl_version_info(int age) { return CALL(ptr (*)(int), curl_version_info, age); }
 
 #define ONE_WORD_AFTER(name, first_type)                                      \
     int name(ptr handle, first_type option, ...) {                            \
@@ -118,4 +89,3 @@ ptr curl_version_info(int age) { return CALL(ptr (*)(int), curl_version_info, ag
     }
 ONE_WORD_AFTER(curl_easy_setopt, int)
 ONE_WORD_AFTER(curl_easy_getinfo, int)
-ONE_WORD_AFTER(curl_multi_setopt, int)

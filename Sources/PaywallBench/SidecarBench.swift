@@ -129,7 +129,7 @@ private final class SidecarBenchClient {
             guard case .line(let line) = frame, case .success(.response(let id, let outcome)) = RPCMessage.decode(line) else {
                 return
             }
-            waiting.removeValue(forKey: id)?.settle(outcome)
+            waiting.removeValue(forKey: id.value)?.settle(outcome)
         }
         server.start()
         connection.start()

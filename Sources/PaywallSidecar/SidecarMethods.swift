@@ -174,7 +174,10 @@ extension SidecarServer {
         let paywalls = try initialized("present")
         let (name, pageParams, parent) = try presentation(params, named: "paywall")
         openWindows += 1
+        // A `dismiss` or shutdown read before the task below starts still reaches this paywall.
+        let asked = paywalls.reservePresentation()
         Task { @MainActor in
+            paywalls.reservationEnded()
             var shown: PaywallPresentation?
             do {
                 shown = try await paywalls.present(paywall: name, params: pageParams, parent: parent) {
@@ -183,6 +186,7 @@ extension SidecarServer {
                     let missing = Self.reportMissing(shown)
                     reply(.success(Self.withParentProblem(result.json(missing: missing), shown?.parentProblem)))
                 }
+                if let shown { paywalls.presentationStarted(shown, reservedAt: asked) }
             } catch {
                 openWindows -= 1
                 reply(.failure(.failed("present: \(CommandAdvice.describe(error))")))

@@ -23,7 +23,11 @@ extension SidecarServer {
                 throw .invalidParams(field: "url", "is not a redeem link; expected SCHEME://paywall/redeem?license_key=KEY")
             }
             guard paywalls != nil else {
-                Paywalls.handleDeepLink(parsed)
+                guard Paywalls.keepOrSendDeepLink(parsed) else {
+                    throw .failed(
+                        "redeem: \(Paywalls.maxPendingDeepLinks) links are already waiting for initialize; "
+                            + "send initialize, then the link again")
+                }
                 return reply(.success(["result": "queued"]))
             }
             link = parsed

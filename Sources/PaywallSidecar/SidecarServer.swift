@@ -52,11 +52,21 @@ package final class SidecarServer {
         }
         switch RPCMessage.decode(line) {
         case .failure(let failure):
-            answer(failure.id, .failure(failure.error))
+            // Not `answer`: that would end a pending request of that id, which would then be
+            // answered twice, or its id taken again. Such a line is answered with null.
+            let pending = requests.isPending(failure.id)
+            let error =
+                pending
+                ? RPCError(
+                    code: failure.error.code,
+                    message: failure.error.message + " (its id \(failure.id) belongs to a pending request: answered with null)",
+                    data: failure.error.data)
+                : failure.error
+            send(RPCMessage.response(id: pending ? .null : failure.id, error: error))
         case .success(.response(let id, let outcome)):
-            if remote?.receive(id: id, outcome: outcome) != true {
+            if remote?.receive(id: id.value, outcome: outcome) != true {
                 Diagnostics.fail(
-                    "serve: ignored an answer to \(id.jsonText): no request of that id is waiting (answered, timed out or cancelled already)"
+                    "serve: ignored an answer to \(id): no request of that id is waiting (answered, timed out or cancelled already)"
                 )
             }
         case .success(.notification(let method, let params)):
@@ -68,14 +78,14 @@ package final class SidecarServer {
                     RPCMessage.response(
                         id: id,
                         error: .invalidRequest(
-                            "id \(id.jsonText) belongs to a request that is still pending; give every request a new id")))
+                            "id \(id) belongs to a request that is still pending; give every request a new id")))
             }
             onRequestRead?(method, readAt)
             perform(method, params, id: id)
         }
     }
 
-    private func perform(_ method: String, _ params: RPCParams, id: JSONValue?) {
+    private func perform(_ method: String, _ params: RPCParams, id: RPCID?) {
         let reply = Reply { [weak self] outcome in
             guard let id else { return }
             self?.answer(id, outcome)
@@ -93,7 +103,7 @@ package final class SidecarServer {
         }
     }
 
-    private func answer(_ id: JSONValue, _ outcome: Result<JSONValue, RPCError>) {
+    private func answer(_ id: RPCID, _ outcome: Result<JSONValue, RPCError>) {
         requests.end(id)
         switch outcome {
         case .success(let result): send(RPCMessage.response(id: id, result: result))

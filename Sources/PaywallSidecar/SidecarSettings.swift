@@ -34,8 +34,15 @@ package struct SidecarSettings {
             throw .invalidParams(field: "locale", "must be a locale identifier such as de, pt_BR or zh_Hant; got \"\(locale)\"")
         }
         let level = try params.choice("log_level", PaywallRuntime.LogLevel.allCases.map(\.rawValue))
+        let dataDirectory = try params.string("data_dir")
+        if dataDirectory?.isEmpty == true {
+            throw .invalidParams(field: "data_dir", "is empty; leave it out for the default data directory, or give a path")
+        }
+        if dataDirectory?.contains("\0") == true {
+            throw .invalidParams(field: "data_dir", "contains a NUL character, which no path can hold; check how it was made")
+        }
         configuration = PaywallRuntime.Configuration(
-            dataDirectory: try params.string("data_dir"), store: store, config: try Self.config(params), locale: locale,
+            dataDirectory: dataDirectory, store: store, config: try Self.config(params), locale: locale,
             appVersion: try params.string("app_version") ?? "", userId: try params.string("user_id"),
             logLevel: level.flatMap(PaywallRuntime.LogLevel.init(rawValue:)) ?? .warning)
         purchaseTimeout = try params.positiveNumber("purchase_timeout_s") ?? 900

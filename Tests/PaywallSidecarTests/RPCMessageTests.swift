@@ -32,7 +32,7 @@ final class RPCMessageTests: XCTestCase {
     }
 
     func testEachWrongLineGetsItsCodeAndTheIdWhenOneCanBeRead() {
-        let cases: [(String, Int, JSONValue)] = [
+        let cases: [(String, Int, RPCID)] = [
             ("{", -32700, .null),
             ("[]", -32600, .null),
             ("42", -32600, .null),
@@ -52,6 +52,29 @@ final class RPCMessageTests: XCTestCase {
         XCTAssertEqual(failure(#"{"jsonrpc":"2.0","id":4,"method":"reset","params":"x"}"#)?.error.data, ["field": "params"])
     }
 
+    /// Ids come back as they were written: a Double would change 2^53+1, 1.23e29 and -0.
+    func testNumberIdsAreEchoedExactlyAsSent() throws {
+        for text in ["9007199254740993", "1.23e29", "-0", "1.0", "12345678901234567890123"] {
+            guard case .request(let id, _, _) = try decode(#"{"jsonrpc":"2.0","id":\#(text),"method":"reset"}"#).get() else {
+                return XCTFail(text)
+            }
+            XCTAssertEqual(RPCMessage.response(id: id, result: [:]), #"{"id":\#(text),"jsonrpc":"2.0","result":{}}"#)
+        }
+        XCTAssertEqual(failure(#"{"jsonrpc":"2.0","id":-0,"method":3}"#)?.id.text, "-0")
+        XCTAssertNotEqual(
+            try decode(#"{"jsonrpc":"2.0","id":9007199254740993,"method":"reset"}"#).get(),
+            try decode(#"{"jsonrpc":"2.0","id":9007199254740992,"method":"reset"}"#).get(), "two ids, not one")
+    }
+
+    /// Duplicate keys are refused as the file loaders refuse them, naming the key, with the id.
+    func testDuplicateKeysAreAnInvalidRequestNamingTheKey() {
+        let twice = failure(#"{"jsonrpc":"2.0","id":5,"method":"identify","params":{"user_id":"a","user_id":"b"}}"#)
+        XCTAssertEqual(twice?.error.code, -32600)
+        XCTAssertEqual(twice?.id, 5)
+        XCTAssertTrue(twice?.error.message.contains(#"the key "user_id" appears twice"#) == true, twice?.error.message ?? "")
+        XCTAssertEqual(failure(#"{"jsonrpc":"2.0","id":1,"id":2,"method":"reset"}"#)?.id, 2, "the id JSON.parse would read")
+    }
+
     func testLinesTheServerWrites() {
         XCTAssertEqual(RPCMessage.response(id: 1, result: [:]), #"{"id":1,"jsonrpc":"2.0","result":{}}"#)
         XCTAssertEqual(
@@ -61,6 +84,14 @@ final class RPCMessageTests: XCTestCase {
         XCTAssertEqual(
             RPCMessage.notification("purchaseCancelled", ["id": "paywall-1"]),
             #"{"jsonrpc":"2.0","method":"purchaseCancelled","params":{"id":"paywall-1"}}"#)
+    }
+
+    func testAKeyOfTheWrongTypeIsNotPrintedBack() {
+        XCTAssertThrowsError(try RPCParams(["license_key": ["SECRET-KEY-1234"]]).string("license_key")) { error in
+            let message = (error as? RPCError)?.message ?? ""
+            XCTAssertFalse(message.contains("SECRET"), message)
+            XCTAssertTrue(message.hasPrefix("params.license_key: must be a string"), message)
+        }
     }
 
     /// Every parameter error names its field.

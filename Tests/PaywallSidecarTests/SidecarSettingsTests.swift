@@ -46,6 +46,8 @@ final class SidecarSettingsTests: XCTestCase {
             (["locale": "not a locale!"], "locale"),
             (["purchase_timeout_s": 0], "purchase_timeout_s"),
             (["data_dir": 1], "data_dir"),
+            (["data_dir": ""], "data_dir"),
+            (["data_dir": "/tmp/a\u{0}b"], "data_dir"),
             (["config": ["paywalls": 1]], "config"),
             (["datadir": "x"], "datadir"),
         ]

@@ -1,6 +1,6 @@
-// libcurl, loaded when Foundation's networking first calls it rather than at start.
+// libcurl, loaded when the runtime's HTTP client first calls it rather than at start.
 //
-// Static Foundation (--static-swift-stdlib) calls libcurl for URLSession. Linked normally,
+// PaywallCore's HTTPClient calls libcurl (CCurl is its header alone). Linked normally,
 // libcurl.so.4 and its ~30 libraries (TLS, Kerberos, LDAP, ...) load at every start, and the
 // binary asks for the OpenSSL build's symbol versions (CURL_OPENSSL_4), which other builds of
 // libcurl do not have. lazy_curl.c defines the curl functions Foundation calls; the first call

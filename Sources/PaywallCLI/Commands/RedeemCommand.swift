@@ -15,8 +15,9 @@ package enum RedeemCommand {
         ],
         discussion: """
             URL is a redeem link, SCHEME://paywall/redeem?license_key=KEY, as a .desktop file's
-            MimeType=x-scheme-handler/SCHEME; hands it over. Without URL the key is read from stdin
-            (never from an argument: it would show in `ps`). Prints {"user_id", "subscription_status",
+            MimeType=x-scheme-handler/SCHEME; hands it over. Without URL the first line of stdin is
+            read (16 KB at most): a key, or a redeem link (a line with ://), which keeps the key out
+            of argv (`ps` shows arguments). Keys are at most 4096 bytes. Prints {"user_id", "subscription_status",
             "entitlements"} as `paywall store entitlements --json` does. Exit 0 when the key is
             activated, 1 when it is not (the reason on stderr), 2 for a usage error.
             """)
@@ -33,7 +34,16 @@ package enum RedeemCommand {
             }
             key = link.licenseKey
         } else {
-            key = readKey()
+            let line = try readLine()
+            // A redeem link on stdin keeps the key out of argv (`/proc/PID/cmdline` is world-readable).
+            if line.contains("://") {
+                guard let url = URL(string: line), let link = RedeemLink(url) else {
+                    throw .usage("the line on stdin is not a redeem link; expected SCHEME://paywall/redeem?license_key=KEY", spec)
+                }
+                key = link.licenseKey
+            } else {
+                key = line
+            }
         }
         let context = try StoreContext(arguments, events: EventDispatcher(), requireStore: true, command: spec)
         guard let licenses = context.runtime.licenseStore, let purchases = context.purchases else {
@@ -57,13 +67,29 @@ package enum RedeemCommand {
         }
     }
 
-    /// The key from stdin: its first non-empty line. A terminal is asked for it on stderr.
-    private static func readKey() -> String {
-        if isatty(STDIN_FILENO) != 0 { FileHandle.standardError.write(Data("License key: ".utf8)) }
-        while let line = Swift.readLine(strippingNewline: true) {
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { return trimmed }
+    /// The most stdin's line may hold: a key (`LicenseKeyStore.maxKeyBytes`) or a redeem link.
+    static let maxLineBytes = 16 * 1024
+
+    /// Stdin's first non-empty line (a key or a redeem link), read `maxLineBytes` at most: a
+    /// longer line is refused, not read on. A terminal is asked for it on stderr.
+    private static func readLine() throws(CLIError) -> String {
+        if isatty(STDIN_FILENO) != 0 { FileHandle.standardError.write(Data("License key or redeem link: ".utf8)) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(STDIN_FILENO, &byte, 1) == 1 {
+            if byte == 0x0A {
+                let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if !text.isEmpty { return text }
+                line.removeAll(keepingCapacity: true)
+                continue
+            }
+            line.append(byte)
+            guard line.count <= maxLineBytes else {
+                throw .failure(
+                    "the line on stdin is over \(maxLineBytes / 1024) KB, longer than a license key or redeem link; "
+                        + "give only the key (or the link) on one line")
+            }
         }
-        return ""
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -152,9 +152,10 @@ package enum StoreCommand {
             let new = try store.allRecords().map(\.transaction.id).filter { !before.contains($0) }
             switch result {
             case .purchased:
-                print(
-                    "purchased \(argument)\(new.isEmpty ? " (already owned, nothing charged)" : ": " + new.joined(separator: ", "))"
-                )
+                print("purchased \(argument): \(new.joined(separator: ", "))")
+                return product
+            case .alreadyOwned:
+                print("purchased \(argument) (already owned, nothing charged)")
                 return product
             case .pending: print("pending \(argument): \(new.joined(separator: ", ")) waits for approval")
             case .cancelled: print("cancelled \(argument)")

@@ -10,20 +10,32 @@ extension PaywallRuntime {
 
     /// Links that came before any runtime with a license store.
     private static var pendingDeepLinks: [URL] = []
+    /// Links kept before configuration, at most (the same link twice is kept once): each
+    /// kept link is one License API request once the runtime is configured.
+    public static let maxPendingDeepLinks = 8
     /// The runtime links go to once configured: the last one configured with a license store.
     private static weak var linkReceiver: PaywallRuntime?
 
     /// Handles `url` whether or not a runtime is configured yet: with one (that sells license
-    /// keys) it is redeemed there, else kept for the next one. Returns false for a link the
-    /// runtime does not handle, which the app handles itself.
+    /// keys) it is redeemed there, else kept for the next one (`maxPendingDeepLinks` at most:
+    /// past them a link is dropped). Returns false for a link the runtime does not handle,
+    /// which the app handles itself.
     @discardableResult
     package static func handleDeepLink(_ url: URL) -> Bool {
         guard RedeemLink(url) != nil else { return false }
+        _ = keepOrSend(url)
+        return true
+    }
+
+    /// `handleDeepLink` for a redeem link: false when it was dropped, the queue being full.
+    package static func keepOrSend(_ url: URL) -> Bool {
         if let receiver = linkReceiver {
             Task { @MainActor in _ = await receiver.handleDeepLink(url) }
-        } else {
-            pendingDeepLinks.append(url)
+            return true
         }
+        if pendingDeepLinks.contains(url) { return true }
+        guard pendingDeepLinks.count < maxPendingDeepLinks else { return false }
+        pendingDeepLinks.append(url)
         return true
     }
 

@@ -143,6 +143,15 @@ package final class PaywallRuntime {
                     "path": .string(recovery.path), "moved_to": .string(recovery.movedTo), "reason": .string(recovery.reason),
                 ])
         }
+        if let refused = cache.writeRefused {
+            events.emit(
+                .entitlementCacheWriteFail,
+                [
+                    "message": .string(
+                        "the entitlement cache could not be opened for writing (\(refused)); it is read as it is, "
+                            + "and the next start with room on the disk brings it up to date")
+                ])
+        }
         events.observe { [weak self] event in
             guard let self, event.name == .customerInfoDidChange || event.name == .subscriptionStatusDidChange else { return }
             self.customerInfoChanged()

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Where a bundle comes from: a local directory or the URL of its `manifest.json` (files are
 /// fetched relative to it). Downloads of the same file are shared, and a manifest is
 /// revalidated with `If-None-Match` / `If-Modified-Since`.
@@ -42,6 +38,8 @@ package enum BundleSource: Equatable, Sendable {
         /// A directory without a manifest: the bundle was never packed.
         case unpacked(String)
         case http(URL, Int)
+        /// A 3xx answer (but 304), with its `Location`: redirects are never followed.
+        case redirected(URL, Int, String?)
         case transport(URL, String)
         /// A download cut short: by a size limit or the deadline (`limit`, when one the app sets).
         case stopped(String, String, limit: DownloadLimits.Limit? = nil)
@@ -51,6 +49,8 @@ package enum BundleSource: Equatable, Sendable {
             case .unreadable(let path, let why): "cannot read \(path): \(why)"
             case .unpacked(let path): "cannot read \(path): no manifest.json: the bundle is not packed"
             case .http(let url, let status): "\(url.absoluteString) answered HTTP \(status)"
+            case .redirected(let url, let status, let location):
+                "\(url.absoluteString) redirected (HTTP \(status)) to \(location ?? "no Location"); redirects are not followed: use the address it points to"
             case .transport(let url, let why): "cannot fetch \(url.absoluteString): \(why)"
             case .stopped(let source, let why, _): "download of \(source) stopped: \(why)"
             }
@@ -72,7 +72,7 @@ package enum BundleSource: Equatable, Sendable {
             var headers: [String: String] = [:]
             if let etag = known?.etag { headers["If-None-Match"] = etag }
             if let modified = known?.lastModified { headers["If-Modified-Since"] = modified }
-            let response = try await HTTPTransfer.get(
+            let response = try await HTTPClient.get(
                 url, headers: headers, into: sink, idleTimeout: limits.idleTimeout,
                 deadline: deadline, budget: limits.deadline)
             if response.statusCode == 304 { return nil }
@@ -100,7 +100,7 @@ package enum BundleSource: Equatable, Sendable {
             guard let url = URL(string: encoded, relativeTo: manifest)?.absoluteURL else {
                 throw FetchError.unreadable(path, "not a relative URL")
             }
-            let response = try await HTTPTransfer.get(
+            let response = try await HTTPClient.get(
                 url, into: sink, idleTimeout: limits.idleTimeout, deadline: deadline,
                 budget: limits.deadline)
             guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
@@ -112,7 +112,7 @@ package enum BundleSource: Equatable, Sendable {
     /// `limits.deadline` stops it.
     static func download(_ url: URL, timeout: Double, limits: DownloadLimits = DownloadLimits()) async throws -> Data {
         let sink = DownloadSink(limit: limits.maxDocumentBytes, kind: .document)
-        let response = try await HTTPTransfer.get(
+        let response = try await HTTPClient.get(
             url, into: sink, idleTimeout: timeout,
             deadline: Date().addingTimeInterval(limits.deadline), budget: limits.deadline)
         guard response.statusCode == 200 else { throw FetchError.http(url, response.statusCode) }
@@ -137,7 +137,8 @@ package enum BundleSource: Equatable, Sendable {
         return sent.timeIntervalSince(modified) >= 1
     }
 
-    private static func httpDate(_ text: String) -> Date? {
+    /// An HTTP date (RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`); nil otherwise.
+    static func httpDate(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -73,8 +73,8 @@ final class DownloadSink: @unchecked Sendable {
         guard data.count <= limit - received else { return false }
         switch storage {
         case .file(let url, let handle):
-            // Not hashed here: URLSession queues what arrives for this callback without bound, so
-            // it must keep up with the network. `finish` hashes the staged file.
+            // Not hashed here: the transfer waits on this callback, so it must keep up with the
+            // network. `finish` hashes the staged file.
             try FileError.wrap("write", url.path) { try handle.write(contentsOf: data) }
         case .memory(var kept):
             storage = .discard  // not two copies while appending

@@ -39,7 +39,8 @@ import Foundation
 /// Selling through license keys (`LicenseKeyStore`): `"store": "lemon_squeezy"` at the top
 /// level, with the optional `license_api_base_url` (default `https://api.lemonsqueezy.com`;
 /// `https`, or `http` to a loopback address), `offline_grace_days` (default 14) and
-/// `customer_portal_url`; each product then needs `checkout_url` and `lemon_squeezy:
+/// `customer_portal_url`, and `lemon_squeezy: {"store_id": ...}` (keys from another store are
+/// refused); each product then needs `checkout_url` and `lemon_squeezy:
 /// {"product_id": ..., "variant_id": ...}` (`variant_id` optional), which other catalogs may not have.
 ///
 /// Keys this format does not define are ignored, so files can carry notes or tool-specific data;
@@ -185,7 +186,7 @@ package enum CatalogFile {
 
     /// `"store": "lemon_squeezy"` and its settings; nil for a catalog the configured store sells.
     private static func parseLicensing(_ root: CatalogObject) throws(CatalogError) -> LicenseSettings? {
-        let licenseKeys = ["license_api_base_url", "offline_grace_days", "customer_portal_url"]
+        let licenseKeys = ["license_api_base_url", "offline_grace_days", "customer_portal_url", "lemon_squeezy"]
         guard let name = try root.string("store") else {
             if let key = licenseKeys.first(where: { root.value($0) != nil }) {
                 throw root.error(key, "is only allowed with \"store\": \"lemon_squeezy\"; add that, or remove it")
@@ -199,10 +200,14 @@ package enum CatalogFile {
                     + "app configures), got \"\(name)\"")
         }
         let defaults = LicenseSettings()
+        let seller = try root.object("lemon_squeezy")
         return LicenseSettings(
             provider: provider, apiBaseURL: try root.url("license_api_base_url") ?? defaults.apiBaseURL,
             offlineGraceDays: try root.integer("offline_grace_days", minimum: 0, maximum: 3650) ?? defaults.offlineGraceDays,
-            customerPortalURL: try root.url("customer_portal_url"))
+            customerPortalURL: try root.url("customer_portal_url"),
+            storeId: try seller.map { seller throws(CatalogError) in
+                try seller.required("store_id", seller.identifier("store_id"))
+            })
     }
 
     /// A license-key catalog's products each need a checkout and their Lemon Squeezy ids; other

@@ -9,6 +9,10 @@ package final class EntitlementCache {
     /// Set when the file was unusable and a new, empty cache was started (fill it by restoring).
     package let recovery: RecoveringDatabase.Recovery?
 
+    /// Why the cache was opened read-only though writes were wanted (a full disk): every write
+    /// then fails until it is opened again with room.
+    package var writeRefused: SQLiteError? { database.writeRefused }
+
     /// "PWEC": marks the file as an entitlement cache.
     static let applicationId: Int32 = 0x5057_4543
 

@@ -176,9 +176,10 @@ package final class FakeStore: PurchaseController, SubscriptionManaging, Transac
             case .success, .pending: break
             }
             if try owns(product, at: now) {
-                // Nothing is charged twice; choosing the current plan again keeps it (no downgrade).
+                // Nothing is charged twice (checked in the write transaction, so two processes
+                // buying at once charge once); choosing the current plan again keeps it.
                 try keepCurrentPlan(product, at: now)
-                return .purchased
+                return .alreadyOwned
             }
             if outcome == .pending {
                 var record = try newRecord(product, at: now)

@@ -14,6 +14,8 @@ struct JSONParser {
         let line: Int
         let column: Int
         let reason: String
+        /// The key written twice, when that is the failure.
+        var duplicateKey: String?
         var description: String { "\(reason) at line \(line), column \(column)" }
     }
 
@@ -22,6 +24,11 @@ struct JSONParser {
     /// A page message, as `JSON.parse` reads it: of duplicate keys the last wins.
     static func parse(_ text: String) throws(Failure) -> JSONValue {
         try JSONCursor<JSONValue>.parse(Array(text.utf8), refusingDuplicateKeys: false)
+    }
+
+    /// Bytes as `Tree`, as `JSON.parse` reads them: of duplicate keys the last wins.
+    static func parseKeepingLastKey<Tree: JSONTree>(_ bytes: [UInt8], as _: Tree.Type) throws(Failure) -> Tree {
+        try JSONCursor<Tree>.parse(bytes, refusingDuplicateKeys: false)
     }
 
     /// A file's contents as `Tree` (`JSONValue`, or a tree that keeps numbers' digits), refusing duplicate keys.
@@ -145,7 +152,9 @@ private struct JSONCursor<Tree: JSONTree> {
             let keyOffset = index
             let key = try string()
             if refusingDuplicateKeys, members[key] != nil {
-                throw fail("duplicate key \"\(key)\" (each key may appear once in an object; remove one)", at: keyOffset)
+                var failure = fail("duplicate key \"\(key)\" (each key may appear once in an object; remove one)", at: keyOffset)
+                failure.duplicateKey = key
+                throw failure
             }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }

@@ -1,15 +1,13 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Lemon Squeezy's License API (no secret needed in the client): `POST /v1/licenses/activate`,
 /// `/validate` and `/deactivate`, form-encoded bodies, `Accept: application/json`. 400, 404 and
 /// 422 answer with an `error` field; past 60 requests a minute it answers 429.
 ///
-/// A 429 or 5xx is asked again after a pause (`Retry-After` when the server gives one, else 1,
-/// 2, 4 s), up to `retries` times, through `sleep`, so nothing waits on the main thread. An
+/// A 429 or 5xx is asked again after a pause (`Retry-After` when the server gives one, in
+/// seconds or as an HTTP date, else 1, 2, 4 s), up to `retries` times, through `sleep`, so
+/// nothing waits on the main thread. A person waits `longestWait` (30 s) at most in all: a
+/// pause that would pass it is not taken, and the error says when to try again. An
 /// answer that is not the documented JSON, or larger than `maxResponseBytes`, is a
 /// `malformedResponse` error, never a crash.
 package struct LemonSqueezyLicenseAPI: LicenseProvider {
@@ -25,8 +23,8 @@ package struct LemonSqueezyLicenseAPI: LicenseProvider {
     /// Waits between attempts (tests record the pauses instead of waiting).
     package var sleep: @Sendable (Double) async -> Void
 
-    /// Longest pause honoured from a `Retry-After` (a minute: the rate limit's window).
-    static let longestPause = 60.0
+    /// The most the retries of one request wait in all, in seconds: someone is waiting.
+    static let longestWait = 30.0
 
     /// - Throws: `insecureURL` for a base URL that is not `https` (or `http` to loopback).
     package init(
@@ -69,22 +67,34 @@ package struct LemonSqueezyLicenseAPI: LicenseProvider {
         let url = baseURL.appendingPathComponent("v1/licenses/\(action)")
         let what = "\(name) \(action) of license key \(LicenseKeyMask.mask(key)) at \(url.absoluteString)"
         var attempt = 0
+        var waited = 0.0
         while true {
             let (status, body, retryAfter) = try await post(url, form: form, what: what)
+            let transient = status == 429 || (500...599).contains(status)
+            let pause = retryAfter ?? Double(1 << attempt)
             switch status {
             case 200, 400, 404, 422:
-                return try LemonSqueezyAnswer.parse(body, status: status, flag: flag, what: what)
-            case let status where (status == 429 || (500...599).contains(status)) && attempt < retries:
+                do {
+                    return try LemonSqueezyAnswer.parse(body, status: status, flag: flag, what: what)
+                } catch {
+                    // A server's words may echo the key: never printed whole.
+                    var masked = error
+                    if !key.isEmpty {
+                        masked.message = error.message.replacingOccurrences(of: key, with: LicenseKeyMask.mask(key))
+                    }
+                    throw masked
+                }
+            case _ where transient && attempt < retries && waited + pause <= Self.longestWait:
                 attempt += 1
-                await sleep(retryAfter.map { min(max(0, $0), Self.longestPause) } ?? Double(1 << (attempt - 1)))
-            case 429:
-                throw LicenseError(
-                    .rateLimited, "\(what): too many requests (HTTP 429) after \(retries) retries; try again in a minute",
-                    statusCode: status)
-            case 500...599:
-                throw LicenseError(
-                    .serverError, "\(what): the server failed (HTTP \(status)) after \(retries) retries; try again later",
-                    statusCode: status)
+                waited += pause
+                await sleep(pause)
+            case _ where transient:
+                let later = retryAfter.map { "the server asks to wait \(Seconds.text($0)): try again later" } ?? "try again later"
+                let tried = attempt == 0 ? "" : " after \(attempt) \(attempt == 1 ? "retry" : "retries")"
+                throw status == 429
+                    ? LicenseError(.rateLimited, "\(what): too many requests (HTTP 429)\(tried); \(later)", statusCode: status)
+                    : LicenseError(
+                        .serverError, "\(what): the server failed (HTTP \(status))\(tried); \(later)", statusCode: status)
             default:
                 throw LicenseError(
                     .malformedResponse, "\(what): unexpected HTTP \(status); the License API answers 200, 400, 404, 422 or 429",
@@ -93,27 +103,42 @@ package struct LemonSqueezyLicenseAPI: LicenseProvider {
         }
     }
 
+    /// The pause a `Retry-After` asks for, in seconds: whole seconds, or an HTTP date (counted
+    /// from the answer's `Date`, the server's own clock, else from `now`; a date passed is 0).
+    /// Nil when it is neither (a negative number, NaN, garbage): the back-off applies.
+    static func pause(retryAfter: String?, date: String?, now: Date = Date()) -> Double? {
+        guard let text = retryAfter?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return Double(text) }
+        guard let until = BundleSource.httpDate(text) else { return nil }
+        let from = date.flatMap(BundleSource.httpDate) ?? now
+        return max(0, until.timeIntervalSince(from))
+    }
+
     /// One POST; its status, body (for the statuses the API documents) and `Retry-After` seconds.
     private func post(_ url: URL, form: [String: String], what: String) async throws(LicenseError) -> (Int, Data, Double?) {
         let sink = DownloadSink(limit: maxResponseBytes, kind: .apiAnswer)
-        let response: HTTPURLResponse
+        let response: HTTPResponse
         do {
-            response = try await HTTPTransfer.send(
-                url, method: "POST", body: Data(Self.formEncoded(form).utf8),
-                headers: ["Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"],
-                bodyStatuses: [200, 400, 404, 422], followsRedirects: false, into: sink, idleTimeout: idleTimeout,
+            response = try await HTTPClient.send(
+                .post(url, form: form, headers: ["Accept": "application/json"]),
+                bodyStatuses: [200, 400, 404, 422], into: sink, idleTimeout: idleTimeout,
                 deadline: Date().addingTimeInterval(deadline), deadlineReason: "timed out after \(Seconds.text(deadline))")
         } catch let error as BundleSource.FetchError {
             if case .stopped(_, let why, let limit) = error, limit != .deadline {
                 throw LicenseError(.malformedResponse, "\(what): the answer is \(why)")
             }
+            if case .redirected(_, let status, let location) = error {
+                throw LicenseError(
+                    .malformedResponse,
+                    "\(what): redirected (HTTP \(status)) to \(location ?? "no Location"); the License API never redirects, and a request carrying a key is not sent on",
+                    statusCode: status)
+            }
             throw LicenseError(.network, "\(what): \(Self.reason(error)); check the network connection")
         } catch {
             throw LicenseError(.network, "\(what): \(error)")
         }
-        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap {
-            Double($0.trimmingCharacters(in: .whitespaces))
-        }
+        let retryAfter = Self.pause(
+            retryAfter: response.value(forHTTPHeaderField: "Retry-After"), date: response.value(forHTTPHeaderField: "Date"))
         return (response.statusCode, sink.data, retryAfter)
     }
 
@@ -122,13 +147,5 @@ package struct LemonSqueezyLicenseAPI: LicenseProvider {
         case .transport(_, let why), .stopped(_, let why, _): why
         default: error.description
         }
-    }
-
-    /// `application/x-www-form-urlencoded`, keys sorted: `+` and `&` in a key are escaped.
-    static func formEncoded(_ form: [String: String]) -> String {
-        // ASCII only: `alphanumerics` would let letters like é through unencoded.
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
-        return form.sorted { $0.key < $1.key }.map { "\(encode($0.key))=\(encode($0.value))" }.joined(separator: "&")
     }
 }

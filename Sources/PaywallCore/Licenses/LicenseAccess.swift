@@ -3,14 +3,22 @@ import Foundation
 /// What a license on this machine means for access at a moment: the rules of the mapping
 /// `active` -> `subscribed` (a lifetime entitlement when the key has no expiry), `expired` ->
 /// `expired`, `disabled` -> `revoked`, and an active key not validated within the offline grace
-/// period -> `expired` with reason `not_validated`. The transaction it makes carries the same
+/// period -> `expired` with reason `not_validated`. A license the provider never answered for
+/// (a row made by hand) or validated "after now" (a clock or a row moved ahead) has no grace:
+/// it is `not_validated` until a validation answers. The transaction it makes carries the same
 /// state for `CustomerInfo`, so the entitlement cache's cold start reads it right without the store.
 struct LicenseAccess {
     let record: LicenseRecord
     let graceDays: Int
 
-    /// When access ends unless a validation succeeds first.
-    var graceEndsAt: Date { record.validatedAt.addingTimeInterval(Double(graceDays) * 86_400) }
+    /// Whether the last validation can be trusted to give grace at `now` (a minute of slack
+    /// for a date read back from the database and for clocks a little apart).
+    func isTrusted(at now: Date) -> Bool { record.answered && record.validatedAt <= now.addingTimeInterval(60) }
+
+    /// When access ends unless a validation succeeds first (at once without a trusted one).
+    func graceEndsAt(at now: Date) -> Date {
+        isTrusted(at: now) ? record.validatedAt.addingTimeInterval(Double(graceDays) * 86_400) : min(record.validatedAt, now)
+    }
 
     /// The state and, when it gives no access, why.
     func state(at now: Date) -> (EntitlementState, LicenseStatus.Reason?) {
@@ -20,8 +28,9 @@ struct LicenseAccess {
         case .expired: return (.expired, .expired)
         case .inactive: return (.expired, .inactive)
         case .active:
+            if !record.valid { return (.expired, .inactive) }
             if let expiry = record.key.expiresAt, now >= expiry { return (.expired, .expired) }
-            if now >= graceEndsAt { return (.expired, .notValidated) }
+            if now >= graceEndsAt(at: now) { return (.expired, .notValidated) }
             return (.subscribed, nil)
         }
     }
@@ -33,20 +42,20 @@ struct LicenseAccess {
             activationUsage: record.key.activationUsage, activationLimit: record.key.activationLimit,
             expiresAt: record.key.expiresAt, productId: record.productId, productName: record.meta.productName,
             variantName: record.meta.variantName, instanceName: record.instance.name, activatedAt: record.activatedAt,
-            validatedAt: record.validatedAt, graceEndsAt: graceEndsAt)
+            validatedAt: record.validatedAt, graceEndsAt: graceEndsAt(at: now))
     }
 
     /// The license as one transaction (`LEMON_SQUEEZY`): non-consumable for a key without
     /// expiry, non-renewing with one. Its end is the earlier of the key's expiry and the end of
     /// the grace period; a key that no longer gives access ended when it was last validated.
-    func transaction(product: Product?) -> StoreTransaction {
+    func transaction(product: Product?, at now: Date) -> StoreTransaction {
         // Ended by the time the provider said so; a second before it, so a clock read back from
         // the database a hair earlier than the stored time still finds it ended.
-        let lastWord = record.validatedAt.addingTimeInterval(-1)
-        let stillActive = record.key.status == .active && !record.notFound
+        let lastWord = min(record.validatedAt, now).addingTimeInterval(-1)
+        let stillActive = record.key.status == .active && !record.notFound && record.valid && isTrusted(at: now)
         let end =
             stillActive
-            ? min(record.key.expiresAt ?? .distantFuture, graceEndsAt)
+            ? min(record.key.expiresAt ?? .distantFuture, graceEndsAt(at: now))
             : min(record.key.expiresAt ?? lastWord, lastWord)
         let id = "lemon_squeezy_\(record.key.id)"
         return StoreTransaction(

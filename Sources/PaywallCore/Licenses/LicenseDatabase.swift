@@ -30,7 +30,11 @@ final class LicenseDatabase {
             not_found INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """
+        """,
+        // Whether the last answer said the key is valid here, for its product and store.
+        "ALTER TABLE licenses ADD COLUMN valid INTEGER NOT NULL DEFAULT 1;",
+        // Whether the provider answered about the license; rows kept before this were all answered.
+        "ALTER TABLE licenses ADD COLUMN answered INTEGER NOT NULL DEFAULT 0; UPDATE licenses SET answered = 1;",
     ]
 
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
@@ -76,22 +80,24 @@ final class LicenseDatabase {
                 id: instanceId, name: row["instance_name"]?.string ?? "",
                 createdAt: row["instance_created_at"]?.date),
             meta: meta, productId: productId, activatedAt: activatedAt, validatedAt: validatedAt,
-            notFound: row["not_found"]?.bool ?? false)
+            notFound: row["not_found"]?.bool ?? false, valid: row["valid"]?.bool ?? false,
+            answered: row["answered"]?.bool ?? false)
     }
 
     func save(_ r: LicenseRecord) throws {
         try database.query(
             """
             INSERT OR REPLACE INTO licenses (key_id, license_key, status, activation_limit, activation_usage, created_at,
-                expires_at, instance_id, instance_name, instance_created_at, meta, product_id, activated_at, validated_at, not_found)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                expires_at, instance_id, instance_name, instance_created_at, meta, product_id, activated_at, validated_at, not_found,
+                valid, answered)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(r.key.id), .text(r.key.key), .text(r.key.status.rawValue),
                 r.key.activationLimit.map { .integer(Int64($0)) } ?? .null,
                 .integer(Int64(r.key.activationUsage)), .date(r.key.createdAt), .date(r.key.expiresAt), .text(r.instance.id),
                 .text(r.instance.name), .date(r.instance.createdAt), .text(r.meta.stored.jsonText), .text(r.productId),
-                .date(r.activatedAt), .date(r.validatedAt), .bool(r.notFound),
+                .date(r.activatedAt), .date(r.validatedAt), .bool(r.notFound), .bool(r.valid), .bool(r.answered),
             ])
     }
 

@@ -34,6 +34,9 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
 
     /// Times a purchase asks for a key that does not activate before it gives up.
     static let maxKeyAttempts = 5
+    /// The longest key taken, in UTF-8 bytes: Lemon Squeezy's keys are 36 characters; 4 KB
+    /// leaves room for signed keys. A longer one is refused before anything is asked.
+    public static let maxKeyBytes = 4096
 
     /// Set when the database file was unusable and a new one was started.
     package var recovery: RecoveringDatabase.Recovery? { db.recovery }
@@ -145,11 +148,17 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         guard !key.isEmpty else {
             throw LicenseError(.emptyKey, "no license key was given; paste the key from your purchase email")
         }
+        guard key.utf8.count <= Self.maxKeyBytes else {
+            throw LicenseError(
+                .emptyKey,
+                "what was given is \(key.utf8.count) bytes long, longer than any license key (at most \(Self.maxKeyBytes)); "
+                    + "paste only the key from your purchase email")
+        }
         let masked = LicenseKeyMask.mask(key)
         if var known = try stored().first(where: { $0.key.key == key }) {
             // Already activated here: validating uses up no other activation.
             let answer = try await provider.validate(key: key, instanceId: known.instance.id)
-            known.update(from: answer, at: services.now())
+            known.update(from: answer, at: services.now(), matches: sells(known.productId, answer.meta))
             try keep(known)
             return access(known).status(at: services.now())
         }
@@ -161,6 +170,18 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         case .disabled:
             throw LicenseError(.rejected, "license key \(masked) is disabled; contact the seller", licenseKey: check.licenseKey)
         case .active, .inactive: break
+        }
+        if let store = settings.storeId, check.meta.storeId != store {
+            throw LicenseError(
+                .unknownProduct,
+                "license key \(masked) is from \(provider.name) store \(check.meta.storeId ?? "?"), not this app's store \(store); "
+                    + "check that the key is for this app",
+                licenseKey: check.licenseKey)
+        }
+        if !check.succeeded, check.licenseKey.status == .active {
+            throw LicenseError(
+                .rejected, "\(provider.name) says license key \(masked) is not valid (\(check.error ?? "no reason given"))",
+                licenseKey: check.licenseKey)
         }
         guard let product = product(for: check.meta) else {
             let bought = [check.meta.productName, check.meta.variantName].compactMap { $0 }.joined(separator: ", ")
@@ -176,6 +197,16 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
                 .rejected, "\(provider.name) did not activate license key \(masked): \(answer.error ?? "no reason given")",
                 licenseKey: answer.licenseKey)
         }
+        // The activation is the word that counts: it must name what the check named.
+        guard sells(product.id, answer.meta) else {
+            try? await provider.deactivate(key: key, instanceId: instance.id)
+            throw LicenseError(
+                .unknownProduct,
+                "\(provider.name)'s activation of license key \(masked) names product \(answer.meta.productId ?? "?") "
+                    + "variant \(answer.meta.variantId ?? "?") of store \(answer.meta.storeId ?? "?"), not \(product.id) "
+                    + "the key was checked for; the key was not activated",
+                licenseKey: answer.licenseKey)
+        }
         let now = services.now()
         let record = LicenseRecord(
             key: answer.licenseKey, instance: instance, meta: answer.meta, productId: product.id,
@@ -186,10 +217,17 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         return access(record).status(at: now)
     }
 
-    /// The catalog product a purchase described by `meta` unlocks: its variant, else its product.
+    /// The catalog product a purchase described by `meta` unlocks: its variant, else its
+    /// product; nil for none, or for a key from another store than the catalog's `store_id`.
     private func product(for meta: LicenseMeta) -> Product? {
+        if let store = settings.storeId, meta.storeId != store { return nil }
         let candidates = catalog.products.filter { $0.lemonSqueezy?.matches(meta) == true }
         return candidates.first { $0.lemonSqueezy?.variantId != nil } ?? candidates.first
+    }
+
+    /// Whether an answer describing `meta` is about a key for `productId`, of the catalog's store.
+    private func sells(_ productId: String, _ meta: LicenseMeta) -> Bool {
+        product(for: meta)?.id == productId
     }
 
     private func stored() throws(LicenseError) -> [LicenseRecord] {
@@ -295,11 +333,27 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     }
 
     /// Whether a background validation is due: none succeeded or failed within the refresh
-    /// interval, or the back-off after a failure has passed.
+    /// interval, or the back-off after a failure has passed. Due now, whatever the schedule
+    /// says, for a license the provider never answered for, one validated after now, or a
+    /// schedule more than the refresh interval after the last validation or after now (rows
+    /// moved ahead by hand).
     package var isRefreshDue: Bool {
         guard let records = try? db.records(), !records.isEmpty else { return false }
+        let now = services.now()
         let next = (try? db.value("next_check")).flatMap { $0.flatMap(Double.init) }.map(Date.init(timeIntervalSince1970:))
-        return next.map { services.now() >= $0 } ?? true
+        guard let next else { return true }
+        // A minute of slack: the schedule is written a moment after the validation it follows.
+        // After a failure the back-off schedule may lie past the last validation's interval,
+        // but never more than an interval after now.
+        let furthest = services.refreshInterval + 60
+        let backingOff = ((try? db.value("failures")) ?? nil) != nil
+        let moved =
+            next.timeIntervalSince(now) > furthest
+            || records.contains {
+                !$0.answered || $0.validatedAt > now.addingTimeInterval(60)
+                    || (!backingOff && next.timeIntervalSince($0.validatedAt) > furthest)
+            }
+        return moved || now >= next
     }
 
     /// Validates in the background when due, and from then on every refresh interval (when the
@@ -328,13 +382,15 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
             do {
                 do {
                     let answer = try await provider.validate(key: record.key.key, instanceId: record.instance.id)
-                    record.update(from: answer, at: services.now())
+                    record.update(from: answer, at: services.now(), matches: sells(record.productId, answer.meta))
                 } catch  where error.kind == .notFound {
                     record.notFound = true
+                    record.answered = true
                     record.validatedAt = services.now()
                 } catch  where error.kind == .rejected && error.licenseKey != nil {
                     // A refusal that describes the key (expired, disabled) is the provider's word on it.
                     record.key = error.licenseKey!
+                    record.answered = true
                     record.validatedAt = services.now()
                 }
                 try keep(record)
@@ -417,7 +473,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
 
     /// The licenses as transactions (`LEMON_SQUEEZY`), from the database alone: no network.
     package func currentTransactions() throws -> [StoreTransaction] {
-        try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId)) }
+        try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId), at: services.now()) }
     }
 
     package func now() throws -> Date { services.now() }

@@ -16,15 +16,19 @@ package struct LicenseSettings: Equatable, Sendable {
     package var offlineGraceDays: Int
     /// `customer_portal_url`: where the customer manages their subscription (the merchant's portal).
     package var customerPortalURL: URL?
+    /// `lemon_squeezy: {"store_id": ...}`: the seller's store; a key from another store is
+    /// refused, whatever product ids it names. Nil: any store.
+    package var storeId: String?
 
     package init(
         provider: Provider = .lemonSqueezy, apiBaseURL: URL = LicenseSettings.lemonSqueezyAPI, offlineGraceDays: Int = 14,
-        customerPortalURL: URL? = nil
+        customerPortalURL: URL? = nil, storeId: String? = nil
     ) {
         self.provider = provider
         self.apiBaseURL = apiBaseURL
         self.offlineGraceDays = offlineGraceDays
         self.customerPortalURL = customerPortalURL
+        self.storeId = storeId
     }
 
     /// Why `url` may not carry license keys (nil when it may): only `https`, except `http` to a

@@ -9,7 +9,8 @@ public struct LicenseStatus: Equatable, Sendable {
         case expired
         /// The seller disabled the key.
         case disabled
-        /// The provider says the key is not activated (its activations were removed elsewhere).
+        /// The provider says the key is not activated (its activations were removed elsewhere), or
+        /// that it is not valid here: `valid: false`, or an answer naming another product or store.
         case inactive
         /// The provider no longer knows the key or this machine's activation of it.
         case notFound = "not_found"

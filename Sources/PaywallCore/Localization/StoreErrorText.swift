@@ -29,9 +29,18 @@ package enum StoreErrorText {
         package var appText: String?
 
         package init(_ error: (any Error)?) {
-            storeCode = (error as? StoreCodedError)?.storeCode
-            appText = storeCode == nil ? (error as? LocalizedError)?.errorDescription : nil
+            storeCode = ((error as? StoreCodedError)?.storeCode).map(StoreErrorText.bounded)
+            appText = storeCode == nil ? ((error as? LocalizedError)?.errorDescription).map(StoreErrorText.bounded) : nil
         }
+    }
+
+    /// Characters of an app's or store's text a dialog shows at most: a dialog is read, and
+    /// laying out a megabyte of text stalls the main loop for seconds.
+    public static let maxShownCharacters = 500
+
+    /// `text`, cut to `maxShownCharacters` with an ellipsis.
+    static func bounded(_ text: String) -> String {
+        text.count <= maxShownCharacters ? text : String(text.prefix(maxShownCharacters - 1)) + "…"
     }
 
     /// Codes with a text of their own (`store.error.<code>` in the string tables).

@@ -82,6 +82,8 @@ extension PaywallSession {
             events.emit(kind, params(p))
         case .templateVariableUnknown(let name):
             events.emit(.templateVariableUnknown, params(["name": .string(name)]))
+        case .navigationBlocked(let url, let reason):
+            events.emit(.navigationBlocked, params(["url": .string(url), "reason": .string(reason)]))
         case .custom(let data):
             events.emit(.custom, params(["data": .string(data)]))
             delegate?.handleCustom(data)

@@ -153,6 +153,7 @@ package struct PageEnvelopeDecoder: Sendable {
                     type: try f.string("type"),
                     timeOnPreviousPageMs: try f.optionalNumber("time_on_previous_page_ms")))
         case "template_variable_unknown": return .templateVariableUnknown(name: try f.string("name"))
+        case "navigation_blocked": return .navigationBlocked(url: try f.string("url"), reason: try f.string("reason"))
         default:
             // The web checkout messages are reported under their own names (`EventName`).
             if let step = EventName(rawValue: name), EventName.webCheckoutSteps.contains(step) {

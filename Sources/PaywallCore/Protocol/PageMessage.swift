@@ -25,6 +25,9 @@ package enum PageMessage: Equatable, Sendable {
     case webCheckout(kind: EventName, checkoutContextId: String, productId: String?)
     /// Ours: the runtime's page script met `{{ name }}` with no such template variable.
     case templateVariableUnknown(name: String)
+    /// Ours: the runtime's page script refused a link (a `javascript:` URL, or a filled-in URL
+    /// attribute that is no http, https, mailto or bundle URL).
+    case navigationBlocked(url: String, reason: String)
 
     /// The wire name of the message, as the page sent it (snake_case).
     package var eventName: String {
@@ -47,6 +50,7 @@ package enum PageMessage: Equatable, Sendable {
         case .pageView: "page_view"
         case .webCheckout(let kind, _, _): kind.rawValue
         case .templateVariableUnknown: "template_variable_unknown"
+        case .navigationBlocked: "navigation_blocked"
         }
     }
 

@@ -82,6 +82,10 @@ extension Purchases {
             }
             completed(product, trialExpected: trialExpected, report: report)
             return .purchased
+        case .alreadyOwned:
+            try? refresh()
+            report(.transactionRestore, subject)
+            return .alreadyOwned
         case .cancelled:
             report(.transactionAbandon, subject)
             return .cancelled

@@ -3,6 +3,9 @@ import Foundation
 /// What happened to a purchase.
 public enum PurchaseResult: Sendable {
     case purchased
+    /// The store found the user owns it already (bought meanwhile elsewhere, say in another
+    /// process of the same app): nothing was charged.
+    case alreadyOwned
     /// The user backed out.
     case cancelled
     /// Waiting for someone else (a parent's approval, a bank); it may complete later.

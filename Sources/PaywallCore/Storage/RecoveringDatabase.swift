@@ -21,12 +21,29 @@ package enum RecoveringDatabase {
     ///   - migrations: the schema, see `SQLiteDatabase.migrate`.
     ///   - readOnly: only read (a read-only data directory): nothing is created, migrated or
     ///     moved. A missing file reads as an empty database; one that would need any of that
-    ///     is an error saying so.
+    ///     is an error saying so. A file that cannot be opened for writing for want of room
+    ///     (a full disk) is opened this way too, with `writeRefused` saying why.
     /// - Returns: the database and, when the old file was moved aside, what happened.
     package static func open(path: String, applicationId: Int32, migrations: [String], readOnly: Bool = false)
         throws(SQLiteError) -> (SQLiteDatabase, Recovery?)
     {
         if readOnly { return (try openReadOnly(path: path, applicationId: applicationId, migrations: migrations), nil) }
+        do {
+            return try openWritable(path: path, applicationId: applicationId, migrations: migrations)
+        } catch  where error.isNoSpace {
+            // Reading needs no room: a full disk must not lock a paying user out. The database
+            // says why it is read-only, for the caller to report; every write then fails.
+            guard let database = try? openReadOnly(path: path, applicationId: applicationId, migrations: migrations) else {
+                throw error
+            }
+            database.writeRefused = error
+            return (database, nil)
+        }
+    }
+
+    private static func openWritable(path: String, applicationId: Int32, migrations: [String])
+        throws(SQLiteError) -> (SQLiteDatabase, Recovery?)
+    {
         do {
             return (try openChecked(path: path, applicationId: applicationId, migrations: migrations), nil)
         } catch let problem as Unusable {

@@ -25,6 +25,8 @@ package final class RuntimeState {
     package init(path: String, now: Date = Date()) throws(SQLiteError) {
         (database, recovery) = try RecoveringDatabase.open(
             path: path, applicationId: Self.applicationId, migrations: Self.migrations)
+        // Read-only on a full disk: the date is written at the next start with room.
+        guard database.writeRefused == nil else { return }
         try database.query(
             "INSERT OR IGNORE INTO facts (key, value) VALUES ('installed_at', ?)",
             [.text(String(now.timeIntervalSince1970))])

@@ -38,6 +38,10 @@ package struct SQLiteError: Error, Equatable, CustomStringConvertible {
 
     /// The file, or its directory, cannot be opened or written.
     package var isUnwritable: Bool { code == SQLITE_CANTOPEN || code == SQLITE_READONLY }
+
+    /// A write failed for want of room: the disk is full, or an I/O error (what a full disk
+    /// gives when SQLite maps its WAL index).
+    package var isNoSpace: Bool { [SQLITE_FULL, SQLITE_IOERR].contains(code & 0xFF) }
 }
 
 /// A small, synchronous SQLite connection: prepared statements with bound values,
@@ -45,6 +49,8 @@ package struct SQLiteError: Error, Equatable, CustomStringConvertible {
 package final class SQLiteDatabase {
     private var handle: OpaquePointer
     package let path: String
+    /// Why a file meant for writing was opened read-only instead (a full disk); nil otherwise.
+    package internal(set) var writeRefused: SQLiteError?
 
     /// Opens (creating) the file in WAL mode, waiting up to 5 s for other processes' locks.
     /// `readOnly` opens an existing file for reading only: nothing is created or written, so
@@ -93,12 +99,12 @@ package final class SQLiteDatabase {
 
     /// A WAL file read without its `-shm` index needs to create one next to it, which a
     /// read-only directory forbids (CANTOPEN as root on a read-only mount, READONLY for a user
-    /// without write permission); nobody can write there either, so the file is then read as
-    /// immutable (no locks, no index).
+    /// without write permission) and a full disk fails (IOERR, FULL); nobody can write there
+    /// either, so the file is then read as immutable (no locks, no index).
     private func readOnlyCheck() throws(SQLiteError) {
         do {
             try execute("PRAGMA schema_version")
-        } catch  where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.code & 0xFF) {
+        } catch  where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.code & 0xFF) || error.isNoSpace {
             let immutable = try Self.open(path, .immutable)
             sqlite3_close_v2(handle)
             handle = immutable
@@ -238,7 +244,13 @@ package final class SQLiteDatabase {
     private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
     private func failure(_ rc: Int32) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle) & 0xff, message: "\(path): \(lastError)")
+        let code = sqlite3_extended_errcode(handle) & 0xff
+        if code == SQLITE_READONLY, let writeRefused {
+            return SQLiteError(
+                code: SQLITE_FULL,
+                message: "\(path) cannot be written: it was opened read-only (\(writeRefused.message)); free some disk space")
+        }
+        return SQLiteError(code: code, message: "\(path): \(lastError)")
     }
 }
 

@@ -61,6 +61,13 @@ public final class Paywalls {
         PaywallRuntime.handleDeepLink(url)
     }
 
+    /// A redeem link kept (before `configure`) or sent on: false when it was dropped, as many
+    /// as `maxPendingDeepLinks` waiting already (the sidecar then says so).
+    package static func keepOrSendDeepLink(_ url: URL) -> Bool { PaywallRuntime.keepOrSend(url) }
+
+    /// Redeem links kept before `configure`, at most.
+    package static var maxPendingDeepLinks: Int { PaywallRuntime.maxPendingDeepLinks }
+
     /// The redemption of the redeem links kept from before `configure` (the static
     /// `handleDeepLink(_:)` came first); await its value for their outcomes. Nil when none were
     /// kept, or the catalog sells no license keys.
@@ -152,6 +159,9 @@ public final class Paywalls {
                 return refuse(.paywallAlreadyPresented(placement: placement), handler)
             }
             placementsShowing += 1
+            // Dismissed while the placement is decided and its bundle found: never shown.
+            let asked = presenter.dismissals
+            presenter.resolving += 1
             var handler = handler
             let completed = handler.completed
             handler.completed = { [weak self] ran in
@@ -160,17 +170,18 @@ public final class Paywalls {
             }
             // A placement a campaign lists is decided by audience and experiment.
             if await registerByCampaign(
-                placement: placement, params: params, parent: parent, handler: handler, feature: feature)
+                placement: placement, params: params, parent: parent, handler: handler, feature: feature, asked: asked)
             {
                 return
             }
             switch await runtime.decide(placement: placement) {
             case .notFound(let reason):
+                presenter.resolving -= 1
                 refuse(.placementNotFound(placement: placement, reason: reason), handler)
             case .show(let entry, let gated, let condition):
                 await show(
                     entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
-                    handler: handler, feature: feature)
+                    handler: handler, feature: feature, asked: asked)
             }
         }
     }
@@ -178,15 +189,19 @@ public final class Paywalls {
     func show(
         _ entry: PaywallConfig.Entry, placement: String, params: [String: JSONValue], gated: Bool,
         condition: PresentationCondition, parent: ParentWindow?, handler: PlacementHandler, feature: (@MainActor () -> Void)?,
-        eventTags: [String: JSONValue] = [:]
+        asked: Int, eventTags: [String: JSONValue] = [:]
     ) async {
-        guard let (bundle, found, inUse) = await cachedOrFallback(entry) else {
+        let cached = await cachedOrFallback(entry)
+        presenter.resolving -= 1
+        guard let (bundle, found, inUse) = cached else {
             return refuse(.noPaywallView(placement: placement, paywall: entry.id), handler)
         }
         var options = found
         options.params = params
         options.condition = condition
         options.eventTags = eventTags
+        // A paywall dismissed before it appeared was never presented, so it is not dismissed either.
+        let shown = ShownFlag()
         let presentation = presenter.present(bundle, options: options, parent: parent) {
             [runtime] result in
             withExtendedLifetime(inUse) {}
@@ -196,15 +211,22 @@ public final class Paywalls {
                 handler.skipped?(reason)
                 runs = true  // skipped for having access
             default:
-                handler.dismissed?(result)
+                if shown.value { handler.dismissed?(result) }
                 runs = !gated || Self.grantsAccess(result, condition: condition, status: runtime.subscriptionStatus)
             }
             if runs { feature?() }
             handler.completed?(runs)
         }
         presentation.onShown = { [weak presentation] in
+            shown.value = true
             if let presentation { handler.presented?(presentation) }
         }
+        presenter.dismissIfAskedBefore(asked, presentation)
+    }
+
+    /// Whether a placement's paywall appeared.
+    private final class ShownFlag {
+        var value = false
     }
 
     /// A registration that shows nothing: reported as `paywallPresentationRequest` with

@@ -26,12 +26,41 @@ extension Paywalls {
         if params.isEmpty, let shown = presenter.presentPreloaded(id: paywall, parent: parent, completion: completion) {
             return shown
         }
-        var (bundle, options, inUse) = try await resolve(paywall)
+        // Dismissed while its bundle is found: it is then dismissed as it starts, never shown.
+        let asked = presenter.dismissals
+        presenter.resolving += 1
+        let resolved: (PaywallBundle, PaywallPresenter.Options, FileLock?)
+        do {
+            resolved = try await resolve(paywall)
+            presenter.resolving -= 1
+        } catch {
+            presenter.resolving -= 1
+            throw error
+        }
+        var (bundle, options, inUse) = resolved
         options.params = params
-        return presenter.present(bundle, options: options, parent: parent) { result in
+        let shown = presenter.present(bundle, options: options, parent: parent) { result in
             withExtendedLifetime(inUse) {}
             completion(result)
         }
+        presenter.dismissIfAskedBefore(asked, shown)
+        return shown
+    }
+
+    /// For a `present(paywall:)` asked for before the task that calls it runs (the sidecar's):
+    /// a `dismissPresented` meanwhile still counts it and reaches it. Returns the mark to give
+    /// `presentationStarted`; call `reservationEnded` as the task starts.
+    package func reservePresentation() -> Int {
+        presenter.resolving += 1
+        return presenter.dismissals
+    }
+
+    /// The reservation's task started (`present(paywall:)` counts itself from here).
+    package func reservationEnded() { presenter.resolving -= 1 }
+
+    /// Dismisses `presentation` at once when a `dismissPresented` came since `mark`.
+    package func presentationStarted(_ presentation: PaywallPresentation, reservedAt mark: Int) {
+        presenter.dismissIfAskedBefore(mark, presentation)
     }
 
     /// Loads `paywall` into a hidden window ahead of time, so `present(paywall:)` of the same

@@ -37,13 +37,18 @@ extension Paywalls {
     /// experiment's fields on every event of the presentation.
     func registerByCampaign(
         placement: String, params: [String: JSONValue], parent: ParentWindow?, handler: PlacementHandler,
-        feature: (@MainActor () -> Void)?
+        feature: (@MainActor () -> Void)?, asked: Int
     ) async -> Bool {
         guard let config = await runtime.config(), config.campaign(for: placement) != nil,
             let decider = await decider(params: params)
         else { return false }
         let decision = decider.decide(placement: placement)
-        if let reason = decision.condition.skipReason(for: runtime.subscriptionStatus) {
+        let outcome = decision.outcome
+        let entry = outcome.result == .paywall ? decision.paywall : nil
+        // `show` ends the placement's resolving once its bundle is found; every other way ends it here.
+        let skip = decision.condition.skipReason(for: runtime.subscriptionStatus)
+        if entry == nil || skip != nil { presenter.resolving -= 1 }
+        if let reason = skip {
             events.emit(
                 .paywallPresentationRequest,
                 [
@@ -55,17 +60,15 @@ extension Paywalls {
             handler.completed?(true)
             return true
         }
-        let outcome = decision.outcome
         runtime.reportTriggerFire(placement: placement, outcome: outcome)
         handler.decided?(outcome)
         switch outcome.result {
         case .paywall:
             runtime.confirm(decision, by: decider)
-            guard let entry = decision.paywall else { return true }
+            guard let entry else { return true }
             await show(
                 entry, placement: placement, params: params, gated: decision.gated, condition: decision.condition,
-                parent: parent, handler: handler, feature: feature,
-                eventTags: outcome.eventParams)
+                parent: parent, handler: handler, feature: feature, asked: asked, eventTags: outcome.eventParams)
         case .holdout, .noAudienceMatch:
             if outcome.result == .holdout { runtime.confirm(decision, by: decider) }
             let reason: SkipReason =

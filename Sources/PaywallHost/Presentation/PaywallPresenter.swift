@@ -207,13 +207,28 @@ package final class PaywallPresenter {
         return presentation
     }
 
-    /// Takes every paywall on screen down from the app's side (each result `.declined`);
-    /// returns how many there were.
+    /// Takes every paywall on screen or on its way there down from the app's side (each
+    /// result `.declined`): those shown, those whose status is still checked, and those still
+    /// being resolved (`resolving`), which are dismissed as they start and never appear.
+    /// Returns how many there were.
     @discardableResult
     package func dismissPresented() -> Int {
-        let shown = presentedPaywalls
-        for presentation in shown { presentation.dismiss() }
-        return shown.count
+        dismissals += 1
+        let started = Array(active.values)
+        for presentation in started { presentation.dismiss() }
+        return started.count + resolving
+    }
+
+    /// Bumped by every `dismissPresented`: a presentation asked for before it and started
+    /// after it is dismissed at once (`dismissIfAskedBefore`).
+    package private(set) var dismissals = 0
+    /// Presentations asked for whose bundle or config is still being found.
+    package var resolving = 0
+
+    /// Dismisses `presentation` when a `dismissPresented` came since `asked` (a `dismissals`
+    /// value read when it was asked for): it then never appears.
+    package func dismissIfAskedBefore(_ asked: Int, _ presentation: PaywallPresentation) {
+        if dismissals != asked { presentation.dismiss() }
     }
 
     /// The paywalls on screen now (not those preloaded or still being prepared).

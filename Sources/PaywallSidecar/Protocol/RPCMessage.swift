@@ -3,31 +3,33 @@ import PaywallCore
 /// One line the app sent `paywall serve`, decoded: a request, a notification, or the app's
 /// response to a request of the server's (`purchase`, `restorePurchases`).
 package enum RPCMessage: Equatable {
-    case request(id: JSONValue, method: String, params: RPCParams)
+    case request(id: RPCID, method: String, params: RPCParams)
     case notification(method: String, params: RPCParams)
-    case response(id: JSONValue, outcome: Result<JSONValue, RPCError>)
+    case response(id: RPCID, outcome: Result<JSONValue, RPCError>)
 
     /// Decodes one line. The error carries the id to answer with (null when the line has none
-    /// that could be read).
+    /// that could be read). A key written twice in an object is refused (-32600, naming it),
+    /// as the runtime's file loaders refuse it: keeping either one would hide a mistake.
     package static func decode(_ line: [UInt8]) -> Result<RPCMessage, DecodeFailure> {
-        guard let text = String(validating: line, as: UTF8.self) else {
+        guard String(validating: line, as: UTF8.self) != nil else {
             return .failure(DecodeFailure(id: .null, error: .parseError("the line is not UTF-8")))
         }
-        let value: JSONValue
-        do { value = try JSONValue(parsing: text) } catch {
-            return .failure(DecodeFailure(id: .null, error: .parseError("\(error)")))
+        let message: JSONMessage
+        do { message = try JSONMessage(line, refusingDuplicateKeys: true) } catch {
+            guard let key = error.duplicateKey else { return .failure(DecodeFailure(id: .null, error: .parseError("\(error)"))) }
+            let id = (try? JSONMessage(line, refusingDuplicateKeys: false)).flatMap(Self.id(of:)) ?? .null
+            return .failure(
+                DecodeFailure(
+                    id: id,
+                    error: .invalidRequest("the key \"\(key)\" appears twice in one object (\(error)); send each key once")))
         }
-        guard case .object(let object) = value else {
-            let what = value.arrayValue != nil ? "a batch (an array); batches are not taken" : "not an object"
+        guard case .object(let object) = message.value else {
+            let what = message.value.arrayValue != nil ? "a batch (an array); batches are not taken" : "not an object"
             return .failure(DecodeFailure(id: .null, error: .invalidRequest("\(what): send one JSON-RPC 2.0 object per line")))
         }
         // An id that can be answered with, even when the rest of the request is wrong.
         let rawId = object["id"]
-        let id: JSONValue? =
-            switch rawId {
-            case .string, .number: rawId
-            default: nil
-            }
+        let id = Self.id(of: message)
         func invalid(_ reason: String) -> Result<RPCMessage, DecodeFailure> {
             .failure(DecodeFailure(id: id ?? .null, error: .invalidRequest(reason)))
         }
@@ -58,22 +60,32 @@ package enum RPCMessage: Equatable {
         return .success(.request(id: id, method: method, params: params))
     }
 
+    /// The message's id when it is one (a string, or a number with its text as sent).
+    private static func id(of message: JSONMessage) -> RPCID? {
+        switch message.value["id"] {
+        case .string(let text)?: RPCID(.string(text))
+        case .number(let number)?:
+            RPCID(number: .number(number), text: message.numberTexts["id"] ?? JSONValue.number(number).jsonText)
+        default: nil
+        }
+    }
+
     /// Why a line is no message, and the id to answer it with.
     package struct DecodeFailure: Error, Equatable {
-        package let id: JSONValue
+        package let id: RPCID
         package let error: RPCError
     }
 
     // MARK: Lines the server writes
 
-    /// A success response.
-    package static func response(id: JSONValue, result: JSONValue) -> String {
-        JSONValue.object(["jsonrpc": "2.0", "id": id, "result": result]).jsonText
+    /// A success response (keys sorted, as `JSONValue.jsonText` writes them).
+    package static func response(id: RPCID, result: JSONValue) -> String {
+        #"{"id":\#(id.text),"jsonrpc":"2.0","result":\#(result.jsonText)}"#
     }
 
     /// An error response.
-    package static func response(id: JSONValue, error: RPCError) -> String {
-        JSONValue.object(["jsonrpc": "2.0", "id": id, "error": error.json]).jsonText
+    package static func response(id: RPCID, error: RPCError) -> String {
+        #"{"error":\#(error.json.jsonText),"id":\#(id.text),"jsonrpc":"2.0"}"#
     }
 
     /// A notification to the app.

@@ -24,7 +24,11 @@ package struct RPCParams: Equatable {
 
     package func string(_ name: String) throws(RPCError) -> String? {
         guard let value = given(name) else { return nil }
-        guard let text = value.stringValue else { throw .invalidParams(field: name, "must be a string; got \(value.jsonText)") }
+        guard let text = value.stringValue else {
+            // A key sent as another type is not printed back (errors end up in logs).
+            let got = name == "license_key" ? "a value of another type (not shown: it may hold a key)" : value.jsonText
+            throw .invalidParams(field: name, "must be a string; got \(got)")
+        }
         return text
     }
 

@@ -49,6 +49,18 @@ final class PaywallRuntimeDeepLinkTests: XCTestCase {
         XCTAssertNil(try configure().deepLinkRedemptions, "a kept link is redeemed once")
     }
 
+    /// 1,000 links before configuration would be 1,000 License API requests once configured.
+    func testTheLinksKeptBeforeConfigurationAreBounded() async throws {
+        let links = (0..<20).map { URL(string: "lumennotes://paywall/redeem?license_key=KEY-\($0)")! }
+        XCTAssertEqual(links.map(PaywallRuntime.keepOrSend), (0..<20).map { $0 < PaywallRuntime.maxPendingDeepLinks })
+        XCTAssertTrue(PaywallRuntime.keepOrSend(links[0]), "a link kept already counts once")
+        XCTAssertTrue(PaywallRuntime.handleDeepLink(links[19]), "still a link the runtime handles")
+        let runtime = try configure()
+        let outcomes = await runtime.deepLinkRedemptions?.value
+        XCTAssertEqual(outcomes?.count, PaywallRuntime.maxPendingDeepLinks)
+        XCTAssertEqual(server.requests.count, PaywallRuntime.maxPendingDeepLinks)
+    }
+
     func testALinkAfterConfigurationIsRedeemedAtOnce() async throws {
         let runtime = try configure()
         XCTAssertNil(runtime.deepLinkRedemptions)

@@ -525,6 +525,14 @@ extension CatalogFileTests {
                 #"{"offline_grace_days": 3, "products": [{"id": "pro", \#(basics), "kind": "consumable"}]}"#,
                 #""offline_grace_days" is only allowed with "store": "lemon_squeezy""#
             ),
+            (
+                #"{"lemon_squeezy": {"store_id": 1}, "products": [{"id": "pro", \#(basics), "kind": "consumable"}]}"#,
+                #""lemon_squeezy" is only allowed with "store": "lemon_squeezy""#
+            ),
+            (
+                #"{"store": "lemon_squeezy", "lemon_squeezy": {}, "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+                #""lemon_squeezy.store_id" is required"#
+            ),
         ]
         for (json, expected) in cases {
             let message = parseError(json)
@@ -537,5 +545,12 @@ extension CatalogFileTests {
             #"{"store": "lemon_squeezy", "license_api_base_url": "http://127.0.0.1:8080", "products": [{"id": "pro", \#(licenseProduct)}]}"#
         )
         XCTAssertEqual(catalog.licensing?.apiBaseURL.absoluteString, "http://127.0.0.1:8080")
+    }
+
+    func testTheSellersStoreIdIsOptional() throws {
+        let product = #"{"id": "pro", \#(licenseProduct)}"#
+        XCTAssertNil(try parse(#"{"store": "lemon_squeezy", "products": [\#(product)]}"#).licensing?.storeId)
+        let catalog = try parse(#"{"store": "lemon_squeezy", "lemon_squeezy": {"store_id": 42}, "products": [\#(product)]}"#)
+        XCTAssertEqual(catalog.licensing?.storeId, "42")
     }
 }

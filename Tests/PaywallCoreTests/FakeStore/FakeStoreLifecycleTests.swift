@@ -75,6 +75,7 @@ func customerInfo(of store: FakeStore) throws -> CustomerInfo {
 func resultName(_ result: PurchaseResult) -> String {
     switch result {
     case .purchased: "purchased"
+    case .alreadyOwned: "already owned"
     case .cancelled: "cancelled"
     case .pending: "pending"
     case .failed(let error): "failed: \(error)"
@@ -519,7 +520,7 @@ final class FakeStoreLifecycleTests: FakeStoreTestCase {
         await expectPurchase(F.yearly, on: store, "purchased")
         try advance(store, 8, .day)  // paid yearly from Feb 7
         await expectPurchase(F.monthly, on: store, "purchased")  // downgrade at the next renewal
-        await expectPurchase(F.yearly, on: store, "purchased")  // changed their mind: stay yearly
+        await expectPurchase(F.yearly, on: store, "already owned")  // changed their mind: stay yearly
         XCTAssertEqual(try store.currentTransactions().count, 2)
 
         try advance(store, 1, .year)
@@ -602,7 +603,7 @@ final class FakeStoreLifecycleTests: FakeStoreTestCase {
     func testNonConsumableGrantsLifetimeAccessAndIsNotChargedTwice() async throws {
         let store = try makeStore()
         await expectPurchase(F.lifetime, on: store, "purchased")
-        await expectPurchase(F.lifetime, on: store, "purchased")
+        await expectPurchase(F.lifetime, on: store, "already owned")
         XCTAssertEqual(try store.currentTransactions().map(\.id), ["fake_000001"], "no second transaction")
 
         try advance(store, 10, .year)
@@ -623,7 +624,7 @@ final class FakeStoreLifecycleTests: FakeStoreTestCase {
         let store = try makeStore()
         await expectPurchase(F.monthly, on: store, "purchased")
         try advance(store, 5, .day)
-        await expectPurchase(F.monthly, on: store, "purchased")
+        await expectPurchase(F.monthly, on: store, "already owned")
         let transactions = try store.currentTransactions()
         XCTAssertEqual(transactions.map(\.id), ["fake_000001"])
         XCTAssertEqual(transactions[0].expirationDate, F.month.advance(F.start), "the period is unchanged")

@@ -10,6 +10,8 @@ CONTROL (a JSON file, read on every request) scripts it:
                      "expires_at": null, "product_id": 10, "variant_id": 11, "revision": 0}},
    "script": {"/v1/licenses/validate": [{"status": 429, "headers": {"Retry-After": "2"}},
                                        {"status": 200, "raw": "not json"}]}}
+A key may also carry "store_id" (1 unless given), "valid" (what validate answers, else whether
+it is active) and "activation_product_id" (the product an activation's answer names).
 A key is copied into the server's state when first seen, and again when its "revision" grows
 (to expire or disable it). Each path's "script" entries answer its next requests, in order,
 before the contract does. Every request is appended to LOG as a JSON line.
@@ -45,8 +47,9 @@ def key_json(key, state):
             "created_at": STAMP, "expires_at": state.get("expires_at")}
 
 
-def meta_json(state):
-    return {"store_id": 1, "order_id": 2, "order_item_id": 3, "product_id": state.get("product_id", 10),
+def meta_json(state, activation=False):
+    product = state.get("activation_product_id", state.get("product_id", 10)) if activation else state.get("product_id", 10)
+    return {"store_id": state.get("store_id", 1), "order_id": 2, "order_item_id": 3, "product_id": product,
             "product_name": state.get("product_name", "Lumen Pro"), "variant_id": state.get("variant_id", 11),
             "variant_name": state.get("variant_name", "Default"), "customer_id": 4,
             "customer_name": "Ada Lovelace", "customer_email": "ada@example.com"}
@@ -152,12 +155,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             state["activation_usage"] += 1
             state["status"] = "active"
             return self.answer(200, {flag: True, "error": None, "license_key": key_json(key, state),
-                                     "instance": instance, "meta": meta_json(state)})
+                                     "instance": instance, "meta": meta_json(state, activation=True)})
         if action == "deactivate":
             state["instances"].remove(instance)
             state["activation_usage"] -= 1
             return self.answer(200, {flag: True, "error": None, "license_key": key_json(key, state), "meta": meta_json(state)})
-        return self.answer(200, {flag: state["status"] == "active", "error": None, "license_key": key_json(key, state),
+        return self.answer(200, {flag: state.get("valid", state["status"] == "active"), "error": None, "license_key": key_json(key, state),
                                  "instance": instance, "meta": meta_json(state)})
 
 

@@ -4,7 +4,9 @@ that ROUTES (a JSON file, read on every request) makes misbehave. Writes its por
 A route is an object: {"status": 304} answers that status with no body; {"forever": true}
 streams zeros without a Content-Length; {"declare": N} sends Content-Length N and streams
 zeros; {"trickle": S} sends a byte every S seconds. Every stream stops after "bytes" bytes
-(64 MB unless given) so a test that fails still ends. {"last_modified": "...", "date": "..."}
+(64 MB unless given) so a test that fails still ends. {"echo": true} answers the request's
+method, Content-Type and body as JSON; {"redirect": URL} answers 302 to URL; {"short": N}
+declares N bytes and closes after half of them. Routes answer POST and DELETE as GET does. {"last_modified": "...", "date": "..."}
 serves the file at the path with that Last-Modified and Date (the same unless given), and
 answers 304 to If-Modified-Since.
 Usage: test_http_server.py ROOT ROUTES PORTFILE"""
@@ -43,8 +45,35 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass
 
+    def do_POST(self):
+        self.received = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.do_GET()
+
+    do_DELETE = do_POST
+
     def misbehave(self, route):
         total = route.get("bytes", 64 * 1000 * 1000)
+        if "echo" in route:
+            body = json.dumps({"method": self.command, "content_type": self.headers.get("Content-Type"),
+                               "body": getattr(self, "received", b"").decode()}).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if "redirect" in route:
+            self.send_response(302)
+            self.send_header("Location", route["redirect"])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if "short" in route:
+            self.send_response(200)
+            self.send_header("Content-Length", str(route["short"]))
+            self.end_headers()
+            self.wfile.write(b"x" * (route["short"] // 2))
+            self.close_connection = True
+            return
         if "status" in route:
             self.send_response(route["status"])
             self.send_header("Content-Length", "0")

@@ -131,6 +131,73 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
         XCTAssertEqual(waited, [1, 2])
     }
 
+    func testAServerMessageEchoingTheKeyIsMasked() async throws {
+        server.script["/v1/licenses/validate"] = [
+            .object(["status": 400, "json": .object(["error": "license_key KEY-1111-2222-3333 is not valid here"])])
+        ]
+        do {
+            _ = try await api().validate(key: "KEY-1111-2222-3333", instanceId: nil)
+            XCTFail("accepted")
+        } catch {
+            XCTAssertFalse(error.message.contains("KEY-1111-2222-3333"), error.message)
+            XCTAssertTrue(error.message.contains("license_key ****3333 is not valid here"), error.message)
+        }
+    }
+
+    /// A person waits 30 s at most in all: a longer Retry-After is not waited for.
+    func testALongRetryAfterIsNotWaitedFor() async throws {
+        server.script["/v1/licenses/validate"] = [
+            .object(["status": 429, "headers": .object(["Retry-After": "99999999"])])
+        ]
+        do {
+            _ = try await api().validate(key: "KEY-1111-2222-3333", instanceId: nil)
+            XCTFail("answered despite the rate limit")
+        } catch {
+            XCTAssertEqual(error.kind, .rateLimited)
+            XCTAssertTrue(error.message.contains("the server asks to wait 99999999 s: try again later"), error.message)
+        }
+        let waited = await pauses.all
+        XCTAssertEqual(waited, [])
+        XCTAssertEqual(server.requests.count, 1)
+    }
+
+    func testPausesStopBeforeThirtySecondsInAll() async throws {
+        let wait = JSONValue.object(["status": 503, "headers": .object(["Retry-After": "20"])])
+        server.script["/v1/licenses/validate"] = [wait, wait]
+        do {
+            _ = try await api().validate(key: "KEY-1111-2222-3333", instanceId: nil)
+            XCTFail("answered despite the failures")
+        } catch {
+            XCTAssertEqual(error.kind, .serverError)
+            XCTAssertTrue(error.message.contains("(HTTP 503) after 1 retry; the server asks to wait 20 s"), error.message)
+        }
+        let waited = await pauses.all
+        XCTAssertEqual(waited, [20])
+    }
+
+    func testNegativeAndNaNRetryAfterAreIgnored() async throws {
+        server.keys["KEY-1111-2222-3333"] = LemonSqueezyTestServer.key(id: 7)
+        server.script["/v1/licenses/validate"] = ["-5", "NaN"].map {
+            .object(["status": 429, "headers": .object(["Retry-After": .string($0)])])
+        }
+        _ = try await api().validate(key: "KEY-1111-2222-3333", instanceId: nil)
+        let waited = await pauses.all
+        XCTAssertEqual(waited, [1, 2], "the back-off, not no pause")
+    }
+
+    func testAnHTTPDateRetryAfterIsCountedFromTheServersDate() async throws {
+        server.keys["KEY-1111-2222-3333"] = LemonSqueezyTestServer.key(id: 7)
+        server.script["/v1/licenses/validate"] = [
+            .object([
+                "status": 429,
+                "headers": .object(["Retry-After": "Wed, 21 Oct 2015 07:28:05 GMT", "Date": "Wed, 21 Oct 2015 07:28:00 GMT"]),
+            ])
+        ]
+        _ = try await api().validate(key: "KEY-1111-2222-3333", instanceId: nil)
+        let waited = await pauses.all
+        XCTAssertEqual(waited, [5])
+    }
+
     func testMalformedAnswersAreErrors() async throws {
         let answers: [JSONValue] = [
             .object(["raw": "<html>oops</html>"]),
@@ -195,7 +262,7 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
     }
 
     func testFormEncodingEscapesEverythingButUnreservedASCII() {
-        XCTAssertEqual(LemonSqueezyLicenseAPI.formEncoded(["b": "a+b&c=d é", "a": "x y"]), "a=x%20y&b=a%2Bb%26c%3Dd%20%C3%A9")
+        XCTAssertEqual(HTTPRequest.formEncoded(["b": "a+b&c=d é", "a": "x y"]), "a=x%20y&b=a%2Bb%26c%3Dd%20%C3%A9")
     }
 }
 

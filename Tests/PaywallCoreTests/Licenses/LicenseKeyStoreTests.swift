@@ -187,6 +187,126 @@ final class LicenseKeyStoreTests: XCTestCase {
         XCTAssertFalse(server.requests.contains { $0["path"] == "/v1/licenses/activate" })
     }
 
+    /// A key's state at the server, with `fields` added (store_id, valid, activation_product_id).
+    private func key(_ id: Int, revision: Int = 0, _ fields: [String: JSONValue]) -> JSONValue {
+        guard case .object(var key) = LemonSqueezyTestServer.key(id: id, revision: revision) else { return .null }
+        key.merge(fields) { _, new in new }
+        return .object(key)
+    }
+
+    func testAnActiveKeyTheServerSaysIsNotValidIsRefused() async throws {
+        server.keys["NOT-VALID-KEY-0005"] = key(5, ["valid": false])
+        let runtime = try runtime()
+        do {
+            try await runtime.licenseStore!.redeem(key: "NOT-VALID-KEY-0005")
+            XCTFail("a key answered valid: false activated")
+        } catch {
+            XCTAssertEqual(error.kind, .rejected)
+            XCTAssertTrue(error.message.contains("says license key ****0005 is not valid"), error.message)
+        }
+        XCTAssertFalse(server.requests.contains { $0["path"] == "/v1/licenses/activate" })
+    }
+
+    func testAValidationAnsweringNotValidEndsAccess() async throws {
+        let runtime = try runtime()
+        try await runtime.licenseStore!.redeem(key: Self.key)
+        XCTAssertEqual(runtime.subscriptionStatus, .active(["pro"]))
+        server.keys[Self.key] = key(1, revision: 1, ["valid": false])
+        await runtime.licenseStore!.refresh()
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive)
+        XCTAssertEqual(try runtime.licenseStore!.licenses().first?.reason, .inactive)
+        XCTAssertEqual(try runtime.licenseStore!.licenses().first?.keyStatus, .active)
+    }
+
+    func testAnActivationNamingAnotherProductIsRefusedAndGivenBack() async throws {
+        server.keys["SWAPPED-KEY-0006"] = key(6, ["activation_product_id": 99])
+        let runtime = try runtime()
+        do {
+            try await runtime.licenseStore!.redeem(key: "SWAPPED-KEY-0006")
+            XCTFail("an activation of another product was granted")
+        } catch {
+            XCTAssertEqual(error.kind, .unknownProduct)
+            XCTAssertTrue(error.message.contains("names product 99"), error.message)
+        }
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive)
+        XCTAssertEqual(try runtime.licenseStore!.licenses(), [])
+        XCTAssertEqual(
+            server.requests.map { $0["path"]?.stringValue },
+            ["/v1/licenses/validate", "/v1/licenses/activate", "/v1/licenses/deactivate"], "the activation is given back")
+    }
+
+    func testAKeyFromAnotherStoreThanTheCatalogsIsRefused() async throws {
+        catalog = try server.writeCatalog(in: directory, storeId: 2)
+        let runtime = try runtime()
+        do {
+            try await runtime.licenseStore!.redeem(key: Self.key)
+            XCTFail("a key of store 1 activated for store 2")
+        } catch {
+            XCTAssertEqual(error.kind, .unknownProduct)
+            XCTAssertTrue(error.message.contains("is from Lemon Squeezy store 1, not this app's store 2"), error.message)
+        }
+        XCTAssertFalse(server.requests.contains { $0["path"] == "/v1/licenses/activate" })
+        server.keys["STORE-TWO-KEY-0007"] = key(7, ["store_id": 2])
+        try await runtime.licenseStore!.redeem(key: "STORE-TWO-KEY-0007")
+        XCTAssertEqual(runtime.subscriptionStatus, .active(["pro"]))
+    }
+
+    /// The license database, as someone editing it by hand opens it.
+    private func editLicenses(_ sql: String) throws {
+        try SQLiteDatabase(path: DataDirectory(explicit: directory.appendingPathComponent("data").path).licenses).execute(sql)
+    }
+
+    /// A refunded key whose row was moved to 2100: due at once, and no grace meanwhile.
+    func testALicenseValidatedAfterNowIsDueAndHasNoGrace() async throws {
+        try await runtime().licenseStore!.redeem(key: Self.key)
+        server.keys[Self.key] = LemonSqueezyTestServer.key(id: 1, status: "disabled", revision: 1)
+        try editLicenses(
+            "UPDATE licenses SET validated_at = 4102444800; UPDATE state SET value = '4102444800' WHERE key = 'next_check'")
+        let runtime = try runtime()
+        XCTAssertTrue(runtime.licenseStore!.isRefreshDue)
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive, "no grace from a validation after now")
+        XCTAssertEqual(try runtime.licenseStore!.licenses().first?.reason, .notValidated)
+        await runtime.licenseStore!.refresh()
+        XCTAssertEqual(entitlement(runtime)?.state, .revoked)
+    }
+
+    func testAScheduleFurtherThanTheRefreshIntervalIsDueNow() async throws {
+        try await runtime().licenseStore!.redeem(key: Self.key)
+        XCTAssertFalse(try runtime().licenseStore!.isRefreshDue, "validated just now")
+        try editLicenses("UPDATE state SET value = '4102444800' WHERE key = 'next_check'")
+        XCTAssertTrue(try runtime().licenseStore!.isRefreshDue)
+    }
+
+    func testALicenseTheProviderNeverAnsweredForGivesNothing() async throws {
+        _ = try runtime()
+        let now = clock.now.timeIntervalSince1970
+        try editLicenses(
+            """
+            INSERT INTO licenses (key_id, license_key, status, activation_usage, instance_id, instance_name, meta, product_id,
+                activated_at, validated_at)
+            VALUES ('99', 'INVENTED-KEY-0099', 'active', 1, 'i-1', 'box', '{}', 'pro.lifetime', \(now), \(now));
+            INSERT OR REPLACE INTO state (key, value) VALUES ('next_check', '\(now + 3600)');
+            """)
+        let runtime = try runtime()
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive)
+        XCTAssertTrue(runtime.licenseStore!.isRefreshDue)
+        await runtime.licenseStore!.refresh()
+        XCTAssertEqual(try runtime.licenseStore!.licenses().first?.reason, .notFound)
+        XCTAssertEqual(runtime.subscriptionStatus, .inactive)
+    }
+
+    func testAKeyLongerThanTheLimitIsRefusedUnasked() async throws {
+        let runtime = try runtime()
+        do {
+            try await runtime.licenseStore!.redeem(key: String(repeating: "K", count: LicenseKeyStore.maxKeyBytes + 1))
+            XCTFail("a 4 KB+ key was sent")
+        } catch {
+            XCTAssertEqual(error.kind, .emptyKey)
+            XCTAssertTrue(error.message.contains("longer than any license key (at most 4096)"), error.message)
+        }
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
     func testRedeemingTheSameKeyAgainValidatesInsteadOfActivating() async throws {
         let runtime = try runtime()
         try await runtime.licenseStore!.redeem(key: Self.key)

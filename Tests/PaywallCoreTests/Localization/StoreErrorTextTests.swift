@@ -23,6 +23,16 @@ final class StoreErrorTextTests: XCTestCase {
             "the store declined the purchase (x42)")
     }
 
+    /// An app's 1 MB `failed` message would stall the main loop for seconds in its dialog.
+    func testAnAppsTextIsShownBounded() throws {
+        struct Long: LocalizedError { var errorDescription: String? { String(repeating: "card declined ", count: 80_000) } }
+        let english = try StringTable(directory: locales, locale: "en")
+        let reason = StoreErrorText.reason(for: Long(), strings: english)
+        XCTAssertEqual(reason.count, StoreErrorText.maxShownCharacters)
+        XCTAssertTrue(reason.hasPrefix("card declined card declined"))
+        XCTAssertTrue(reason.hasSuffix("…"))
+    }
+
     func testAnErrorWithoutACodeIsAnUnknownError() throws {
         struct Opaque: Error {}
         let english = try StringTable(directory: locales, locale: "en")

@@ -45,10 +45,10 @@ final class ProtocolReferenceTests: XCTestCase {
             .requestPermission(permissionType: "t", requestId: "r"),
             .requestCallback(requestId: "r", name: "n", behavior: "b", variables: nil), .hapticFeedback(hapticType: "t"),
             .pageView(.init(pageNodeId: "p", flowPosition: 0, pageName: "n", navigationNodeId: "n", type: "t")),
-            .templateVariableUnknown(name: "n"),
+            .templateVariableUnknown(name: "n"), .navigationBlocked(url: "u", reason: "r"),
         ] + EventName.webCheckoutSteps.map { .webCheckout(kind: $0, checkoutContextId: "c", productId: nil) }
 
-    private static let caseCount = 18
+    private static let caseCount = 19
 
     private static func caseIndex(_ message: PageMessage) -> Int {
         switch message {
@@ -70,6 +70,7 @@ final class ProtocolReferenceTests: XCTestCase {
         case .pageView: 15
         case .webCheckout: 16
         case .templateVariableUnknown: 17
+        case .navigationBlocked: 18
         }
     }
 

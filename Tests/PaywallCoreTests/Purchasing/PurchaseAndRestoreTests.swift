@@ -47,6 +47,35 @@ final class PurchaseAndRestoreTests: XCTestCase {
         XCTAssertEqual(storeCalls, 1)
     }
 
+    /// Two processes of one app buy the same lifetime product at once, each before it knew of
+    /// the other's: the store, deciding in one write transaction, charges once, and the second
+    /// is told it is already owned (`transaction_restore`), not `transaction_complete`.
+    @MainActor
+    func testTheSecondOfTwoBuyersAtOnceIsToldItIsAlreadyOwned() async throws {
+        let (first, second) = (Recorder(), Recorder())
+        var buyers: [Purchases] = []
+        for (index, recorder) in [first, second].enumerated() {
+            let store = try makeFakeStore(in: dir)
+            let purchases = try Purchases(
+                controller: store, catalog: store.catalog,
+                cache: EntitlementCache(path: dir.appendingPathComponent("cache-\(index).sqlite").path),
+                transactionSource: store, events: recorder.dispatcher)
+            try purchases.refresh()
+            buyers.append(purchases)
+        }
+        guard case .purchased = await buyers[0].purchase(productId: "lifetime") else { return XCTFail() }
+        let attempt = await buyers[1].purchase(productId: "lifetime")
+        guard case .alreadyOwned = attempt else { return XCTFail("\(attempt)") }
+        XCTAssertTrue(first.names.contains(.transactionComplete))
+        XCTAssertEqual(
+            second.names.filter { $0 != .customerInfoDidChange && $0 != .subscriptionStatusDidChange },
+            [
+                .transactionStart, .transactionRestore,
+            ])
+        XCTAssertEqual(try makeFakeStore(in: dir).allRecords().count, 1, "charged once")
+        XCTAssertTrue(buyers[1].customerInfo.entitlements.contains { $0.id == "lifetime" && $0.isActive })
+    }
+
     /// Nothing is asked of the store for an unknown or owned product, so no progress shows.
     @MainActor
     func testNothingOwnedOrUnknownReachesTheStore() async throws {

@@ -74,9 +74,11 @@ final class LemonSqueezyTestServer {
 
 extension LemonSqueezyTestServer {
     /// A license-key catalog selling `pro.lifetime` (Lemon Squeezy product 10, variant 11) through this server.
-    func writeCatalog(in directory: URL, graceDays: Int = 14) throws -> String {
+    /// `storeId`: the catalog's `lemon_squeezy: {store_id}`.
+    func writeCatalog(in directory: URL, graceDays: Int = 14, storeId: Int? = nil) throws -> String {
+        let seller = storeId.map { #""lemon_squeezy": {"store_id": \#($0)}, "# } ?? ""
         let catalog = """
-            {"store": "lemon_squeezy", "license_api_base_url": "\(baseURL.absoluteString)", "offline_grace_days": \(graceDays),
+            {"store": "lemon_squeezy", "license_api_base_url": "\(baseURL.absoluteString)", "offline_grace_days": \(graceDays), \(seller)
              "customer_portal_url": "https://lumen.lemonsqueezy.com/billing",
              "products": [
                {"id": "pro.lifetime", "display_name": "Lumen Pro", "price": "49.00", "currency": "USD", "kind": "non_consumable",

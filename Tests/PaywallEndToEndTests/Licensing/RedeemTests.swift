@@ -57,6 +57,24 @@ final class RedeemTests: EndToEndTestCase {
         return text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
     }
 
+    /// A redeem link on stdin keeps the key out of argv; a line past 16 KB is refused unread.
+    func testStdinTakesARedeemLinkAndBoundsItsLine() throws {
+        let catalog = try writeCatalog(try startServer())
+        let data = workDir.appendingPathComponent("data").path
+        let linkFile = workDir.appendingPathComponent("link.txt")
+        try Data("lumennotes://paywall/redeem?license_key=\(Self.key)\n".utf8).write(to: linkFile)
+        let redeemed = try PaywallProcess.run(["redeem", "--store", catalog, "--data-dir", data], in: workDir, stdin: linkFile)
+        XCTAssertEqual(redeemed.status, 0, redeemed.stderr)
+        XCTAssertEqual(try JSONValue(parsing: redeemed.stdout)["subscription_status"], "active")
+
+        let long = workDir.appendingPathComponent("long.txt")
+        try Data(String(repeating: "k", count: 64 * 1024).utf8).write(to: long)
+        let refused = try PaywallProcess.run(["redeem", "--store", catalog, "--data-dir", data], in: workDir, stdin: long)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("the line on stdin is over 16 KB"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("kkkk"), "not echoed")
+    }
+
     func testRedeemFromStdinThenTheEntitlementIsActiveInAFreshProcessWithTheServerDown() throws {
         let catalog = try writeCatalog(try startServer())
         let data = workDir.appendingPathComponent("data").path
