@@ -10,12 +10,13 @@ enum PublicSymbols {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-symbols-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
-        for module in modules { try extract(module, to: output) }
+        try extractAll(to: output)
         var lines: Set<String> = []
         for file in try FileManager.default.contentsOfDirectory(atPath: output.path) where file.hasSuffix(".symbols.json") {
             let data = try Data(contentsOf: output.appendingPathComponent(file))
             let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let module = try XCTUnwrap((graph["module"] as? [String: Any])?["name"] as? String)
+            guard modules.contains(module) else { continue }
             for case let symbol as [String: Any] in graph["symbols"] as? [Any] ?? [] {
                 let precise = (symbol["identifier"] as? [String: Any])?["precise"] as? String ?? ""
                 guard !precise.contains("::SYNTHESIZED::") else { continue }
@@ -31,30 +32,11 @@ enum PublicSymbols {
         return lines.sorted()
     }
 
-    /// Runs `swift-symbolgraph-extract` on the built `module` (next to this test bundle), with
-    /// the C modules it imports.
-    private static func extract(_ module: String, to output: URL) throws {
+    /// Runs `scripts/symbol-graphs` (what `scripts/docs` builds the catalog over) on the
+    /// modules built next to this test bundle.
+    private static func extractAll(to output: URL) throws {
         let build = PaywallProcess.executable.deletingLastPathComponent()
-        let root = EndToEndTestCase.packageRoot
-        let includes = try Toolchain.run("/usr/bin/pkg-config", ["--cflags-only-I", "gtk+-3.0", "webkit2gtk-4.1", "sqlite3"])
-            .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        #if arch(x86_64)
-            let triple = "x86_64-unknown-linux-gnu"
-        #else
-            let triple = "aarch64-unknown-linux-gnu"
-        #endif
-        var arguments = [
-            "-module-name", module, "-I", build.appendingPathComponent("Modules").path, "-target", triple,
-            "-minimum-access-level", "public", "-output-dir", output.path,
-        ]
-        for shim in ["CGtk", "CWebKit", "CSQLite"] {
-            arguments += ["-I", root.appendingPathComponent("Sources/\(shim)").path]
-        }
-        arguments += [
-            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CPluralRules.build/module.modulemap").path,
-            "-Xcc", "-I" + root.appendingPathComponent("Sources/CPluralRules/include").path,
-        ]
-        for include in includes { arguments += ["-Xcc", include] }
-        _ = try Toolchain.run(try Toolchain.tool("swift-symbolgraph-extract"), arguments)
+        let script = EndToEndTestCase.packageRoot.appendingPathComponent("scripts/symbol-graphs")
+        _ = try Toolchain.run(script.path, [output.path, build.path])
     }
 }
