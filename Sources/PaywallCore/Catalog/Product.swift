@@ -15,7 +15,7 @@ public struct Product: Hashable, Sendable, Identifiable {
     public var price: Decimal
     /// The price as the catalog wrote it (`"49.00"`, JPY `"500"`), which reports and the app
     /// are given; nil when it was not written as text (`priceText` then prints `price`).
-    public var catalogPrice: String?
+    package var catalogPrice: String?
     /// ISO 4217, e.g. `USD`.
     public var currencyCode: String
     public var kind: Kind
