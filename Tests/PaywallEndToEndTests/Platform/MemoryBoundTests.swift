@@ -119,14 +119,7 @@ final class MemoryBoundTests: EndToEndTestCase {
     /// is an empty 404 (refused at once, through the same path).
     func testALicenseAnswerThatNeverEndsStaysWithinTheBound() throws {
         let catalog = workDir.appendingPathComponent("catalog.json")
-        try Data(
-            """
-            {"store": "lemon_squeezy", "license_api_base_url": "http://127.0.0.1:\(port)",
-             "products": [{"id": "pro.lifetime", "display_name": "Pro", "price": "49", "currency": "USD",
-                           "kind": "non_consumable", "entitlements": ["pro"], "checkout_url": "https://x.lemonsqueezy.com/buy/1",
-                           "lemon_squeezy": {"product_id": 10, "variant_id": 11}}]}
-            """.utf8
-        ).write(to: catalog)
+        try LicenseAPIServer.writeLifetimeCatalog(to: catalog, port: port)
         let key = workDir.appendingPathComponent("key.txt")
         try Data("38b1460a-5104-4067-a91d-77b872934d51\n".utf8).write(to: key)
         let redeem = { (data: String) in

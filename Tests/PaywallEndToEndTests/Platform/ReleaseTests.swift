@@ -187,7 +187,11 @@ final class ReleaseTests: EndToEndTestCase {
             [release.debBin.path, "config", "load", "http://127.0.0.1:\(port)/config.json"],
             environment: ["XDG_CACHE_HOME": workDir.appendingPathComponent("cache").path])
         XCTAssertEqual(load.status, 0, load.stdout + load.stderr)
-        XCTAssertEqual(load.stdout, "upsell\tclassic 1.0.0\n", load.stderr)
+        let manifest =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: share.appendingPathComponent("templates/classic/manifest.json"))) as? [String: Any]
+        let version = try XCTUnwrap(manifest?["version"] as? String)
+        XCTAssertEqual(load.stdout, "upsell\tclassic \(version)\n", load.stderr)
     }
 
     func testTheSidecarThroughThePipInstalledPythonClientAndTheNodeClient() throws {

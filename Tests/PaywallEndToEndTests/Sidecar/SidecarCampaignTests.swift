@@ -17,16 +17,7 @@ final class SidecarCampaignTests: EndToEndTestCase {
         private var nextId = 1
 
         init(in workDir: URL) throws {
-            process.executableURL = PaywallProcess.executable
-            process.arguments = ["serve"]
-            process.currentDirectoryURL = workDir
-            var environment = ProcessInfo.processInfo.environment
-            environment["XDG_DATA_HOME"] = workDir.appendingPathComponent("xdg-data").path
-            environment["G_DEBUG"] = "fatal-criticals"
-            process.environment = environment
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            SidecarProcess.configureServe(process, in: workDir, input: input, output: output)
             output.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
                 guard let self, !data.isEmpty else { return }

@@ -50,14 +50,7 @@ final class SidecarFramingTests: EndToEndTestCase {
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) { usleep(20_000) }
         let port = try XCTUnwrap((try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init))
         let catalog = workDir.appendingPathComponent("catalog.json")
-        try Data(
-            """
-            {"store": "lemon_squeezy", "license_api_base_url": "http://127.0.0.1:\(port)",
-             "products": [{"id": "pro.lifetime", "display_name": "Pro", "price": "49", "currency": "USD",
-                           "kind": "non_consumable", "entitlements": ["pro"], "checkout_url": "https://x.lemonsqueezy.com/buy/1",
-                           "lemon_squeezy": {"product_id": 10, "variant_id": 11}}]}
-            """.utf8
-        ).write(to: catalog)
+        try LicenseAPIServer.writeLifetimeCatalog(to: catalog, port: port)
 
         let sidecar = try SidecarProcess(in: workDir)
         defer { sidecar.close() }

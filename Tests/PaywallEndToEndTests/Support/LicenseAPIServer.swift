@@ -49,4 +49,17 @@ final class LicenseAPIServer {
         process.terminate()
         process.waitUntilExit()
     }
+
+    /// Writes a Lemon Squeezy catalog selling one lifetime product (`pro.lifetime`, entitlement
+    /// `pro`) whose License API is the loopback server on `port`.
+    static func writeLifetimeCatalog(to catalog: URL, port: Int) throws {
+        try Data(
+            """
+            {"store": "lemon_squeezy", "license_api_base_url": "http://127.0.0.1:\(port)",
+             "products": [{"id": "pro.lifetime", "display_name": "Pro", "price": "49", "currency": "USD",
+                           "kind": "non_consumable", "entitlements": ["pro"], "checkout_url": "https://x.lemonsqueezy.com/buy/1",
+                           "lemon_squeezy": {"product_id": 10, "variant_id": 11}}]}
+            """.utf8
+        ).write(to: catalog)
+    }
 }

@@ -11,6 +11,13 @@ final class SidecarProcess {
     private(set) var notifications: [String] = []
 
     init(in workDir: URL) throws {
+        Self.configureServe(process, in: workDir, input: input, output: output)
+        try process.run()
+    }
+
+    /// Sets `process` up as `paywall serve` in `workDir` (its data under `xdg-data/`, GLib
+    /// criticals fatal, stderr discarded) over the two pipes; the caller starts it.
+    static func configureServe(_ process: Process, in workDir: URL, input: Pipe, output: Pipe) {
         process.executableURL = PaywallProcess.executable
         process.arguments = ["serve"]
         process.currentDirectoryURL = workDir
@@ -21,7 +28,6 @@ final class SidecarProcess {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
     }
 
     func send(_ line: String) {
