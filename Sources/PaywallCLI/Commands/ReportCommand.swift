@@ -114,9 +114,11 @@ package enum ReportCommand {
                     + zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
                     .trimmingCharacters(in: .whitespaces) + "\n"
             }
+            let control = variants.first { !$0.holdout }?.id ?? ""
+            let holdout = variants.first { $0.holdout }?.id ?? ""
             for v in variants {
-                if let verdict = v.verdict { out += "  \(v.id): \(verdict)\n" }
-                if let verdict = v.verdictVersusHoldout { out += "  \(v.id) against the holdout: \(verdict)\n" }
+                if let verdict = v.verdict { out += "  \(v.id) vs \(control): \(verdict)\n" }
+                if let verdict = v.verdictVersusHoldout { out += "  \(v.id) vs \(holdout) (holdout): \(verdict)\n" }
             }
         }
         return out

@@ -230,18 +230,5 @@ enum ReportPage {
     private static func f(_ value: Double) -> String { String(format: "%.1f", value) }
 
     /// Text from the logs (ids, file names) as HTML text: it never becomes markup.
-    private static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    private static func escape(_ text: String) -> String { ContactSheet.escape(text) }
 }

@@ -47,6 +47,7 @@ package struct ConversionReport {
         var assignments: [String: String] = [:]
         var placement: String?
         var paywall: String?
+        var locale: String?
         var experiment: String?
         var variant: String?
         var afterTrigger = false
@@ -68,7 +69,8 @@ package struct ConversionReport {
     package mutating func add(_ line: ReportLine, source: String) {
         if let uuid = line.uuid, !seen.insert(uuid).inserted { return }
         let actorKey = actorKey(line, source: source)
-        var actor = actors[actorKey] ?? Actor()
+        // Taken out while it changes, so its dictionary is not copied on every line.
+        var actor = actors.removeValue(forKey: actorKey) ?? Actor()
         let params = line.params
         let ownExperiment = params["experiment_id"]?.stringValue
         let ownVariant = params["variant_id"]?.stringValue
@@ -87,6 +89,7 @@ package struct ConversionReport {
             actor.paywall = params["paywall_identifier"]?.stringValue
         default: break
         }
+        actor.locale = line.locale ?? actor.locale
         if let ownExperiment, let ownVariant { actor.assignments[ownExperiment] = ownVariant }
         actor.assignments.merge(line.assignments) { _, given in given }
         for key in groupKeys(line, actor: actor) {
@@ -126,7 +129,8 @@ package struct ConversionReport {
         case .placement:
             return (params["placement_name"]?.stringValue ?? actor.placement).map { [GroupKey(id: $0)] } ?? []
         case .locale:
-            return [GroupKey(id: line.locale ?? "unknown")]
+            // The user's locale as last logged (each line has it once the runtime logs it).
+            return [GroupKey(id: actor.locale ?? "unknown")]
         }
     }
 
