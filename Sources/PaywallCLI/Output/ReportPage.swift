@@ -30,7 +30,7 @@ enum ReportPage {
             <style>
             :root { color-scheme: light; }
             body { margin: 0; background: #f6f7f9; color: #111827; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Cantarell, "Noto Sans", sans-serif; }
-            main { max-width: 880px; margin: 0 auto; padding: 28px 24px 48px; }
+            main { max-width: 960px; margin: 0 auto; padding: 28px 24px 48px; }
             header h1 { font-size: 26px; margin: 0 0 2px; letter-spacing: -0.01em; }
             header p { margin: 0; color: #4b5563; }
             section { background: #fff; border: 1px solid #e5e7eb; border-radius: 12px; padding: 20px 22px; margin-top: 22px; box-shadow: 0 1px 2px rgba(0,0,0,.04); }
@@ -39,10 +39,12 @@ enum ReportPage {
             .verdicts { list-style: none; padding: 0; margin: 0 0 8px; }
             .verdicts li { padding: 8px 12px; border-radius: 8px; margin-bottom: 6px; background: #f3f4f6; }
             .verdicts li.win { background: #ecfdf5; color: #065f46; font-weight: 600; }
-            table { border-collapse: collapse; width: 100%; font-size: 13.5px; font-variant-numeric: tabular-nums; }
+            table { border-collapse: collapse; width: 100%; font-size: 13px; font-variant-numeric: tabular-nums; }
             th, td { text-align: right; padding: 6px 8px; border-bottom: 1px solid #eef0f3; white-space: nowrap; }
             th:first-child, td:first-child { text-align: left; }
-            th { color: #4b5563; font-weight: 600; }
+            th { color: #4b5563; font-weight: 600; white-space: normal; vertical-align: bottom; }
+            .scroll { overflow-x: auto; }
+            td small { color: #6b7280; font-size: 11.5px; }
             .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 3px; margin-right: 6px; vertical-align: baseline; }
             svg { display: block; width: 100%; height: auto; }
             svg text { font: 12.5px system-ui, -apple-system, "Segoe UI", Cantarell, "Noto Sans", sans-serif; fill: #374151; }
@@ -91,16 +93,23 @@ enum ReportPage {
             return """
                 <tr><td><span class="swatch" style="background:\(color(index, v))"></span>\(escape(v.id))\(v.holdout ? " (holdout)" : "")</td>\
                 <td>\(v.presentationRequests)</td><td>\(v.impressions)</td><td>\(v.users)</td><td>\(v.purchaseStarts)</td>\
-                <td>\(v.conversions)</td><td>\(ReportCommand.rate(v.conversionRate, v.conversionInterval))</td>\
-                <td>\(ReportCommand.rate(v.trialStartRate, v.trialStartInterval))</td><td>\(revenue.isEmpty ? "-" : revenue)</td>\
+                <td>\(v.conversions)</td><td>\(rate(v.conversionRate, v.conversionInterval))</td>\
+                <td>\(v.trialStarts)</td><td>\(rate(v.trialStartRate, v.trialStartInterval))</td><td>\(revenue.isEmpty ? "-" : revenue)</td>\
                 <td>\(v.probabilityBetter.map { String(format: "%.3f", $0) } ?? "-")</td></tr>
                 """
         }
         return """
-            <table><thead><tr><th>Variant</th><th>Requests</th><th>Impressions</th><th>Users</th><th>Purchase starts</th>\
-            <th>Conversions</th><th>Conversion (95% CI)</th><th>Trial starts (95% CI)</th><th>Revenue / impression</th>\
-            <th>P(better)</th></tr></thead><tbody>\(rows.joined())</tbody></table>
+            <div class="scroll"><table><thead><tr><th>Variant</th><th>Requests</th><th>Impressions</th><th>Users</th><th>Purchase starts</th>\
+            <th>Conversions</th><th>Conversion rate (95% CI)</th><th>Trial starts</th><th>Trial start rate (95% CI)</th><th>Revenue / impression</th>\
+            <th>P(better)</th></tr></thead><tbody>\(rows.joined())</tbody></table></div>
             """
+    }
+
+    /// A rate over its interval, in a table cell.
+    private static func rate(_ rate: Double?, _ interval: WilsonInterval?) -> String {
+        guard let rate, let interval else { return "-" }
+        return
+            "\(ReportCommand.percent(rate))<br><small>\(ReportCommand.percent(interval.low))-\(ReportCommand.percent(interval.high))</small>"
     }
 
     /// Each variant's rate as a dot on its 95% interval, on a shared percentage axis.
@@ -110,12 +119,12 @@ enum ReportPage {
         let axisY = top + rowHeight * Double(variants.count)
         let height = axisY + 26
         let plotWidth = chartWidth - labelWidth - 150
-        let highest = variants.compactMap { $0.conversionInterval?.high }.max() ?? 0
-        let scale = niceCeiling(max(highest, 0.01))
+        let axis = axis(max(variants.compactMap { $0.conversionInterval?.high }.max() ?? 0, 0.01))
+        let scale = axis.top
         func x(_ value: Double) -> Double { labelWidth + value / scale * plotWidth }
         var svg = ""
-        for step in 0...4 {
-            let value = scale * Double(step) / 4
+        for step in 0...axis.steps {
+            let value = axis.step * Double(step)
             svg += line(x(value), top, x(value), axisY, stroke: "#e5e7eb")
             svg += label(x(value), axisY + 17, ReportCommand.percent(value), anchor: "middle")
         }
@@ -176,12 +185,13 @@ enum ReportPage {
         let top = 10.0
         let bottom = height - 30
         let span = max(last.timeIntervalSince(first), 1)
-        let most = niceCeiling(Double(variants.map(\.conversionTimes.count).max() ?? 1))
+        let axis = axis(Double(variants.map(\.conversionTimes.count).max() ?? 1), whole: true)
+        let most = axis.top
         func x(_ date: Date) -> Double { left + date.timeIntervalSince(first) / span * (right - left) }
         func y(_ count: Double) -> Double { bottom - count / most * (bottom - top) }
         var svg = ""
-        for step in 0...4 {
-            let value = most * Double(step) / 4
+        for step in 0...axis.steps {
+            let value = axis.step * Double(step)
             svg += line(left, y(value), right, y(value), stroke: "#e5e7eb")
             svg += label(left - 8, y(value) + 4, value.formatted(.number.precision(.fractionLength(0))), anchor: "end")
         }
@@ -204,15 +214,20 @@ enum ReportPage {
         return svgElement(height: height, svg, title: "Cumulative conversions over time")
     }
 
-    /// The smallest of 1, 2, 2.5 or 5 times a power of ten at or above `value`.
-    private static func niceCeiling(_ value: Double) -> Double {
-        let power = pow(10, (log10(value)).rounded(.down))
-        return [1, 2, 2.5, 5, 10].map { $0 * power }.first { $0 >= value * 0.999_999 } ?? value
+    /// An axis from 0 to at least `value` in at most 5 round steps (1, 2, 2.5 or 5 times a
+    /// power of ten; whole numbers for counts).
+    private static func axis(_ value: Double, whole: Bool = false) -> (top: Double, step: Double, steps: Int) {
+        let rough = value / 5
+        let power = pow(10, log10(rough).rounded(.down))
+        var step = [1, 2, 2.5, 5, 10].map { $0 * power }.first { $0 >= rough * 0.999_999 } ?? rough
+        if whole { step = max(1, step.rounded(.up)) }
+        let steps = max(1, Int((value / step - 1e-9).rounded(.up)))
+        return (step * Double(steps), step, steps)
     }
 
     private static func svgElement(height: Double, _ content: String, title: String) -> String {
         """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(f(chartWidth)) \(f(height))" role="img" aria-label="\(escape(title))">\
+        <svg viewBox="0 0 \(f(chartWidth)) \(f(height))" role="img" aria-label="\(escape(title))">\
         <title>\(escape(title))</title>\(content)</svg>
         """
     }
