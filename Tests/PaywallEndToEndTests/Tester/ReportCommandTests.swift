@@ -22,7 +22,10 @@ final class ReportCommandTests: EndToEndTestCase {
         let logs = ["machine1.jsonl", "machine2.jsonl"].map { workDir.appendingPathComponent($0).path }
         for (user, log, script, result) in [
             ("u3", logs[0], "Paywall.close()", "{\"result\":\"declined\"}\n"),
-            ("u5", logs[1], "document.getElementById('purchase').click()", "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n"),
+            (
+                "u5", logs[1], "document.getElementById('purchase').click()",
+                "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n"
+            ),
         ] {
             let run = try PaywallProcess.run(
                 [
@@ -35,7 +38,10 @@ final class ReportCommandTests: EndToEndTestCase {
         // `present --placement` logs nothing for a held-out user (it opens no event log then), so
         // u1's line is the `trigger_fire` an app's runtime logs for the dry run's real decision.
         let decided = try PaywallProcess.run(
-            ["placement", "export_pdf", "--config", config.path, "--user", "u1", "--locale", "de_DE", "--data-dir", dataDir, "--json"],
+            [
+                "placement", "export_pdf", "--config", config.path, "--user", "u1", "--locale", "de_DE", "--data-dir", dataDir,
+                "--json",
+            ],
             in: workDir)
         let outcome = try JSONValue(parsing: decided.stdout)
         XCTAssertEqual(outcome["result"], "holdout", decided.stderr)
