@@ -108,6 +108,11 @@ final class ReportCommandTests: EndToEndTestCase {
         XCTAssertEqual(groups[0]["impressions"], 2)
         XCTAssertEqual(groups[0]["conversions"], 1)
 
+        let byPaywall = try JSONValue(parsing: try report(logs + ["--json", "--by", "paywall"]).stdout)
+        // Both variants show templates/classic (manifest id classic); the holdout shows nothing.
+        XCTAssertEqual(byPaywall["groups"]?.arrayValue?.map { $0["id"] }, ["classic"])
+        XCTAssertEqual(byPaywall["groups"]?.arrayValue?.first?["impressions"], 2)
+
         let text = try report(logs)
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertTrue(text.stdout.hasPrefix("experiment exp1\n"), text.stdout)
