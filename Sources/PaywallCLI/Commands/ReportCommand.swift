@@ -104,7 +104,7 @@ package enum ReportCommand {
                     "\(v.trialStarts)", rate(v.trialStartRate, v.trialStartInterval),
                     v.revenuePerImpression.sorted { $0.key < $1.key }.map { "\(money($0.value)) \($0.key)" }
                         .joined(separator: ", ").ifEmpty("-"),
-                    v.probabilityBetter.map { String(format: "%.3f", $0) } ?? "-",
+                    v.probabilityBetter.map(probability) ?? "-",
                 ]
             }
             let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -127,6 +127,11 @@ package enum ReportCommand {
     static func rate(_ rate: Double?, _ interval: WilsonInterval?) -> String {
         guard let rate, let interval else { return "-" }
         return "\(percent(rate)) (\(percent(interval.low))-\(percent(interval.high)))"
+    }
+
+    /// A probability to three decimals; one that would round to 0 or 1 says it is beyond them.
+    static func probability(_ value: Double) -> String {
+        value >= 0.9995 ? ">0.999" : value < 0.0005 ? "<0.001" : String(format: "%.3f", value)
     }
 
     static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }

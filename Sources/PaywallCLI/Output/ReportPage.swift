@@ -95,7 +95,7 @@ enum ReportPage {
                 <td>\(v.presentationRequests)</td><td>\(v.impressions)</td><td>\(v.users)</td><td>\(v.purchaseStarts)</td>\
                 <td>\(v.conversions)</td><td>\(rate(v.conversionRate, v.conversionInterval))</td>\
                 <td>\(v.trialStarts)</td><td>\(rate(v.trialStartRate, v.trialStartInterval))</td><td>\(revenue.isEmpty ? "-" : revenue)</td>\
-                <td>\(v.probabilityBetter.map { String(format: "%.3f", $0) } ?? "-")</td></tr>
+                <td>\(v.probabilityBetter.map(ReportCommand.probability).map(escape) ?? "-")</td></tr>
                 """
         }
         return """
