@@ -105,9 +105,10 @@ package struct CommandSpec {
             result.values[name, default: []].append(value)
         }
         if result.has("--help") { return result }
-        // A name in brackets (`[URL]`) may be left out.
+        // A name in brackets (`[URL]`) may be left out; a last one ending in `...` (`FILE...`) repeats.
         let required = positionals.filter { !$0.hasPrefix("[") }.count
-        if result.positionals.count < required || result.positionals.count > positionals.count {
+        let repeating = positionals.last?.hasSuffix("...") == true
+        if result.positionals.count < required || (!repeating && result.positionals.count > positionals.count) {
             let expected = positionals.isEmpty ? "no arguments" : positionals.joined(separator: " ")
             throw .usage("expected \(expected), got \(result.positionals.count) argument(s)", self)
         }

@@ -196,7 +196,7 @@ package enum Commands {
         preview, snapshot, present, customerCenter, serve, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
         BundleCommands.pack,
         BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, NewCommand.spec,
-        TemplatesCommand.spec, PlacementCommand.spec, PlacementCommand.assign, bench, install,
+        TemplatesCommand.spec, PlacementCommand.spec, PlacementCommand.assign, ReportCommand.spec, bench, install,
     ]
 
     /// The commands that open a window: run by the `paywall-window` executable, which links

@@ -49,6 +49,7 @@ package func runCLI(_ arguments: [String], window: (CommandSpec, ParsedArguments
         case PlacementCommand.assign.name: return try PlacementCommand.runAssign(parsed)
         case NewCommand.spec.name: return try NewCommand.run(parsed)
         case TemplatesCommand.spec.name: return try TemplatesCommand.run(parsed)
+        case ReportCommand.spec.name: return try ReportCommand.run(parsed)
         default: return try InstallCommand.run(parsed)
         }
     } catch {

@@ -68,7 +68,8 @@ package enum ContactSheet {
             "<figure class=\"\(entry.status.rawValue)\"><div class=\"pair\">\(images)</div><figcaption>\(caption)</figcaption></figure>"
     }
 
-    private static func escape(_ text: String) -> String {
+    /// Text as HTML text or a double-quoted attribute value (also `ReportPage`'s).
+    static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

@@ -157,6 +157,7 @@ final class CLITests: EndToEndTestCase {
         for arguments in [
             ["status", "--data-dir", data], ["store", "products", "--store", catalog, "--data-dir", data],
             ["cache", "list", "--data-dir", data],
+            ["report", "/dev/null", "--html", workDir.appendingPathComponent("r.html").path],
             ["validate", EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic").path],
         ] {
             let result = try PaywallProcess.run(arguments, in: workDir, environment: ["LD_DEBUG": "files"])
