@@ -24,8 +24,23 @@ enum PresentCommand {
                 decided = (decision.outcome.paywall!, config, decision.outcome.eventParams)
             case .holdout, .noAudienceMatch:
                 if decision.outcome.result == .holdout { runtime.confirm(decision, by: decider) }
-                // Nothing is shown, as registering the placement shows nothing.
+                // Nothing is shown, as registering the placement shows nothing; the event log
+                // still gets the decision, so a report counts the holdout's users.
                 let reason = decision.outcome.result == .holdout ? "holdout" : "noAudienceMatch"
+                if let path = arguments.value("--events") {
+                    do {
+                        let log = try EventLog(path: path)
+                        log.append(PaywallEvent(.triggerFire, decision.outcome.triggerFireParams(placement: placement)))
+                        log.append(
+                            PaywallEvent(
+                                .paywallPresentationRequest,
+                                decision.outcome.eventParams.merging([
+                                    "placement": .string(placement), "status": "noPresentation", "reason": .string(reason),
+                                ]) { _, own in own }))
+                    } catch {
+                        throw .failure(error.description)
+                    }
+                }
                 var line = decision.outcome.eventParams
                 line["result"] = "skipped"
                 line["reason"] = .string(reason)

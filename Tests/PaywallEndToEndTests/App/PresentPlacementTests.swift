@@ -47,5 +47,9 @@ final class PresentPlacementTests: EndToEndTestCase {
             "{\"audience_id\":\"de_new\",\"experiment_id\":\"exp1\",\"reason\":\"holdout\",\"result\":\"skipped\",\"variant_id\":\"hold\"}\n",
             held.stderr)
         XCTAssertEqual(loggedEvents().filter { $0.name == .paywallOpen }.count, opens, "the holdout opened no window")
+        // The decision is in the event log all the same, so a report counts the holdout's users.
+        let fired = try XCTUnwrap(loggedEvents().last { $0.name == .triggerFire }, "trigger_fire for the holdout")
+        XCTAssertEqual(fired.params["result"], "holdout")
+        XCTAssertEqual(fired.params["variant_id"], "hold")
     }
 }

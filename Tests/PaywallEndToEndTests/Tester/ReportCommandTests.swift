@@ -35,23 +35,14 @@ final class ReportCommandTests: EndToEndTestCase {
             XCTAssertEqual(run.status, 0, "\(user): \(run.stderr)")
             XCTAssertEqual(run.stdout, result, "\(user): \(run.stderr)")
         }
-        // `present --placement` logs nothing for a held-out user (it opens no event log then), so
-        // u1's line is the `trigger_fire` an app's runtime logs for the dry run's real decision.
-        let decided = try PaywallProcess.run(
+        // u1 is held out: `present --placement` shows nothing and logs the decision.
+        let held = try PaywallProcess.run(
             [
-                "placement", "export_pdf", "--config", config.path, "--user", "u1", "--locale", "de_DE", "--data-dir", dataDir,
-                "--json",
-            ],
-            in: workDir)
-        let outcome = try JSONValue(parsing: decided.stdout)
-        XCTAssertEqual(outcome["result"], "holdout", decided.stderr)
-        let holdout = PlacementOutcome(
-            result: .holdout, campaignId: outcome["campaign_id"]?.stringValue, audienceId: outcome["audience_id"]?.stringValue,
-            experimentId: outcome["experiment_id"]?.stringValue, variantId: outcome["variant_id"]?.stringValue)
-        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: logs[0]))
-        handle.seekToEndOfFile()
-        handle.write(Data((PaywallEvent(.triggerFire, holdout.triggerFireParams(placement: "export_pdf")).jsonLine + "\n").utf8))
-        try handle.close()
+                "present", "--placement", "export_pdf", "--config", config.path, "--user", "u1", "--locale", "de_DE",
+                "--store", catalog, "--data-dir", dataDir, "--events", logs[0],
+            ], in: workDir)
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertTrue(held.stdout.contains("\"reason\":\"holdout\""), held.stdout + held.stderr)
         return logs
     }
 
