@@ -13,7 +13,7 @@ package final class AnalyticsOutbox: @unchecked Sendable {
         """
         CREATE TABLE events (
             id INTEGER PRIMARY KEY AUTOINCREMENT, sink TEXT NOT NULL, uuid TEXT NOT NULL, at REAL NOT NULL,
-            line TEXT NOT NULL
+            line TEXT NOT NULL, context TEXT NOT NULL
         );
         CREATE INDEX events_by_sink ON events (sink, id);
         CREATE TABLE sinks (
@@ -37,6 +37,8 @@ package final class AnalyticsOutbox: @unchecked Sendable {
         package let id: Int64
         package let uuid: String
         package let line: String
+        /// Where it was emitted (`AnalyticsSink.Context`, as JSON), for the sinks that send it.
+        package let context: String
     }
 
     /// What `paywall analytics status` shows of a sink.
@@ -61,7 +63,7 @@ package final class AnalyticsOutbox: @unchecked Sendable {
     private let database: SQLiteDatabase
     package let recovery: RecoveringDatabase.Recovery?
     /// Events that met a full disk, in order, waiting for room.
-    private var inMemory: [(sinks: [String], uuid: String, at: Date, line: String)] = []
+    private var inMemory: [(sinks: [String], uuid: String, at: Date, line: String, context: String)] = []
     /// Events lost past `memoryBound` while the disk was full, per sink.
     private var lostInMemory: [String: Int] = [:]
     private let memoryBound: Int
@@ -85,10 +87,10 @@ package final class AnalyticsOutbox: @unchecked Sendable {
 
     /// Commits `line` (an event-log line) for each of `sinks`, then applies the bounds. On a
     /// full disk the event waits in memory (up to the bound) and is written once there is room.
-    package func enqueue(line: String, uuid: String, at: Date, sinks: [String], now: Date = Date()) {
+    package func enqueue(line: String, uuid: String, at: Date, context: String, sinks: [String], now: Date = Date()) {
         guard !sinks.isEmpty else { return }
         locked {
-            inMemory.append((sinks, uuid, at, line))
+            inMemory.append((sinks, uuid, at, line, context))
             writeInMemory(now: now)
         }
     }
@@ -100,8 +102,11 @@ package final class AnalyticsOutbox: @unchecked Sendable {
                 try database.transaction {
                     for sink in first.sinks {
                         try database.query(
-                            "INSERT INTO events (sink, uuid, at, line) VALUES (?, ?, ?, ?)",
-                            [.text(sink), .text(first.uuid), .real(first.at.timeIntervalSince1970), .text(first.line)])
+                            "INSERT INTO events (sink, uuid, at, line, context) VALUES (?, ?, ?, ?, ?)",
+                            [
+                                .text(sink), .text(first.uuid), .real(first.at.timeIntervalSince1970), .text(first.line),
+                                .text(first.context),
+                            ])
                     }
                     try applyBounds(sinks: first.sinks, now: now)
                 }
@@ -167,11 +172,14 @@ package final class AnalyticsOutbox: @unchecked Sendable {
             writeInMemory(now: now)
             let rows =
                 (try? database.query(
-                    "SELECT id, uuid, line FROM events WHERE sink = ? ORDER BY id LIMIT ?", [.text(sink), .integer(Int64(limit))]))
+                    "SELECT id, uuid, line, context FROM events WHERE sink = ? ORDER BY id LIMIT ?",
+                    [.text(sink), .integer(Int64(limit))]))
                 ?? []
             return rows.compactMap { row in
-                guard let id = row["id"]?.int, let uuid = row["uuid"]?.string, let line = row["line"]?.string else { return nil }
-                return Row(id: id, uuid: uuid, line: line)
+                guard let id = row["id"]?.int, let uuid = row["uuid"]?.string, let line = row["line"]?.string,
+                    let context = row["context"]?.string
+                else { return nil }
+                return Row(id: id, uuid: uuid, line: line, context: context)
             }
         }
     }
@@ -250,6 +258,9 @@ package final class AnalyticsOutbox: @unchecked Sendable {
             }
         }
     }
+
+    /// How many events wait in memory for room on the disk.
+    package var heldInMemory: Int { locked { inMemory.count } }
 
     /// How many events wait for any sink (on disk and in memory).
     package func queuedCount() -> Int {

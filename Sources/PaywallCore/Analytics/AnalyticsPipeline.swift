@@ -45,7 +45,7 @@ package final class AnalyticsPipeline {
     private func startSending() {
         guard resolved, sender == nil, consent, !sinks.isEmpty else { return }
         let events = self.events
-        let sender = AnalyticsSender(outbox: outbox, sinks: sinks, context: context) { drops in
+        let sender = AnalyticsSender(outbox: outbox, sinks: sinks) { drops in
             Task { @MainActor in
                 for drop in drops {
                     events.emit(
@@ -66,7 +66,8 @@ package final class AnalyticsPipeline {
         }
         guard let settings, !sinks.isEmpty, !sandbox || settings.sendSandbox else { return }
         outbox.enqueue(
-            line: Self.sendable(event).jsonLine, uuid: event.uuid ?? "", at: event.timestamp, sinks: sinks.map(\.name))
+            line: Self.sendable(event).jsonLine, uuid: event.uuid ?? "", at: event.timestamp, context: context.json.jsonText,
+            sinks: sinks.map(\.name))
     }
 
     /// Keeps `consent` for the data directory: off, nothing is queued or sent and the queue is emptied.
@@ -91,7 +92,7 @@ package final class AnalyticsPipeline {
 
     /// The event as sinks get it: no license key (not even masked), no redeem link (it holds
     /// one), and no e-mail address.
-    static func sendable(_ event: PaywallEvent) -> PaywallEvent {
+    nonisolated static func sendable(_ event: PaywallEvent) -> PaywallEvent {
         var event = event
         event.params = event.params.filter { key, _ in
             key != "license_key" && key != "link" && !key.lowercased().contains("email")

@@ -14,7 +14,6 @@ package final class AnalyticsSender: @unchecked Sendable {
 
     let outbox: AnalyticsOutbox
     let sinks: [AnalyticsSink]
-    let context: AnalyticsSink.Context
     /// Told, off the main thread, of drops to report as `analytics_dropped`.
     let reportDrops: @Sendable ([AnalyticsOutbox.Drop]) -> Void
     private let lock = NSLock()
@@ -23,12 +22,11 @@ package final class AnalyticsSender: @unchecked Sendable {
     private var loop: Task<Void, Never>?
 
     package init(
-        outbox: AnalyticsOutbox, sinks: [AnalyticsSink], context: AnalyticsSink.Context,
+        outbox: AnalyticsOutbox, sinks: [AnalyticsSink],
         reportDrops: @escaping @Sendable ([AnalyticsOutbox.Drop]) -> Void = { _ in }
     ) {
         self.outbox = outbox
         self.sinks = sinks
-        self.context = context
         self.reportDrops = reportDrops
     }
 
@@ -86,7 +84,7 @@ package final class AnalyticsSender: @unchecked Sendable {
             let rows = outbox.batch(sink: sink.name, limit: limit)
             guard !rows.isEmpty else { return nil }
             guard deadline > Date(), !Task.isCancelled || force else { return "stopped before sending all" }
-            let request = sink.request(for: rows.map(\.line), context: context)
+            let request = sink.request(for: rows)
             let status: Int
             let retryAfter: String?
             do {

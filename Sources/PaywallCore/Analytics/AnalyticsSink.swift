@@ -24,7 +24,8 @@ package struct AnalyticsSink: Sendable, Equatable {
             .compactMap { $0 }
     }
 
-    /// What every PostHog event's properties carry besides its params.
+    /// What every PostHog event's properties carry besides its params, kept with each queued
+    /// event (a later `paywall analytics flush` sends it as the app emitted it).
     package struct Context: Sendable, Equatable {
         package var runtimeVersion: String
         package var appVersion: String
@@ -40,15 +41,34 @@ package struct AnalyticsSink: Sendable, Equatable {
             self.osVersion = osVersion
             self.store = store
         }
+
+        /// As kept in the outbox.
+        package var json: JSONValue {
+            [
+                "runtime_version": .string(runtimeVersion), "app_version": .string(appVersion), "os_name": .string(osName),
+                "os_version": .string(osVersion), "store": .string(store),
+            ]
+        }
+
+        package init(json: JSONValue) {
+            self.init(
+                runtimeVersion: json["runtime_version"]?.stringValue ?? "", appVersion: json["app_version"]?.stringValue ?? "",
+                osName: json["os_name"]?.stringValue ?? "", osVersion: json["os_version"]?.stringValue ?? "",
+                store: json["store"]?.stringValue ?? "")
+        }
     }
 
-    /// The request that delivers `lines` (event-log lines, oldest first).
-    package func request(for lines: [String], context: Context) -> HTTPRequest {
-        let events = lines.compactMap { try? JSONValue(parsing: $0) }
+    /// The request that delivers `rows` (oldest first).
+    package func request(for rows: [AnalyticsOutbox.Row]) -> HTTPRequest {
+        let parsed = rows.compactMap { row -> (JSONValue, Context)? in
+            guard let event = try? JSONValue(parsing: row.line) else { return nil }
+            return (event, Context(json: (try? JSONValue(parsing: row.context)) ?? [:]))
+        }
+        let events = parsed.map(\.0)
         switch kind {
         case .posthog(let posthog):
             // https://posthog.com/docs/api/capture: POST /batch/ {api_key, batch: [...]}, deduplicated by uuid.
-            let batch = events.map { Self.posthogEvent($0, context: context) }
+            let batch = parsed.map { Self.posthogEvent($0.0, context: $0.1) }
             let body: JSONValue = ["api_key": .string(posthog.apiKey), "batch": .array(batch)]
             return .post(posthog.host.appendingPathComponent("batch/"), json: Data(body.jsonText.utf8))
         case .webhook(let webhook):
