@@ -57,6 +57,12 @@ package final class AnalyticsOutbox: @unchecked Sendable {
         package let sink: String
         package let reason: String
         package let count: Int
+
+        package init(sink: String, reason: String, count: Int) {
+            self.sink = sink
+            self.reason = reason
+            self.count = count
+        }
     }
 
     private let lock = NSLock()

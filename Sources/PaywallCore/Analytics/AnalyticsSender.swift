@@ -20,6 +20,7 @@ package final class AnalyticsSender: @unchecked Sendable {
     private var retryAt: [String: Date] = [:]
     private var failures: [String: Int] = [:]
     private var loop: Task<Void, Never>?
+    private var current: Task<[String: String], Never>?
 
     package init(
         outbox: AnalyticsOutbox, sinks: [AnalyticsSink],
@@ -64,7 +65,22 @@ package final class AnalyticsSender: @unchecked Sendable {
 
     /// Sends every sink's queue until it is empty, a send fails, or `deadline`; a sink waiting
     /// out its backoff is skipped unless `force`. Returns why each sink still has events.
+    /// Passes run one after another (the periodic one and shutdown's never send the same rows
+    /// at once); cancelling the caller cancels its pass, and a send in flight with it.
     package func pass(deadline: Date, force: Bool) async -> [String: String] {
+        let task = lock.withLock {
+            let previous = current
+            let task = Task { [self] in
+                _ = await previous?.value
+                return await sendAll(deadline: deadline, force: force)
+            }
+            current = task
+            return task
+        }
+        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+    }
+
+    private func sendAll(deadline: Date, force: Bool) async -> [String: String] {
         var left: [String: String] = [:]
         for sink in sinks {
             if let problem = await send(sink, deadline: deadline, force: force) { left[sink.name] = problem }

@@ -9,6 +9,10 @@ package struct AnalyticsSink: Sendable, Equatable {
 
     package let kind: Kind
 
+    package init(kind: Kind) {
+        self.kind = kind
+    }
+
     /// The sink's name in the outbox and in `paywall analytics status`.
     package var name: String {
         switch kind {
