@@ -53,9 +53,11 @@ final class PostHogServer {
 
     var violations: [String] { requests.flatMap { ($0["violations"] as? [String]) ?? [] } }
 
+    /// Stops it and waits until it is gone. SIGKILL: a child started from an async test's
+    /// thread can inherit a mask that blocks SIGTERM.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        kill(process.processIdentifier, SIGKILL)
+        for _ in 0..<500 where process.isRunning { usleep(10_000) }
     }
 }
