@@ -195,7 +195,8 @@ package enum Commands {
     package static let all = [
         preview, snapshot, present, customerCenter, serve, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
         BundleCommands.pack,
-        BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, AnalyticsCommand.spec, NewCommand.spec,
+        BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, AnalyticsCommand.spec,
+        NewCommand.spec,
         TemplatesCommand.spec, PlacementCommand.spec, PlacementCommand.assign, bench, install,
     ]
 

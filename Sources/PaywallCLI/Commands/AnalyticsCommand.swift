@@ -86,7 +86,8 @@ package enum AnalyticsCommand {
         let source = path ?? directory.configCache
         guard FileManager.default.fileExists(atPath: source) else {
             throw .failure(
-                "\(outbox.queuedCount()) event(s) queued, but no config names the sinks: pass --config FILE with its \"analytics\"")
+                "\(outbox.queuedCount()) event(s) queued, but no config names the sinks: pass --config FILE with its \"analytics\""
+            )
         }
         let settings: AnalyticsSettings?
         do {

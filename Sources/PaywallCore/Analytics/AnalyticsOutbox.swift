@@ -140,9 +140,11 @@ package final class AnalyticsOutbox: @unchecked Sendable {
     /// Drops what is older than `maxAge` and the oldest past `maxEvents`, counted. In a transaction.
     private func applyBounds(sinks: [String], now: Date) throws {
         for sink in sinks {
-            let old = try count("SELECT COUNT(*) AS n FROM events WHERE sink = ? AND at < ?", [
-                .text(sink), .real(now.timeIntervalSince1970 - Self.maxAge),
-            ])
+            let old = try count(
+                "SELECT COUNT(*) AS n FROM events WHERE sink = ? AND at < ?",
+                [
+                    .text(sink), .real(now.timeIntervalSince1970 - Self.maxAge),
+                ])
             if old > 0 {
                 try database.query(
                     "DELETE FROM events WHERE sink = ? AND at < ?", [.text(sink), .real(now.timeIntervalSince1970 - Self.maxAge)])

@@ -77,7 +77,11 @@ package final class AnalyticsSender: @unchecked Sendable {
             current = task
             return task
         }
-        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     private func sendAll(deadline: Date, force: Bool) async -> [String: String] {

@@ -24,8 +24,11 @@ package struct AnalyticsSink: Sendable, Equatable {
     /// The sinks `settings` names.
     package static func all(_ settings: AnalyticsSettings?) -> [AnalyticsSink] {
         guard let settings else { return [] }
-        return [settings.posthog.map { AnalyticsSink(kind: .posthog($0)) }, settings.webhook.map { AnalyticsSink(kind: .webhook($0)) }]
-            .compactMap { $0 }
+        return [
+            settings.posthog.map { AnalyticsSink(kind: .posthog($0)) },
+            settings.webhook.map { AnalyticsSink(kind: .webhook($0)) },
+        ]
+        .compactMap { $0 }
     }
 
     /// What every PostHog event's properties carry besides its params, kept with each queued

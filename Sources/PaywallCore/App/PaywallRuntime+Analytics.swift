@@ -49,6 +49,8 @@ extension PaywallRuntime {
     }
 
     struct NoOutbox: Error, CustomStringConvertible {
-        var description: String { "the analytics outbox is not open (the runtime is read-only, or analytics.sqlite could not be opened)" }
+        var description: String {
+            "the analytics outbox is not open (the runtime is read-only, or analytics.sqlite could not be opened)"
+        }
     }
 }

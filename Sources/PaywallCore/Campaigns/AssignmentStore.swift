@@ -73,10 +73,13 @@ package final class AssignmentStore {
 
     /// Every kept assignment of `userKey`: experiment -> variant.
     package func assignments(userKey: String) -> [String: String] {
-        let rows = (try? database.query("SELECT experiment_id, variant_id FROM assignments WHERE user_key = ?", [.text(userKey)])) ?? []
+        let rows =
+            (try? database.query("SELECT experiment_id, variant_id FROM assignments WHERE user_key = ?", [.text(userKey)])) ?? []
         var result: [String: String] = [:]
         for row in rows {
-            if let experiment = row["experiment_id"]?.string, let variant = row["variant_id"]?.string { result[experiment] = variant }
+            if let experiment = row["experiment_id"]?.string, let variant = row["variant_id"]?.string {
+                result[experiment] = variant
+            }
         }
         return result
     }

@@ -12,8 +12,9 @@ final class AnalyticsOutboxTests: XCTestCase {
 
     private var path: String { dir.appendingPathComponent("analytics.sqlite").path }
 
-    private func enqueue(_ outbox: AnalyticsOutbox, _ n: Int, at: Date = Date(), sinks: [String] = ["posthog"], now: Date = Date())
-    {
+    private func enqueue(
+        _ outbox: AnalyticsOutbox, _ n: Int, at: Date = Date(), sinks: [String] = ["posthog"], now: Date = Date()
+    ) {
         outbox.enqueue(line: "{\"n\":\(n)}", uuid: "uuid-\(n)", at: at, context: "{}", sinks: sinks, now: now)
     }
 

@@ -70,7 +70,8 @@ final class AnalyticsSinkTests: XCTestCase {
     func testSettingsAreHTTPSOnlyButForLoopback() throws {
         let ok = try AnalyticsSettings(
             json: try JSONValue(
-                parsing: #"{"posthog": {"host": "http://127.0.0.1:8000", "api_key": "phc"}, "send_sandbox": true, "consent": false}"#),
+                parsing:
+                    #"{"posthog": {"host": "http://127.0.0.1:8000", "api_key": "phc"}, "send_sandbox": true, "consent": false}"#),
             path: "analytics")
         XCTAssertEqual(ok.posthog?.host.absoluteString, "http://127.0.0.1:8000")
         XCTAssertTrue(ok.sendSandbox)

@@ -14,7 +14,8 @@ final class EventFieldsTests: XCTestCase {
     func testAPurchasesEventsCarryThePriceCurrencyAndAssignments() async throws {
         let catalog = TestPaths.repository.appendingPathComponent("templates/classic/store.json").path
         let runtime = try PaywallRuntime(
-            .init(dataDirectory: dir.path, store: .fakeStore(catalog: catalog), locale: "de_DE", userId: "alice", logLevel: .none))
+            .init(dataDirectory: dir.path, store: .fakeStore(catalog: catalog), locale: "de_DE", userId: "alice", logLevel: .none)
+        )
         try await runtime.setAssignment(experiment: "pricing", variant: "b")
         var heard: [PaywallEvent] = []
         runtime.events.observe { heard.append($0) }

@@ -47,12 +47,12 @@ enum PublicSymbols {
             "-module-name", module, "-I", build.appendingPathComponent("Modules").path, "-target", triple,
             "-minimum-access-level", "public", "-output-dir", output.path,
         ]
-        for shim in ["CGtk", "CWebKit", "CSQLite"] {
+        for shim in ["CGtk", "CWebKit", "CSQLite", "CCurl"] {
             arguments += ["-I", root.appendingPathComponent("Sources/\(shim)").path]
         }
         arguments += [
-            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CPluralRules.build/module.modulemap").path,
-            "-Xcc", "-I" + root.appendingPathComponent("Sources/CPluralRules/include").path,
+            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CLazyCurl.build/module.modulemap").path,
+            "-Xcc", "-I" + root.appendingPathComponent("Sources/CLazyCurl/include").path,
         ]
         for include in includes { arguments += ["-Xcc", include] }
         _ = try Toolchain.run(try Toolchain.tool("swift-symbolgraph-extract"), arguments)
