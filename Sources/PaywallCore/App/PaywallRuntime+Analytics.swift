@@ -19,6 +19,13 @@ extension PaywallRuntime {
         event.params["assignments"] = .object(assignments.mapValues(JSONValue.string))
     }
 
+    /// The sinks of the config last loaded into the data directory (`paywall config load`, an
+    /// app's run): a command given no config still sends what it and earlier runs queued.
+    var cachedAnalytics: AnalyticsSettings? {
+        guard let data = FileManager.default.contents(atPath: configCachePath) else { return nil }
+        return (try? PaywallConfig(data: data, origin: configCachePath))?.analytics
+    }
+
     /// What PostHog's events carry besides their params: versions, OS and store.
     var analyticsContext: AnalyticsSink.Context {
         let device = DeviceInfo.current(interfaceStyle: "", appVersion: configuration.appVersion)

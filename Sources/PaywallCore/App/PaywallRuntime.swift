@@ -171,7 +171,7 @@ package final class PaywallRuntime {
             self.customerInfoChanged()
         }
         if let settings = configuration.analytics { analytics?.resolve(settings) }
-        if let source = configuration.config { startLoadingConfig(source) } else { analytics?.resolve(nil) }
+        if let source = configuration.config { startLoadingConfig(source) } else { analytics?.resolve(cachedAnalytics) }
         if let licenseStore { startLicenses(licenseStore) }
     }
 
