@@ -178,6 +178,30 @@ final class AnalyticsDeliveryTests: EndToEndTestCase {
         XCTAssertEqual(server.requests.count, 1, "no request without consent")
     }
 
+    func testTheWebhookGetsEventLogLinesWithItsHeaders() async throws {
+        try FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
+        let outbox = try AnalyticsOutbox(path: outboxPath)
+        var event = PaywallEvent(.transactionComplete, ["product_identifier": "pro", "price": "$4.99", "currency": "USD"])
+        event.uuid = UUID().uuidString.lowercased()
+        event.userId = "alice"
+        event.locale = "de_DE"
+        outbox.enqueue(line: event.jsonLine, uuid: event.uuid!, at: event.timestamp, context: "{}", sinks: ["webhook"])
+        let server = try PostHogServer(directory: workDir.appendingPathComponent("server"))
+        let webhook = AnalyticsSink(
+            kind: .webhook(
+                .init(url: server.baseURL.appendingPathComponent("hook"), headers: ["Authorization": "Bearer secret"])))
+        let left = await AnalyticsSender(outbox: outbox, sinks: [webhook]).pass(
+            deadline: Date().addingTimeInterval(30), force: true)
+        XCTAssertEqual(left, [String: String]())
+        let request = try XCTUnwrap(server.requests.first)
+        XCTAssertEqual(request["path"] as? String, "/hook")
+        XCTAssertEqual(request["content_type"] as? String, "application/json")
+        XCTAssertEqual((request["headers"] as? [String: String])?["authorization"], "Bearer secret")
+        let body = try JSONValue(
+            parsing: String(decoding: try JSONSerialization.data(withJSONObject: request["body"] ?? [:]), as: UTF8.self))
+        XCTAssertEqual(body, ["events": [event.json]], "each event as its event-log line")
+    }
+
     func testTheQueueBoundHoldsThroughTheCLI() throws {
         let (_, _) = try queue(AnalyticsOutbox.maxEvents + 5)
         let status = try PaywallProcess.run(["analytics", "status", "--data-dir", dataDir.path, "--json"], in: workDir)
