@@ -20,6 +20,7 @@ extension SidecarServer {
             "shutdown": SidecarServer.shutdownMethod,
             "getPresentationResult": SidecarServer.getPresentationResult,
             "confirmAllAssignments": SidecarServer.confirmAllAssignments, "setAssignment": SidecarServer.setAssignment,
+            "setAnalyticsConsent": SidecarServer.setAnalyticsConsent,
         ]
     }
 

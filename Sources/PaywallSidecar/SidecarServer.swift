@@ -22,6 +22,8 @@ package final class SidecarServer {
     /// Windows this server opened that have not closed yet.
     package var openWindows = 0
     private(set) var shuttingDown = false
+    /// The analytics queue's last send at shutdown is running.
+    private var analyticsSending = false
     /// How long a shutdown waits for windows (and a purchase running in one) to close.
     package var shutdownBound = 60.0
     /// Called once everything is closed at shutdown (or the bound passed).
@@ -135,9 +137,17 @@ package final class SidecarServer {
             paywalls.dismissCustomerCenter()
         }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(shutdownBound * 1e9)
+        // The last send of the analytics queue (2 s at most), beside the windows closing.
+        analyticsSending = paywalls != nil
+        if let paywalls {
+            Task { @MainActor [weak self] in
+                await paywalls.shutdownAnalytics()
+                self?.analyticsSending = false
+            }
+        }
         MainLoop.every(seconds: 0.02) { [weak self] in
             guard let self else { return false }
-            guard self.openWindows > 0, DispatchTime.now().uptimeNanoseconds < deadline else {
+            guard self.openWindows > 0 || self.analyticsSending, DispatchTime.now().uptimeNanoseconds < deadline else {
                 if self.openWindows > 0 {
                     Diagnostics.fail(
                         "serve: \(self.openWindows) window(s) still open after \(self.shutdownBound) s; exiting anyway")

@@ -12,6 +12,7 @@ package struct SidecarSettings {
 
     package static let fields: Set<String> = [
         "data_dir", "config", "catalog", "controller", "locale", "app_version", "user_id", "purchase_timeout_s", "log_level",
+        "analytics",
     ]
 
     package init(_ params: RPCParams) throws(RPCError) {
@@ -44,8 +45,18 @@ package struct SidecarSettings {
         configuration = PaywallRuntime.Configuration(
             dataDirectory: dataDirectory, store: store, config: try Self.config(params), locale: locale,
             appVersion: try params.string("app_version") ?? "", userId: try params.string("user_id"),
-            logLevel: level.flatMap(PaywallRuntime.LogLevel.init(rawValue:)) ?? .warning)
+            logLevel: level.flatMap(PaywallRuntime.LogLevel.init(rawValue:)) ?? .warning, analytics: try Self.analytics(params))
         purchaseTimeout = try params.positiveNumber("purchase_timeout_s") ?? 900
+    }
+
+    /// `analytics`: the sinks, as the config's `"analytics"` (which it replaces).
+    private static func analytics(_ params: RPCParams) throws(RPCError) -> AnalyticsSettings? {
+        guard let object = try params.object("analytics") else { return nil }
+        do {
+            return try AnalyticsSettings(json: .object(object), path: "analytics")
+        } catch {
+            throw .invalidParams(field: "analytics", error.description)
+        }
     }
 
     /// `config`: a file's path, an http(s) URL, or the config object itself.

@@ -195,8 +195,9 @@ package enum Commands {
     package static let all = [
         preview, snapshot, present, customerCenter, serve, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
         BundleCommands.pack,
-        BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, NewCommand.spec,
-        TemplatesCommand.spec, PlacementCommand.spec, PlacementCommand.assign, ReportCommand.spec, bench, install,
+        BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, AnalyticsCommand.spec,
+        NewCommand.spec, TemplatesCommand.spec, PlacementCommand.spec, PlacementCommand.assign, ReportCommand.spec, bench,
+        install,
     ]
 
     /// The commands that open a window: run by the `paywall-window` executable, which links

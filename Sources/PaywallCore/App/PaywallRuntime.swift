@@ -35,6 +35,9 @@ package final class PaywallRuntime {
     package let purchases: Purchases?
     /// Install date, view counters, user attributes; nil when configured read-only.
     package let state: RuntimeState?
+    /// The events' way to the seller's sinks; nil when configured read-only or the outbox
+    /// cannot be opened.
+    package private(set) var analytics: AnalyticsPipeline?
     /// Told about changes of the customer info, as `customerInfoUpdates` is.
     package weak var delegate: PaywallRuntimeDelegate?
 
@@ -135,6 +138,17 @@ package final class PaywallRuntime {
             }
             self.purchases = purchases
         }
+        events.enrich = { [weak self] event in self?.enrich(&event) }
+        if !configuration.readOnly {
+            do {
+                let outbox = try AnalyticsOutbox(path: directory.analytics)
+                recovered.append(outbox.recovery)
+                analytics = AnalyticsPipeline(
+                    outbox: outbox, events: events, context: analyticsContext, sandbox: fakeStore != nil)
+            } catch {
+                FileHandle.standardError.write(Data("paywall: warning: analytics outbox: \(error); no events are sent\n".utf8))
+            }
+        }
         for recovery in recovered.compactMap({ $0 }) {
             recoveries.append(recovery.description)
             events.emit(
@@ -156,7 +170,8 @@ package final class PaywallRuntime {
             guard let self, event.name == .customerInfoDidChange || event.name == .subscriptionStatusDidChange else { return }
             self.customerInfoChanged()
         }
-        if let source = configuration.config { startLoadingConfig(source) }
+        if let settings = configuration.analytics { analytics?.resolve(settings) }
+        if let source = configuration.config { startLoadingConfig(source) } else { analytics?.resolve(cachedAnalytics) }
         if let licenseStore { startLicenses(licenseStore) }
     }
 
@@ -287,6 +302,7 @@ package final class PaywallRuntime {
         switch source {
         case .value(let config):
             reportRefusedCampaigns(config)
+            analytics?.resolve(config.analytics)
             configLoad = Task { config }
             return
         case .file(let path): location = path
@@ -298,8 +314,10 @@ package final class PaywallRuntime {
             do {
                 let config = try await loader.load(origin: location, fetch: fetch).0
                 self?.reportRefusedCampaigns(config)
+                self?.analytics?.resolve(config.analytics)
                 return config
             } catch {
+                self?.analytics?.resolve(nil)
                 self?.configProblem = "\(error)"
                 return nil
             }

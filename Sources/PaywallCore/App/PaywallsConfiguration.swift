@@ -25,14 +25,18 @@ public struct PaywallsConfiguration: Sendable {
     public var userId: String?
     /// What the runtime writes to stderr on its own.
     public var logLevel: LogLevel
+    /// Where events are sent (PostHog, a webhook); nil: the config's `"analytics"`, if any.
+    public var analytics: AnalyticsSettings?
     /// Opens the entitlement cache read-only when the data directory cannot be written,
     /// and makes no runtime state (for the CLI's commands that only read).
     package var readOnly = false
 
     public init(
         dataDirectory: String? = nil, store: Store = .none, config: ConfigSource? = nil, configTimeout: Double = 0.3,
-        locale: String? = nil, appVersion: String = "", userId: String? = nil, logLevel: LogLevel = .warning
+        locale: String? = nil, appVersion: String = "", userId: String? = nil, logLevel: LogLevel = .warning,
+        analytics: AnalyticsSettings? = nil
     ) {
+        self.analytics = analytics
         self.dataDirectory = dataDirectory
         self.store = store
         self.config = config

@@ -71,6 +71,19 @@ package final class AssignmentStore {
         return (variant, row["forced"]?.int == 1)
     }
 
+    /// Every kept assignment of `userKey`: experiment -> variant.
+    package func assignments(userKey: String) -> [String: String] {
+        let rows =
+            (try? database.query("SELECT experiment_id, variant_id FROM assignments WHERE user_key = ?", [.text(userKey)])) ?? []
+        var result: [String: String] = [:]
+        for row in rows {
+            if let experiment = row["experiment_id"]?.string, let variant = row["variant_id"]?.string {
+                result[experiment] = variant
+            }
+        }
+        return result
+    }
+
     /// Keeps `variant` unless an assignment is kept already (the first confirmed one wins).
     package func confirm(userKey: String, experiment: String, variant: String) throws {
         try database.query(

@@ -69,6 +69,8 @@ public struct PaywallConfig: Equatable, Sendable {
     package var campaigns: [Campaign] = []
     /// Why campaigns were refused: each with its path (`campaigns[0].audiences[0].filter`).
     package var problems: [ConfigProblem] = []
+    /// Where events are sent (`"analytics"`); nil when the config names no sink.
+    package var analytics: AnalyticsSettings?
 
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
@@ -143,6 +145,13 @@ public struct PaywallConfig: Equatable, Sendable {
             }
         }
         self.init(paywalls: entries, placements: placements)
+        do {
+            analytics = try root["analytics"].map { json throws(AnalyticsSettings.Problem) in
+                try AnalyticsSettings(json: json, path: "analytics")
+            }
+        } catch {
+            throw fail(error.description)
+        }
         (campaigns, problems) = CampaignReader.read(root["campaigns"], paywalls: Set(entries.map(\.id)))
     }
 

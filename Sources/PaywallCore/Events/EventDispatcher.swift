@@ -1,3 +1,5 @@
+import Foundation
+
 /// Fans events out to observers (the app's callbacks, the event log, the CLI).
 @MainActor
 public final class EventDispatcher {
@@ -5,6 +7,10 @@ public final class EventDispatcher {
 
     private var observers: [Int: Observer] = [:]
     private var nextToken = 0
+
+    /// What the runtime adds to every event before any observer sees it (the user, the locale,
+    /// a purchase's price); set by `PaywallRuntime`.
+    package var enrich: (@MainActor (inout PaywallEvent) -> Void)?
 
     public init() {}
 
@@ -21,6 +27,9 @@ public final class EventDispatcher {
     }
 
     package func emit(_ event: PaywallEvent) {
+        var event = event
+        if event.uuid == nil { event.uuid = UUID().uuidString.lowercased() }
+        enrich?(&event)
         for token in observers.keys.sorted() { observers[token]?(event) }
     }
 

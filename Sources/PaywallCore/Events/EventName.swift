@@ -162,6 +162,11 @@ public enum EventName: String, CaseIterable, Sendable {
     /// Ours: a corrupt or foreign database file was moved aside and a new one started.
     /// `params.path`, `params.moved_to`, `params.reason`.
     case databaseRecovered = "database_recovered"
+    /// Ours: events meant for an analytics sink were lost, counted (`AnalyticsOutbox`).
+    /// `params.sink` (`posthog` / `webhook`), `params.count`, `params.reason`: `rejected` (the
+    /// sink answered 400 or 422), `too_large` (413 for one event), `queue_full` (past 10,000
+    /// queued), `too_old` (queued over 30 days), `disk_full` (past the in-memory bound).
+    case analyticsDropped = "analytics_dropped"
     /// Ours: the user's language has no string table; the runtime's texts are English.
     /// `params.requested`, `params.resolved`. Once a process, when something is first shown.
     case localeFallback = "locale_fallback"

@@ -67,6 +67,8 @@ package struct DataDirectory: Equatable, Sendable {
     package var configCache: String { url.appendingPathComponent("config.json").path }
     /// Experiment assignments, the install's anonymous assignment key and occurrence counts (`AssignmentStore`).
     package var experiments: String { url.appendingPathComponent("experiments.sqlite").path }
+    /// The analytics outbox: events waiting for their sinks, and the consent.
+    package var analytics: String { url.appendingPathComponent("analytics.sqlite").path }
     package var fakeStore: String { url.appendingPathComponent("fake-store.sqlite").path }
     /// The license keys activated on this machine and their last validation (0600).
     package var licenses: String { url.appendingPathComponent("licenses.sqlite").path }

@@ -14,6 +14,8 @@ final class PresentationHost {
     /// `--presentation`: its own window, or a widget in a stand-in app window.
     let style: PresentationStyle
     private var exitCode: Int32 = 0
+    /// The runtime's analytics, sent once more as the run ends.
+    private let analytics: AnalyticsPipeline?
     /// Marks a cached bundle as on screen while this process shows it (other processes' prune keeps it).
     private var inUse: FileLock?
 
@@ -73,6 +75,7 @@ final class PresentationHost {
         style = try Commands.presentationStyle(arguments, command)
         let stores: StoreContext
         (presenter, stores) = try Self.makePresenter(arguments, command: command)
+        analytics = stores.runtime.analytics
         for (version, problems) in refused {
             Diagnostics.fail(
                 "warning: refused \(version.id) \(version.version): \(problems.map(\.description).joined(separator: "; "))")
@@ -224,7 +227,12 @@ final class PresentationHost {
     /// Ends the run: `exitCode`, or 128 + the signal's number when a signal ended it.
     func finish(exitCode: Int32) {
         self.exitCode = interruption.map { 128 + $0 } ?? exitCode
-        Toolkit.quit()
+        guard let analytics, analytics.sender != nil else { return Toolkit.quit() }
+        // The analytics queue's last send (2 s at most) before the process ends.
+        Task { @MainActor in
+            await analytics.shutdown()
+            Toolkit.quit()
+        }
     }
 
     /// SIGTERM, SIGINT and SIGHUP end what is on screen as the app's own dismissal would
