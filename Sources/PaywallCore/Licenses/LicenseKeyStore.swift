@@ -199,7 +199,8 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         }
         // The activation is the word that counts: it must name what the check named.
         guard sells(product.id, answer.meta) else {
-            try? await provider.deactivate(key: key, instanceId: instance.id)
+            // Given back at once; if that fails too, the refusal below still stands.
+            _ = try? await provider.deactivate(key: key, instanceId: instance.id)
             throw LicenseError(
                 .unknownProduct,
                 "\(provider.name)'s activation of license key \(masked) names product \(answer.meta.productId ?? "?") "
