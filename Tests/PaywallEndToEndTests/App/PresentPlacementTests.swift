@@ -9,11 +9,8 @@ final class PresentPlacementTests: EndToEndTestCase {
     private let catalog = EndToEndTestCase.packageRoot.appendingPathComponent("templates/classic/store.json").path
 
     private func present(_ user: String) throws -> PaywallProcess.Outcome {
-        let template = Self.packageRoot.appendingPathComponent("templates/classic").path
-        let text = PlacementDryRunTests.configText.replacingOccurrences(of: "\"/b/a\"", with: "\"\(template)\"")
-            .replacingOccurrences(of: "\"/b/b\"", with: "\"\(template)\"")
         let config = workDir.appendingPathComponent("config.json")
-        try Data(text.utf8).write(to: config)
+        try Data(PlacementDryRunTests.configShowingClassic.utf8).write(to: config)
         // As `present ID`: the config's paywalls come from the bundle cache.
         let loaded = try PaywallProcess.run(["config", "load", config.path, "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(loaded.status, 0, loaded.stdout + loaded.stderr)

@@ -86,10 +86,7 @@ final class SidecarCampaignTests: EndToEndTestCase {
     }
 
     private func config() -> JSONValue {
-        let bundle = Self.packageRoot.appendingPathComponent("templates/classic").path
-        var text = PlacementDryRunTests.configText.replacingOccurrences(of: "\"/b/a\"", with: "\"\(bundle)\"")
-        text = text.replacingOccurrences(of: "\"/b/b\"", with: "\"\(bundle)\"")
-        return try! JSONValue(parsing: text)
+        try! JSONValue(parsing: PlacementDryRunTests.configShowingClassic)
     }
 
     func testTwoUsersSeeVariantsAAndBAndAHoldoutRunsTheGatedFeatureWithNoWindow() throws {

@@ -15,19 +15,10 @@ final class LicenseAPIServer {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let control = directory.appendingPathComponent("control.json")
         logFile = directory.appendingPathComponent("requests.jsonl")
-        let portFile = directory.appendingPathComponent("port")
         try JSONSerialization.data(withJSONObject: ["keys": keys, "script": [:]]).write(to: control)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            EndToEndTestCase.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py").path,
-            control.path, logFile.path, portFile.path,
-        ]
-        try process.run()
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) { usleep(20_000) }
-        guard let port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init) else {
-            process.terminate()
-            throw XCTSkip("/usr/bin/python3 could not start the License API server")
-        }
+        let port = try StandInServer.start(
+            process, script: "lemon_squeezy_server.py", control: control, log: logFile,
+            portFile: directory.appendingPathComponent("port"), name: "the License API server")
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 

@@ -15,22 +15,12 @@ final class PostHogServer {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         control = directory.appendingPathComponent("control.json")
         logFile = directory.appendingPathComponent("requests.jsonl")
-        let portFile = directory.appendingPathComponent("port")
-        try? FileManager.default.removeItem(at: portFile)
         try JSONSerialization.data(withJSONObject: ["script": script, "default": fallback]).write(to: control)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            EndToEndTestCase.packageRoot.appendingPathComponent("Tests/PaywallCoreTests/Fixtures/posthog_server.py").path,
-            control.path, logFile.path, portFile.path,
-        ]
-        if let port { process.environment = ["POSTHOG_PORT": String(port)] }
-        try process.run()
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) { usleep(20_000) }
-        guard let port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap(Int.init) else {
-            process.terminate()
-            throw XCTSkip("/usr/bin/python3 could not start the PostHog stand-in")
-        }
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        let listening = try StandInServer.start(
+            process, script: "posthog_server.py", control: control, log: logFile,
+            portFile: directory.appendingPathComponent("port"), environment: port.map { ["POSTHOG_PORT": String($0)] },
+            name: "the PostHog stand-in")
+        baseURL = URL(string: "http://127.0.0.1:\(listening)")!
     }
 
     deinit { stop() }

@@ -21,6 +21,14 @@ final class PlacementDryRunTests: EndToEndTestCase {
             {"id": "everyone", "experiment": {"id": "exp0", "variants": [{"id": "a", "paywall": "upsell_a", "percentage": 100}]}}]}]}
         """#
 
+    /// `configText` with both variants' paywalls showing `templates/classic` (for runs that
+    /// present them).
+    static var configShowingClassic: String {
+        let template = packageRoot.appendingPathComponent("templates/classic").path
+        return configText.replacingOccurrences(of: "\"/b/a\"", with: "\"\(template)\"")
+            .replacingOccurrences(of: "\"/b/b\"", with: "\"\(template)\"")
+    }
+
     override func setUpWithError() throws {
         try super.setUpWithError()
         try Data(Self.configText.utf8).write(to: config)

@@ -12,11 +12,8 @@ final class ReportCommandTests: EndToEndTestCase {
     /// Two logs (as from two machines): u3 (variant a) closes the paywall and u1 is held out in
     /// the first, u5 (variant b) buys the yearly plan in the second.
     private func writeLogs() throws -> [String] {
-        let template = Self.packageRoot.appendingPathComponent("templates/classic").path
-        let text = PlacementDryRunTests.configText.replacingOccurrences(of: "\"/b/a\"", with: "\"\(template)\"")
-            .replacingOccurrences(of: "\"/b/b\"", with: "\"\(template)\"")
         let config = workDir.appendingPathComponent("config.json")
-        try Data(text.utf8).write(to: config)
+        try Data(PlacementDryRunTests.configShowingClassic.utf8).write(to: config)
         let loaded = try PaywallProcess.run(["config", "load", config.path, "--data-dir", dataDir], in: workDir)
         XCTAssertEqual(loaded.status, 0, loaded.stdout + loaded.stderr)
         let logs = ["machine1.jsonl", "machine2.jsonl"].map { workDir.appendingPathComponent($0).path }
