@@ -153,10 +153,16 @@ final class PresentTests: EndToEndTestCase {
         let process = try PaywallProcess(
             [
                 "present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval",
-                "await new Promise(done => document.addEventListener('click', () => setTimeout(done, 300))); Paywall.close()",
+                """
+                const clicked = new Promise(done => document.addEventListener('click', () => setTimeout(done, 300)));
+                await new Promise(painted => requestAnimationFrame(() => requestAnimationFrame(painted)));
+                Paywall.custom('listening');
+                await clicked; Paywall.close()
+                """,
             ],
             in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
-        waitForEvents { $0.contains { $0.name == .pageReady } }
+        // A click before the page has painted and listens is lost on a slow machine (CI).
+        waitForEvents { $0.contains { $0.name == .custom && $0.params["data"]?.stringValue == "listening" } }
         let window = try XCTUnwrap(RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^link$"))
         RealInput.click(window: window, x: 100, y: 100)
         let result = process.wait()
