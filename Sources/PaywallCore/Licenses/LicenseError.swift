@@ -27,6 +27,13 @@ public struct LicenseError: Error, Equatable, Sendable, CustomStringConvertible 
         case noLicense = "no_license"
         /// The license could not be kept in the data directory's database.
         case storage
+        /// The merchant has no way to do this from a desktop app (Gumroad cannot deactivate).
+        case unsupported
+        /// A signed license whose signature does not verify with the catalog's
+        /// `license_public_key`: changed after signing, signed by another key, or not a license.
+        case invalidSignature = "invalid_signature"
+        /// A signed license bound to another machine's fingerprint.
+        case otherMachine = "other_machine"
     }
 
     public var kind: Kind
