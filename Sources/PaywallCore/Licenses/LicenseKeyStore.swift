@@ -218,11 +218,13 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         }
         // Gumroad counts uses but has no limit of its own: the catalog's `max_uses` is kept here.
         if let limit = product.merchant?.maxUses, provider.store == .gumroad, check.licenseKey.activationUsage >= limit {
+            var full = check.licenseKey
+            full.activationLimit = limit
             throw LicenseError(
                 .rejected,
                 "license key \(masked) is already activated on \(check.licenseKey.activationUsage) machines, its limit of "
                     + "\(limit); deactivate it on another machine, or buy another license",
-                licenseKey: check.licenseKey)
+                licenseKey: full)
         }
         var answer = try await provider.activate(key: key, instanceName: services.instanceName())
         guard answer.succeeded, let instance = answer.instance else {
