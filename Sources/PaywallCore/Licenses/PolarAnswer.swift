@@ -35,7 +35,7 @@ enum PolarAnswer {
     /// A `ValidatedLicenseKey`: the key, its purchase, and the activation named (`activation_id`).
     static func validated(_ body: Data, status: Int, what: String, now: Date) throws(LicenseError) -> LicenseResponse {
         let root = try object(body, status: status, what: what)
-        do {
+        do throws(ParseError) {
             let instance = try root["activation"].flatMap { value throws(ParseError) in
                 value == .null ? nil : try activation(value)
             }
@@ -50,7 +50,7 @@ enum PolarAnswer {
     /// A `LicenseKeyActivationRead`: the new activation and its `license_key`.
     static func activated(_ body: Data, status: Int, what: String, now: Date) throws(LicenseError) -> LicenseResponse {
         let root = try object(body, status: status, what: what)
-        do {
+        do throws(ParseError) {
             let instance = try activation(root)
             guard let keyValue = root["license_key"], case .object = keyValue else {
                 throw ParseError(why: "\"license_key\" must be an object")
