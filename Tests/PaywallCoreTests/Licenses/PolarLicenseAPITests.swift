@@ -177,10 +177,12 @@ final class PolarLicenseAPITests: XCTestCase {
         XCTAssertEqual(gone?.kind, .notFound)
     }
 
-    func testADeactivationAnswerWithABodyIsMalformed() async throws {
-        server.script["deactivate"] = [.object(["status": 204, "raw": "{}"])]
+    /// Polar answers a deactivation 204: a 200 is not its answer.
+    func testADeactivationAnsweredOtherThan204IsMalformed() async throws {
+        server.script["deactivate"] = [.object(["status": 200, "json": .object([:])])]
         let error = await refusal { _ = try await self.api().deactivate(key: self.key, instanceId: "act_1") }
         XCTAssertEqual(error?.kind, .malformedResponse, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("unexpected HTTP 200") == true, error?.message ?? "")
     }
 
     func testRateLimitThenServerErrorIsRetriedAfterTheServersPause() async throws {
@@ -208,7 +210,9 @@ final class PolarLicenseAPITests: XCTestCase {
 
     func testAServerMessageEchoingTheKeyIsMasked() async throws {
         server.script["activate"] = [
-            .object(["status": 403, "json": .object(["error": "NotPermitted", "detail": "key \(key) is not permitted"])])
+            .object([
+                "status": 403, "json": .object(["error": "NotPermitted", "detail": .string("key \(key) is not permitted")]),
+            ])
         ]
         let error = await refusal { _ = try await self.api().activate(key: self.key, instanceName: "box") }
         XCTAssertEqual(error?.kind, .rejected)

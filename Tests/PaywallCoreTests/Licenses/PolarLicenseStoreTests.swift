@@ -108,7 +108,8 @@ final class PolarLicenseStoreTests: XCTestCase {
         XCTAssertEqual(refused?.licenseKey?.status, .expired)
 
         let expiry = clock.now.addingTimeInterval(5 * 86_400)
-        server.keys[Self.key] = PolarTestServer.key(id: "lk_1", expiresAt: expiry.formatted(Date.ISO8601FormatStyle()))
+        server.keys[Self.key] = PolarTestServer.key(
+            id: "lk_1", expiresAt: expiry.formatted(Date.ISO8601FormatStyle()), revision: 1)
         let store = try store()
         _ = try await store.redeem(key: Self.key)
         XCTAssertTrue(try store.licenses().first?.isActive == true)
