@@ -87,7 +87,7 @@ enum LemonSqueezyAnswer {
     }
 
     /// A count of zero or more; nil for null or absent (no limit).
-    private static func count(_ value: JSONValue?, _ name: String) throws(ParseError) -> Int? {
+    static func count(_ value: JSONValue?, _ name: String) throws(ParseError) -> Int? {
         switch value {
         case nil, .null?: return nil
         case .number(let number)? where number >= 0 && number.rounded() == number && number < 1e9: return Int(number)
@@ -96,7 +96,7 @@ enum LemonSqueezyAnswer {
     }
 
     /// An ISO 8601 date (`2021-01-24T14:15:07.000000Z`); nil for null or absent.
-    private static func date(_ value: JSONValue?, _ name: String) throws(ParseError) -> Date? {
+    static func date(_ value: JSONValue?, _ name: String) throws(ParseError) -> Date? {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?:
