@@ -13,7 +13,11 @@ package enum LicenseProviders {
         for store in merchants {
             switch store {
             case .lemonSqueezy: providers.append(try LemonSqueezyLicenseAPI(baseURL: settings.apiBaseURL))
-            case .polar, .keygen, .gumroad, .signedLicense:
+            case .polar:
+                // The catalog refuses a Polar product without the `polar` block.
+                guard let polar = settings.polar else { continue }
+                providers.append(try PolarLicenseAPI(organizationId: polar.organizationId, baseURL: polar.apiBaseURL))
+            case .keygen, .gumroad, .signedLicense:
                 throw LicenseError(.unsupported, "\(store.displayName) licenses are not built yet")
             }
         }

@@ -29,8 +29,10 @@ package struct PolarLicenseAPI: LicenseProvider {
             maxResponseBytes: maxResponseBytes, sleep: sleep)
     }
 
-    /// Activates `key` with `instanceName` as the activation's `label`. A 403 (the limit is
-    /// reached) carries no key, so the key is validated to describe it in the refusal.
+    /// Activates `key` with `instanceName` as the activation's `label`. A 403 carries no key, so
+    /// the key is validated to describe it: at its limit, the refusal says so; a key without an
+    /// activation limit takes no activations at Polar (it answers 403 for them), so it is kept
+    /// as validated here with no activation id (`noActivation`), which validation then leaves out.
     package func activate(key: String, instanceName: String) async throws(LicenseError) -> LicenseResponse {
         do {
             return try await call("activate", ["label": .string(instanceName)], key: key, documented: [200, 403, 404, 422]) {
@@ -38,7 +40,15 @@ package struct PolarLicenseAPI: LicenseProvider {
                 try PolarAnswer.activated(body, status: status, what: what, now: Date())
             }
         } catch  where error.kind == .rejected && error.statusCode == 403 {
-            guard var described = try? await validate(key: key, instanceId: nil).licenseKey else { throw error }
+            guard let validation = try? await validate(key: key, instanceId: nil) else { throw error }
+            if validation.succeeded, validation.licenseKey.activationLimit == nil,
+                validation.licenseKey.status == .active
+            {
+                var answer = validation
+                answer.instance = LicenseInstance(id: Self.noActivation, name: instanceName, createdAt: nil)
+                return answer
+            }
+            var described = validation.licenseKey
             // Polar refuses at its limit: every activation it allows is in use.
             described.activationUsage = max(described.activationUsage, described.activationLimit ?? 0)
             var refusal = error
@@ -47,8 +57,12 @@ package struct PolarLicenseAPI: LicenseProvider {
         }
     }
 
+    /// The instance id of a key kept without an activation (one with no activation limit).
+    static let noActivation = ""
+
     package func validate(key: String, instanceId: String?) async throws(LicenseError) -> LicenseResponse {
-        let fields: [String: JSONValue] = instanceId.map { ["activation_id": .string($0)] } ?? [:]
+        let fields: [String: JSONValue] =
+            instanceId.flatMap { $0 == Self.noActivation ? nil : ["activation_id": .string($0)] } ?? [:]
         return try await call("validate", fields, key: key, documented: [200, 404, 422]) {
             (status, body, what) throws(LicenseError) in
             try PolarAnswer.validated(body, status: status, what: what, now: Date())
@@ -58,6 +72,8 @@ package struct PolarLicenseAPI: LicenseProvider {
     /// Deactivates the activation `instanceId`. Polar answers 204 with no body, so the key is
     /// validated afterwards to describe it as it now stands.
     package func deactivate(key: String, instanceId: String) async throws(LicenseError) -> LicenseResponse {
+        // Nothing was activated at Polar for a key without a limit: forgetting it here is all.
+        if instanceId == Self.noActivation { return try await validate(key: key, instanceId: nil) }
         try await call("deactivate", ["activation_id": .string(instanceId)], key: key, documented: [204, 404, 422]) {
             _, _, _ in
             // 204: nothing to read (an HTTP client reads no body after a 204).

@@ -115,12 +115,24 @@ final class PolarLicenseAPITests: XCTestCase {
         XCTAssertEqual(error?.licenseKey?.activationUsage, 1, "at Polar's limit every activation is in use")
     }
 
-    func testAKeyWithoutActivationsIsRefused() async throws {
+    /// Polar takes no activations for a key without a limit (403): such a key is valid on any
+    /// number of machines, so it is kept as validated, with no activation to send or free.
+    func testAKeyWithoutAnActivationLimitIsKeptWithoutAnActivation() async throws {
         server.keys[key] = PolarTestServer.key(id: "lk_9", limit: nil)
-        let error = await refusal { _ = try await self.api().activate(key: self.key, instanceName: "box") }
-        XCTAssertEqual(error?.kind, .rejected)
-        XCTAssertTrue(error?.message.contains("does not support activations") == true, error?.message ?? "")
-        XCTAssertNil(error?.licenseKey?.activationLimit)
+        let api = try api()
+        let answer = try await api.activate(key: key, instanceName: "box")
+        XCTAssertTrue(answer.succeeded)
+        XCTAssertEqual(answer.instance?.id, "")
+        XCTAssertEqual(answer.instance?.name, "box")
+        XCTAssertNil(answer.licenseKey.activationLimit)
+        _ = try await api.validate(key: key, instanceId: "")
+        _ = try await api.deactivate(key: key, instanceId: "")
+        let sent = server.requests.map { $0["path"]?.stringValue ?? "" }
+        XCTAssertEqual(
+            sent,
+            ["activate", "validate", "validate", "validate"].map { "/v1/customer-portal/license-keys/\($0)" },
+            "no activation id is sent and nothing is deactivated")
+        XCTAssertFalse(server.requests.dropFirst().contains { $0["body"]?["activation_id"] != nil })
     }
 
     func testExpiryRevokedAndDisabledMapToTheirStatus() async throws {
