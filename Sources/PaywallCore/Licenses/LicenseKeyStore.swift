@@ -122,11 +122,14 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     /// Where the customer manages their subscription (the catalog's `customer_portal_url`).
     package var customerPortalURL: URL? { settings.customerPortalURL }
 
-    /// `product`'s checkout with the app user id as custom data; nil without a `checkout_url`.
+    /// `product`'s checkout, for Lemon Squeezy with the app user id as custom data (its
+    /// documented `checkout[custom]`; other merchants' checkouts get the URL as written); nil
+    /// without a `checkout_url`.
     package func checkoutURL(for product: Product) -> URL? {
         guard let url = product.checkoutURL, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return nil
         }
+        guard (product.merchant?.store ?? settings.provider) == .lemonSqueezy else { return url }
         parts.queryItems =
             (parts.queryItems ?? []).filter { $0.name != "checkout[custom][user_id]" }
             + [URLQueryItem(name: "checkout[custom][user_id]", value: userId)]

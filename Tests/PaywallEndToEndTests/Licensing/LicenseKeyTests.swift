@@ -46,14 +46,33 @@ final class LicenseKeyTests: EndToEndTestCase {
         return path.path
     }
 
+    /// A catalog selling the same products through Polar (benefit `ben_pro`) at `server`.
+    private func polarCatalog(_ server: LicenseAPIServer) throws -> String {
+        let products = ["lumen.pro.yearly", "lumen.pro.monthly", "lumen.pro.lifetime"].map { id in
+            """
+            {"id": "\(id)", "display_name": "Lumen Pro", "price": "49.00", "currency": "USD", "kind": "non_consumable",
+             "entitlements": ["pro"], "checkout_url": "https://polar.sh/lumen/checkout/\(id)", "polar": {"benefit_id": "ben_pro"}}
+            """
+        }
+        let path = workDir.appendingPathComponent("polar-catalog.json")
+        try """
+        {"store": "polar", "polar": {"organization_id": "org_1", "api_base_url": "\(server.baseURL.absoluteString)"},
+         "products": [\(products.joined(separator: ","))]}
+        """.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
     /// `paywall present` of the classic template with the catalog, Buy pressed by the page's
     /// script (the page is web; the panel after it is GTK, driven by real input).
-    private func presentAndBuy(_ extra: [String] = []) throws -> (PaywallProcess, opened: URL, window: String) {
+    private func presentAndBuy(_ extra: [String] = [], catalog: String? = nil) throws -> (
+        PaywallProcess, opened: URL, window: String
+    ) {
         let (opener, opened) = try urlOpener()
         let template = Self.packageRoot.appendingPathComponent("templates/classic").path
         let process = try PaywallProcess(
             [
-                "present", template, "--store", try catalog(), "--data-dir", dataDir, "--user", "ada", "--events", eventsPath,
+                "present", template, "--store", try catalog ?? self.catalog(), "--data-dir", dataDir, "--user", "ada", "--events",
+                eventsPath,
                 "--timeout", "60", "--eval", "Paywall.purchase('primary')",
             ] + extra,
             in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
@@ -95,6 +114,43 @@ final class LicenseKeyTests: EndToEndTestCase {
         XCTAssertEqual(license["license_key"], "****4d51")
         XCTAssertEqual(license["is_active"], true)
         XCTAssertFalse(status.stdout.contains(Self.key))
+    }
+
+    /// The same purchase sold through Polar: the key typed into the panel is validated and
+    /// activated at Polar's API, and a fresh process has it offline, as a `POLAR` license.
+    func testAPurchaseThroughPolarWithATypedKeyUnlocksAFreshProcessOffline() throws {
+        let key = "LUMEN-7F3A-91C2-4B8E-D0A5"
+        let polar = try LicenseAPIServer(
+            directory: workDir.appendingPathComponent("polar"),
+            keys: [
+                key: [
+                    "id": "lk_1", "status": "granted", "limit_activations": 2, "expires_at": NSNull(), "benefit_id": "ben_pro",
+                    "organization_id": "org_1", "revision": 0,
+                ]
+            ], script: "polar_server.py")
+        defer { polar.stop() }
+        let (process, opened, window) = try presentAndBuy(catalog: try polarCatalog(polar))
+        XCTAssertEqual(
+            lines(of: opened, atLeast: 1).first,
+            "https://polar.sh/lumen/checkout/lumen.pro.yearly", "Lemon Squeezy's custom data is Lemon Squeezy's only")
+        type(key, into: window)
+        let result = process.wait()
+        XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
+        XCTAssertEqual(polar.violations, [], "requests broke Polar's documented API")
+        XCTAssertEqual(
+            polar.requests.compactMap { $0["path"] as? String },
+            ["/v1/customer-portal/license-keys/validate", "/v1/customer-portal/license-keys/activate"])
+        XCTAssertEqual(server.requests.count, 0, "a Polar catalog never asks Lemon Squeezy")
+        XCTAssertFalse(try String(contentsOfFile: eventsPath, encoding: .utf8).contains(key), "the key appears unmasked")
+
+        polar.stop()
+        let status = try PaywallProcess.run(["status", "--json", "--data-dir", dataDir, "--user", "ada"], in: workDir)
+        let report = try JSONValue(parsing: status.stdout)
+        XCTAssertEqual(report["subscription_status"], "active", status.stdout)
+        let license = try XCTUnwrap(report["licenses"]?.arrayValue?.first, status.stdout)
+        XCTAssertEqual(license["store"], "POLAR")
+        XCTAssertEqual(license["license_key"], "****D0A5")
+        XCTAssertEqual(license["is_active"], true)
     }
 
     func testAWrongKeyIsAskedAgainAndEscapeCancelsThePurchase() throws {

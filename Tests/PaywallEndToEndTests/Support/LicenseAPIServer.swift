@@ -1,23 +1,24 @@
 import Foundation
 import XCTest
 
-/// The core tests' stand-in for Lemon Squeezy's License API
-/// (`Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py`) on 127.0.0.1, for the built
-/// `paywall`: it knows the keys the test gives it, checks every request's form against the
-/// documented contract and logs it.
+/// One of the core tests' stand-ins for a merchant's license API on 127.0.0.1 (Lemon
+/// Squeezy's, `Tests/PaywallCoreTests/Fixtures/lemon_squeezy_server.py`, or another's, such as
+/// `polar_server.py`), for the built `paywall`: it knows the keys the test gives it, checks
+/// every request against the documented contract and logs it.
 final class LicenseAPIServer {
     private let process = Process()
     private let logFile: URL
     let baseURL: URL
 
-    /// Serves `keys` (key -> `{id, status, activation_limit, activation_usage, product_id, variant_id}`).
-    init(directory: URL, keys: [String: [String: Any]]) throws {
+    /// Serves `keys` in the stand-in's own form (Lemon Squeezy's: key -> `{id, status,
+    /// activation_limit, activation_usage, product_id, variant_id}`).
+    init(directory: URL, keys: [String: [String: Any]], script: String = "lemon_squeezy_server.py") throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let control = directory.appendingPathComponent("control.json")
         logFile = directory.appendingPathComponent("requests.jsonl")
         try JSONSerialization.data(withJSONObject: ["keys": keys, "script": [:]]).write(to: control)
         let port = try StandInServer.start(
-            process, script: "lemon_squeezy_server.py", control: control, log: logFile,
+            process, script: script, control: control, log: logFile,
             portFile: directory.appendingPathComponent("port"), name: "the License API server")
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
