@@ -27,6 +27,9 @@ public struct LicenseError: Error, Equatable, Sendable, CustomStringConvertible 
         case noLicense = "no_license"
         /// The license could not be kept in the data directory's database.
         case storage
+        /// A signature cannot be checked here: the catalog's `license_public_key` is not an
+        /// Ed25519 key, or libcrypto (OpenSSL 3) is not installed.
+        case cryptography
     }
 
     public var kind: Kind
