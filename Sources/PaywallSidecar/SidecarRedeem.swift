@@ -34,7 +34,9 @@ extension SidecarServer {
         }
         let paywalls = try initialized("redeem")
         guard paywalls.sellsLicenseKeys else {
-            throw .failed("redeem: the catalog given to initialize sells no license keys; add \"store\": \"lemon_squeezy\" to it")
+            throw .failed(
+                "redeem: the catalog given to initialize sells no license keys; add a license \"store\" such as \"lemon_squeezy\" to it"
+            )
         }
         Task { @MainActor [weak self] in
             // A link goes the way a Swift app's `handleDeepLink` sends it (`deepLink_redeem` first).

@@ -10,7 +10,7 @@ package enum RedeemCommand {
         name: "redeem", summary: "Activate a license key (from a redeem link, or stdin) and print the entitlements.",
         positionals: ["[URL]"],
         options: [
-            OptionSpec(name: "--store", valueName: "CATALOG", help: "A catalog with \"store\": \"lemon_squeezy\" (required)."),
+            OptionSpec(name: "--store", valueName: "CATALOG", help: "A catalog that sells through license keys (required)."),
             Commands.dataDirOption, Commands.userOption,
         ],
         discussion: """
@@ -48,8 +48,9 @@ package enum RedeemCommand {
         let context = try StoreContext(arguments, events: EventDispatcher(), requireStore: true, command: spec)
         guard let licenses = context.runtime.licenseStore, let purchases = context.purchases else {
             throw .failure(
-                "\(arguments.value("--store") ?? "the catalog") sells no license keys; add \"store\": \"lemon_squeezy\" "
-                    + "and each product's checkout_url and lemon_squeezy ids to it")
+                "\(arguments.value("--store") ?? "the catalog") sells no license keys; add a license \"store\" "
+                    + "(lemon_squeezy, polar, keygen, gumroad or signed_license) and each product's checkout_url and merchant ids to it"
+            )
         }
         return try Subcommands.runAsync { () throws(CLIError) -> Int32 in
             do throws(LicenseError) {

@@ -59,7 +59,7 @@ package enum StoreCommand {
             // A license-key catalog: its products and entitlements can be read; the rest steers the fake store.
             guard ["products", "entitlements"].contains(action) else {
                 throw .failure(
-                    "\(parsed.value("--store") ?? "the catalog") sells through license keys (\"store\": \"lemon_squeezy\"): "
+                    "\(parsed.value("--store") ?? "the catalog") sells through license keys (a license \"store\"): "
                         + "`paywall store \(action)` steers the fake store only; redeem a key with `paywall redeem`, "
                         + "or read `paywall store entitlements` and `paywall status`")
             }

@@ -55,6 +55,7 @@ package enum StoreReport {
             "activation_usage": .number(Double(l.activationUsage)),
             "activation_limit": l.activationLimit.map { .number(Double($0)) } ?? .null, "expires_at": date(l.expiresAt),
             "instance_name": .string(l.instanceName), "validated_at": date(l.validatedAt), "grace_ends_at": date(l.graceEndsAt),
+            "store": .string(l.store.rawValue), "deactivation_unsupported": optional(l.deactivationUnsupported),
         ])
     }
 

@@ -38,7 +38,7 @@ package struct AnalyticsSink: Sendable, Equatable {
         package var appVersion: String
         package var osName: String
         package var osVersion: String
-        /// `fake_store`, `controller`, `lemon_squeezy`, or `none`.
+        /// `fake_store`, `controller`, `none`, or a license catalog's `store` (`lemon_squeezy`, `polar`, ...).
         package var store: String
 
         package init(runtimeVersion: String, appVersion: String, osName: String, osVersion: String, store: String) {

@@ -32,7 +32,7 @@ extension PaywallRuntime {
         // A catalog selling through license keys does so whichever store is configured.
         let store =
             switch configuration.store {
-            case _ where licenseStore != nil: "lemon_squeezy"
+            case _ where licenseStore != nil: licenseStore!.settings.provider.rawValue
             case .none: "none"
             case .fakeStore: "fake_store"
             case .controller: "controller"

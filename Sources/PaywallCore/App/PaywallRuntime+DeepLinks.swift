@@ -53,7 +53,7 @@ extension PaywallRuntime {
                 LicenseError(
                     .noLicense,
                     "a redeem link came, but this app's catalog sells no license keys "
-                        + "(its \"store\" is not \"lemon_squeezy\")"))
+                        + "(it has no license \"store\" such as \"lemon_squeezy\" or \"polar\")"))
         }
         do {
             return .redeemed(try await licenseStore.redeem(key: link.licenseKey))

@@ -29,7 +29,7 @@ package final class PaywallRuntime {
     package let catalog: Catalog?
     /// The fake store, when the configuration sells through it.
     package let fakeStore: FakeStore?
-    /// The license-key store, when the catalog sells through license keys (`"store": "lemon_squeezy"`).
+    /// The license-key store, when the catalog sells through license keys (a license `"store"`).
     package let licenseStore: LicenseKeyStore?
     /// Purchases and the subscription status; nil without a store.
     package let purchases: Purchases?
@@ -55,7 +55,7 @@ package final class PaywallRuntime {
     /// Sets the runtime up: opens (creating) the data directory's databases, the store and
     /// the purchases, reads the cached status (right at once, offline), and starts loading the
     /// config. `controller` is the app's purchase controller for `.controller(catalog:)`. A
-    /// catalog with `"store": "lemon_squeezy"` sells through the license-key store instead,
+    /// catalog with a license `"store"` sells through the license-key store instead,
     /// whichever store is named, using `licenseServices` (clock, browser, machine name); a
     /// redeem link kept from before configuration is then redeemed.
     package init(
@@ -100,7 +100,10 @@ package final class PaywallRuntime {
             var source: FakeStore?
             var licenses: LicenseKeyStore?
             if let licensing = catalog.licensing {
-                if controller != nil { throw ConfigureError(part: nil, underlying: ControllerBesideLicenses(catalog: path)) }
+                if controller != nil {
+                    throw ConfigureError(
+                        part: nil, underlying: ControllerBesideLicenses(catalog: path, store: licensing.provider.rawValue))
+                }
                 do {
                     licenses = try LicenseKeyStore.make(
                         catalog: catalog, settings: licensing, databasePath: directory.licenses,
@@ -177,8 +180,9 @@ package final class PaywallRuntime {
 
     struct ControllerBesideLicenses: Error, CustomStringConvertible {
         let catalog: String
+        let store: String
         var description: String {
-            "\(catalog) sells through license keys (\"store\": \"lemon_squeezy\"), but a purchase controller was given too; "
+            "\(catalog) sells through license keys (\"store\": \"\(store)\"), but a purchase controller was given too; "
                 + "pass no controller, or remove \"store\" from the catalog to sell through the controller"
         }
     }

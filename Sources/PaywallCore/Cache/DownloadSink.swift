@@ -27,7 +27,7 @@ final class DownloadSink: @unchecked Sendable {
         case declared
         /// `DownloadLimits.maxDocumentBytes`: a manifest or config.
         case document
-        /// `LemonSqueezyLicenseAPI.maxResponseBytes`: a license API's answer.
+        /// `LicenseAPIClient.maxResponseBytes`: a license API's answer.
         case apiAnswer
 
         /// Why a download of more than `limit` bytes stopped.

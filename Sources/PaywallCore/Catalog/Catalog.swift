@@ -5,7 +5,7 @@ package struct Catalog: Equatable, Sendable {
     /// Subscription group id -> display name.
     package var groupNames: [String: String]
     package var settings: StoreSettings
-    /// Set when the catalog sells through license keys (`"store": "lemon_squeezy"`): the
+    /// Set when the catalog sells through license keys (a license `"store"`: `lemon_squeezy`, `polar`, `keygen`, `gumroad`, `signed_license`): the
     /// license-key store is then its store, whichever store the configuration names.
     package var licensing: LicenseSettings?
 

@@ -36,12 +36,18 @@ import Foundation
 /// are optional. Settings default to `StoreSettings()`: `grace_period_days` (0),
 /// `billing_retry_days` (60), `ask_to_buy` (false).
 ///
-/// Selling through license keys (`LicenseKeyStore`): `"store": "lemon_squeezy"` at the top
-/// level, with the optional `license_api_base_url` (default `https://api.lemonsqueezy.com`;
-/// `https`, or `http` to a loopback address), `offline_grace_days` (default 14) and
-/// `customer_portal_url`, and `lemon_squeezy: {"store_id": ...}` (keys from another store are
-/// refused); each product then needs `checkout_url` and `lemon_squeezy:
-/// {"product_id": ..., "variant_id": ...}` (`variant_id` optional), which other catalogs may not have.
+/// Selling through license keys (`LicenseKeyStore`): `"store"` at the top level names the
+/// merchant (`lemon_squeezy`, `polar`, `keygen`, `gumroad`, `signed_license`), which a product's
+/// own `store` overrides, so one catalog may sell through several. Catalog-wide: the optional
+/// `license_api_base_url` (Lemon Squeezy's, default `https://api.lemonsqueezy.com`; every API URL
+/// is `https`, or `http` to a loopback address), `offline_grace_days` (default 14),
+/// `customer_portal_url`, `lemon_squeezy: {"store_id": ...}` (keys from another store are
+/// refused), `polar: {organization_id, api_base_url}`, `keygen: {account, api_base_url}`,
+/// `gumroad: {api_base_url}`, `license_public_key` (Ed25519, PEM or hex: signed licenses) and
+/// `app_id` (the machine fingerprint's key; default the catalog's file name). Each product then
+/// needs `checkout_url` and its ids at its merchant: `lemon_squeezy: {product_id, variant_id?}`,
+/// `polar: {benefit_id}`, `keygen: {product, policy?}`, `gumroad: {product_id, max_uses?}`
+/// (none for `signed_license`), which other catalogs may not have.
 ///
 /// Keys this format does not define are ignored, so files can carry notes or tool-specific data;
 /// a key written twice in one object is an error.
@@ -65,8 +71,8 @@ package enum CatalogFile {
         }
         let groupNames = try parseGroups(root)
         let settings = try parseSettings(root)
-        let licensing = try parseLicensing(root)
-        try checkLicenseFields(products, entries: entries, licensing: licensing)
+        let licensing = try parseLicensing(root, entries: entries)
+        try addMerchants(to: &products, entries: entries, licensing: licensing)
         // An empty catalog would load and then sell nothing, which is never what was meant.
         guard !products.isEmpty else {
             throw root.error(
@@ -118,11 +124,6 @@ package enum CatalogFile {
             entitlements: try fields.stringArray("entitlements") ?? [],
             checkoutURL: try fields.url("checkout_url"))
         product.catalogPrice = fields.priceText("price")
-        if let ids = try fields.object("lemon_squeezy") {
-            product.lemonSqueezy = LemonSqueezyProduct(
-                productId: try ids.required("product_id", ids.identifier("product_id")),
-                variantId: try ids.identifier("variant_id"))
-        }
 
         // Fields that only make sense for some kinds are rejected elsewhere rather than dropped,
         // so a product whose kind was mistyped does not silently lose its subscription terms.
@@ -184,52 +185,156 @@ package enum CatalogFile {
             askToBuy: try settings.bool("ask_to_buy") ?? defaults.askToBuy)
     }
 
-    /// `"store": "lemon_squeezy"` and its settings; nil for a catalog the configured store sells.
-    private static func parseLicensing(_ root: CatalogObject) throws(CatalogError) -> LicenseSettings? {
-        let licenseKeys = ["license_api_base_url", "offline_grace_days", "customer_portal_url", "lemon_squeezy"]
+    /// The catalog-wide license fields; a product's `store` and merchant ids are `merchantProduct`'s.
+    private static let licenseKeys = [
+        "license_api_base_url", "offline_grace_days", "customer_portal_url", "lemon_squeezy", "polar", "keygen", "gumroad",
+        "license_public_key", "app_id",
+    ]
+    /// The merchant-id blocks a product may carry, by its store.
+    private static let productBlocks: [LicenseSettings.Provider: String] = [
+        .lemonSqueezy: "lemon_squeezy", .polar: "polar", .keygen: "keygen", .gumroad: "gumroad",
+    ]
+
+    /// `"store"` and the merchants' settings; nil for a catalog the configured store sells.
+    private static func parseLicensing(_ root: CatalogObject, entries: [CatalogJSON]) throws(CatalogError)
+        -> LicenseSettings?
+    {
         guard let name = try root.string("store") else {
             if let key = licenseKeys.first(where: { root.value($0) != nil }) {
-                throw root.error(key, "is only allowed with \"store\": \"lemon_squeezy\"; add that, or remove it")
+                throw root.error(
+                    key,
+                    "is only allowed in a catalog that sells through license keys, with \"store\": "
+                        + "\"lemon_squeezy\" (or polar, keygen, gumroad, signed_license); add that, or remove it")
             }
             return nil
         }
-        guard let provider = LicenseSettings.Provider(rawValue: name) else {
-            throw root.error(
-                "store",
-                "must be \(names(of: LicenseSettings.Provider.self)) (or left out for the store the "
-                    + "app configures), got \"\(name)\"")
+        let provider = try store(named: name, in: root, key: "store")
+        var merchants = [provider]
+        for (index, entry) in entries.enumerated() {
+            let fields = try CatalogObject.element(entry, at: "products[\(index)]")
+            if let own = try fields.string("store") {
+                let store = try store(named: own, in: fields, key: "store")
+                if !merchants.contains(store) { merchants.append(store) }
+            }
         }
         let defaults = LicenseSettings()
         let seller = try root.object("lemon_squeezy")
-        return LicenseSettings(
+        let polar = try root.object("polar")
+        let keygen = try root.object("keygen")
+        let gumroad = try root.object("gumroad")
+        let publicKey = try root.nonEmptyString("license_public_key")
+        let settings = LicenseSettings(
             provider: provider, apiBaseURL: try root.url("license_api_base_url") ?? defaults.apiBaseURL,
             offlineGraceDays: try root.integer("offline_grace_days", minimum: 0, maximum: 3650) ?? defaults.offlineGraceDays,
             customerPortalURL: try root.url("customer_portal_url"),
             storeId: try seller.map { seller throws(CatalogError) in
                 try seller.required("store_id", seller.identifier("store_id"))
-            })
+            },
+            polar: try polar.map { polar throws(CatalogError) in
+                LicenseSettings.Polar(
+                    organizationId: try polar.required("organization_id", polar.identifier("organization_id")),
+                    apiBaseURL: try polar.url("api_base_url") ?? LicenseSettings.polarAPI)
+            },
+            keygen: try keygen.map { keygen throws(CatalogError) in
+                LicenseSettings.Keygen(
+                    account: try keygen.required("account", keygen.identifier("account")),
+                    apiBaseURL: try keygen.url("api_base_url") ?? LicenseSettings.keygenAPI)
+            },
+            gumroadAPIBaseURL: try gumroad?.url("api_base_url") ?? LicenseSettings.gumroadAPI,
+            publicKey: publicKey, appId: try root.nonEmptyString("app_id"), merchants: merchants)
+        for store in merchants {
+            switch store {
+            case .polar where settings.polar == nil:
+                throw root.error(
+                    "polar",
+                    "is required when a product sells through Polar: {\"organization_id\": \"...\"} "
+                        + "from your organization's settings in the Polar dashboard")
+            case .keygen where settings.keygen == nil:
+                throw root.error(
+                    "keygen",
+                    "is required when a product sells through Keygen: {\"account\": \"...\"}, your account's "
+                        + "id or slug (and \"api_base_url\" for a self-hosted server)")
+            case .signedLicense where publicKey == nil:
+                throw root.error(
+                    "license_public_key",
+                    "is required with \"store\": \"signed_license\": the Ed25519 public key licenses are signed with, "
+                        + "PEM (openssl pkey -in PRIVATE.pem -pubout) or 64 hex digits")
+            default: break
+            }
+        }
+        return settings
     }
 
-    /// A license-key catalog's products each need a checkout and their Lemon Squeezy ids; other
-    /// catalogs may not have them (they would do nothing there).
-    private static func checkLicenseFields(_ products: [Product], entries: [CatalogJSON], licensing: LicenseSettings?)
+    private static func store(named name: String, in fields: CatalogObject, key: String) throws(CatalogError)
+        -> LicenseSettings.Provider
+    {
+        guard let store = LicenseSettings.Provider(rawValue: name) else {
+            throw fields.error(
+                key,
+                "must be \(names(of: LicenseSettings.Provider.self)) (or left out for the store the "
+                    + "app configures), got \"\(name)\"")
+        }
+        return store
+    }
+
+    /// A license-key catalog's products each need a checkout and their ids at their merchant
+    /// (its `store`, else the catalog's); other catalogs may not have them (they would do nothing there).
+    private static func addMerchants(to products: inout [Product], entries: [CatalogJSON], licensing: LicenseSettings?)
         throws(CatalogError)
     {
         for (index, product) in products.enumerated() {
             let fields = try CatalogObject.element(entries[index], at: "products[\(index)] (\"\(product.id)\")")
-            if licensing == nil {
-                for key in ["checkout_url", "lemon_squeezy"] where fields.value(key) != nil {
-                    throw fields.error(key, "is only allowed in a catalog with \"store\": \"lemon_squeezy\"")
+            guard let licensing else {
+                for key in ["checkout_url", "store"] + productBlocks.values.sorted() where fields.value(key) != nil {
+                    throw fields.error(key, "is only allowed in a catalog with a license \"store\" such as \"lemon_squeezy\"")
                 }
                 continue
             }
-            if product.checkoutURL == nil { throw fields.error("checkout_url", "is required with \"store\": \"lemon_squeezy\"") }
-            if product.lemonSqueezy == nil {
+            let store =
+                try fields.string("store").map { (name) throws(CatalogError) in
+                    try Self.store(named: name, in: fields, key: "store")
+                } ?? licensing.provider
+            for (other, key) in productBlocks where other != store && fields.value(key) != nil {
                 throw fields.error(
-                    "lemon_squeezy",
-                    "is required with \"store\": \"lemon_squeezy\": "
-                        + #"{"product_id": 12345, "variant_id": 67890} from the product's page in the Lemon Squeezy dashboard"#)
+                    key, "is only allowed on a product sold through \(other.rawValue); this one's store is \(store.rawValue)")
             }
+            if product.checkoutURL == nil {
+                throw fields.error("checkout_url", "is required on a product sold through license keys: where it is bought")
+            }
+            products[index].merchant = try merchantProduct(store, fields)
+        }
+    }
+
+    private static func merchantProduct(_ store: LicenseSettings.Provider, _ fields: CatalogObject) throws(CatalogError)
+        -> MerchantProduct
+    {
+        guard let key = productBlocks[store] else { return MerchantProduct(store: store) }
+        let example =
+            switch store {
+            case .lemonSqueezy:
+                #"{"product_id": 12345, "variant_id": 67890} from the product's page in the Lemon Squeezy dashboard"#
+            case .polar: #"{"benefit_id": "..."}, the id of the product's License Keys benefit in the Polar dashboard"#
+            case .keygen: #"{"product": "...", "policy": "..."}, the ids of the product (and policy) in the Keygen dashboard"#
+            default: #"{"product_id": "...", "max_uses": 3}, the product's id from its Gumroad edit page"#
+            }
+        guard let ids = try fields.object(key) else {
+            throw fields.error(key, "is required on a product sold through \(store.displayName): \(example)")
+        }
+        switch store {
+        case .lemonSqueezy:
+            return MerchantProduct(
+                store: store, productId: try ids.required("product_id", ids.identifier("product_id")),
+                variantId: try ids.identifier("variant_id"))
+        case .polar:
+            return MerchantProduct(store: store, productId: try ids.required("benefit_id", ids.identifier("benefit_id")))
+        case .keygen:
+            return MerchantProduct(
+                store: store, productId: try ids.required("product", ids.identifier("product")),
+                variantId: try ids.identifier("policy"))
+        default:
+            return MerchantProduct(
+                store: store, productId: try ids.required("product_id", ids.identifier("product_id")),
+                maxUses: try ids.integer("max_uses", minimum: 1))
         }
     }
 

@@ -12,7 +12,12 @@ package enum CatalogLoader {
             if URL(fileURLWithPath: path).pathExtension.lowercased() == "storekit" {
                 return try StoreKitConfiguration.parse(data)
             }
-            return try CatalogFile.parse(data)
+            var catalog = try CatalogFile.parse(data)
+            // The machine fingerprint's key when the catalog names no `app_id`.
+            if catalog.licensing != nil, catalog.licensing?.appId == nil {
+                catalog.licensing?.appId = URL(fileURLWithPath: path).lastPathComponent
+            }
+            return catalog
         } catch {
             throw CatalogError("\(path): \(error.message)")
         }

@@ -32,14 +32,14 @@ public struct Product: Hashable, Sendable, Identifiable {
     public var entitlements: [String]
     /// Where it is bought in the browser (a license-key catalog's `checkout_url`).
     public var checkoutURL: URL?
-    /// Its ids at Lemon Squeezy, which a license key's purchase is matched by.
-    package var lemonSqueezy: LemonSqueezyProduct?
+    /// Its merchant and its ids there, which a license key's purchase is matched by.
+    package var merchant: MerchantProduct?
 
     package init(
         id: String, displayName: String, description: String = "", price: Decimal, currencyCode: String,
         kind: Kind, period: SubscriptionPeriod? = nil, subscriptionGroup: String? = nil, groupRank: Int? = nil,
         introductoryOffer: IntroductoryOffer? = nil, familyShareable: Bool = false, entitlements: [String] = [],
-        checkoutURL: URL? = nil, lemonSqueezy: LemonSqueezyProduct? = nil, catalogPrice: String? = nil
+        checkoutURL: URL? = nil, merchant: MerchantProduct? = nil, catalogPrice: String? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -54,7 +54,7 @@ public struct Product: Hashable, Sendable, Identifiable {
         self.familyShareable = familyShareable
         self.entitlements = entitlements
         self.checkoutURL = checkoutURL
-        self.lemonSqueezy = lemonSqueezy
+        self.merchant = merchant
         self.catalogPrice = catalogPrice
     }
 

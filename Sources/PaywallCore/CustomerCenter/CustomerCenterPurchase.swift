@@ -36,7 +36,9 @@ package struct CustomerCenterPurchase: Equatable, Sendable {
 
     /// Whether a web checkout sold it (it is managed on a web page, not through the controller).
     package var isWebPurchase: Bool { store.map(Self.webStores.contains) ?? false }
-    static let webStores: Set<StoreKind> = [.stripe, .paddle, .lemonSqueezy, .superwall]
+    static let webStores: Set<StoreKind> = Set([.stripe, .paddle, .superwall]).union(licenseStores)
+    /// The stores of licenses (`LicenseKeyStore`), which the customer center shows as license rows.
+    static let licenseStores: Set<StoreKind> = Set(LicenseSettings.Provider.allCases.map(\.storeKind))
 
     /// The rows for `info` and the active entitlements of `status`, subscriptions first
     /// (active before inactive, newest first), then one-time purchases, newest first.

@@ -134,7 +134,7 @@ package enum CustomerCenterRules {
     /// The string-table key of the badge naming where a purchase was made, for web checkouts.
     package static func badgeKey(for store: StoreKind?) -> String? {
         switch store {
-        case .stripe, .paddle, .lemonSqueezy: "cc.badge.web"
+        case .stripe, .paddle, .lemonSqueezy, .polar, .keygen, .gumroad, .signedLicense: "cc.badge.web"
         case .superwall: "cc.badge.superwall"
         default: nil
         }

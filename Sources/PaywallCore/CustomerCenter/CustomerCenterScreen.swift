@@ -60,7 +60,9 @@ package struct CustomerCenterScreen {
         var sections: [JSONValue] = []
         if !licenses.isEmpty { sections.append(section(strings.text("cc.section.licenses"), licenses.flatMap(licenseRows))) }
         // A license's purchase is its license row, not a second row.
-        let rows = licenses.isEmpty ? self.rows : self.rows.filter { $0.store != .lemonSqueezy }
+        let rows =
+            licenses.isEmpty
+            ? self.rows : self.rows.filter { !($0.store.map(CustomerCenterPurchase.licenseStores.contains) ?? false) }
         let owned = rows.filter { $0.kind != .oneTime }
         if !owned.isEmpty { sections.append(section(strings.text("cc.section.subscriptions"), owned.map(purchaseRow))) }
         let cards = rows.filter { $0.kind == .oneTime }
@@ -250,15 +252,26 @@ package struct CustomerCenterScreen {
             [
                 "kind": "license", "title": .string(product?.displayName ?? license.productName ?? strings.text("cc.untitled")),
                 "subtitle": .string(licenseStatusText(license)), "active": .bool(license.isActive),
-                "lines": [.string(strings.text("cc.license.key", ["key": license.maskedKey])), .string(activations)],
+                // A signed license has no activations to count: it is this machine's by its signature.
+                "lines": .array(
+                    [.string(strings.text("cc.license.key", ["key": license.maskedKey]))]
+                        + (license.store == .signedLicense ? [] : [.string(activations)])),
                 "badge": .string(strings.text("cc.badge.web")), "product_id": .string(license.productId),
                 "license_key": .string(license.maskedKey), "reason": license.reason.map { .string($0.rawValue) } ?? .null,
             ]
         ]
-        rows.append([
-            "kind": "path", "title": .string(strings.text("cc.license.deactivate")), "destructive": true,
-            "path_id": .string(Self.deactivateLicensePathId), "product_id": .string(license.productId),
-        ])
+        if license.deactivationUnsupported == nil {
+            rows.append([
+                "kind": "path", "title": .string(strings.text("cc.license.deactivate")), "destructive": true,
+                "path_id": .string(Self.deactivateLicensePathId), "product_id": .string(license.productId),
+            ])
+        } else {
+            // Said where the button would be, so nobody looks for it.
+            rows.append([
+                "kind": "note", "title": .string(strings.text("cc.license.no_deactivate")),
+                "product_id": .string(license.productId),
+            ])
+        }
         if let portal = customerPortalURL {
             rows.append([
                 "kind": "path", "title": .string(strings.text("cc.license.manage")), "path_id": .string(Self.manageLicensePathId),

@@ -42,10 +42,12 @@ struct LicenseAccess {
             activationUsage: record.key.activationUsage, activationLimit: record.key.activationLimit,
             expiresAt: record.key.expiresAt, productId: record.productId, productName: record.meta.productName,
             variantName: record.meta.variantName, instanceName: record.instance.name, activatedAt: record.activatedAt,
-            validatedAt: record.validatedAt, graceEndsAt: graceEndsAt(at: now))
+            validatedAt: record.validatedAt, graceEndsAt: graceEndsAt(at: now), store: record.store.storeKind,
+            deactivationUnsupported: record.store.deactivationUnsupported)
     }
 
-    /// The license as one transaction (`LEMON_SQUEEZY`): non-consumable for a key without
+    /// The license as one transaction (its merchant's store, `LEMON_SQUEEZY`, `POLAR`, ...;
+    /// a signed license's own entitlements when it names them): non-consumable for a key without
     /// expiry, non-renewing with one. Its end is the earlier of the key's expiry and the end of
     /// the grace period; a key that no longer gives access ended when it was last validated.
     func transaction(product: Product?, at now: Date) -> StoreTransaction {
@@ -57,11 +59,12 @@ struct LicenseAccess {
             stillActive
             ? min(record.key.expiresAt ?? .distantFuture, graceEndsAt(at: now))
             : min(record.key.expiresAt ?? lastWord, lastWord)
-        let id = "lemon_squeezy_\(record.key.id)"
+        let id = "\(record.store.rawValue)_\(record.key.id)"
         return StoreTransaction(
             id: id, productId: record.productId, kind: record.key.expiresAt == nil ? .nonConsumable : .nonRenewing,
-            store: .lemonSqueezy, purchaseDate: min(record.key.createdAt ?? record.activatedAt, record.activatedAt),
+            store: record.store.storeKind, purchaseDate: min(record.key.createdAt ?? record.activatedAt, record.activatedAt),
             expirationDate: end, revocationDate: record.key.status == .disabled && !record.notFound ? lastWord : nil,
-            entitlementIds: product?.entitlements ?? [], price: product?.price ?? 0, currencyCode: product?.currencyCode ?? "USD")
+            entitlementIds: record.meta.entitlements ?? product?.entitlements ?? [], price: product?.price ?? 0,
+            currencyCode: product?.currencyCode ?? "USD")
     }
 }

@@ -35,6 +35,8 @@ final class LicenseDatabase {
         "ALTER TABLE licenses ADD COLUMN valid INTEGER NOT NULL DEFAULT 1;",
         // Whether the provider answered about the license; rows kept before this were all answered.
         "ALTER TABLE licenses ADD COLUMN answered INTEGER NOT NULL DEFAULT 0; UPDATE licenses SET answered = 1;",
+        // The merchant whose provider validates and deactivates the license; rows before were Lemon Squeezy's.
+        "ALTER TABLE licenses ADD COLUMN store TEXT NOT NULL DEFAULT 'lemon_squeezy';",
     ]
 
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
@@ -68,7 +70,8 @@ final class LicenseDatabase {
         guard let keyId = row["key_id"]?.string, let key = row["license_key"]?.string,
             let status = row["status"]?.string.flatMap(LicenseKeyStatus.init(rawValue:)),
             let instanceId = row["instance_id"]?.string, let productId = row["product_id"]?.string,
-            let activatedAt = row["activated_at"]?.date, let validatedAt = row["validated_at"]?.date
+            let activatedAt = row["activated_at"]?.date, let validatedAt = row["validated_at"]?.date,
+            let store = row["store"]?.string.flatMap(LicenseSettings.Provider.init(rawValue:))
         else { return nil }
         let meta = (row["meta"]?.string).flatMap { try? JSONValue(parsing: $0) }.map(LicenseMeta.init(stored:)) ?? LicenseMeta()
         return LicenseRecord(
@@ -81,7 +84,7 @@ final class LicenseDatabase {
                 createdAt: row["instance_created_at"]?.date),
             meta: meta, productId: productId, activatedAt: activatedAt, validatedAt: validatedAt,
             notFound: row["not_found"]?.bool ?? false, valid: row["valid"]?.bool ?? false,
-            answered: row["answered"]?.bool ?? false)
+            answered: row["answered"]?.bool ?? false, store: store)
     }
 
     func save(_ r: LicenseRecord) throws {
@@ -89,8 +92,8 @@ final class LicenseDatabase {
             """
             INSERT OR REPLACE INTO licenses (key_id, license_key, status, activation_limit, activation_usage, created_at,
                 expires_at, instance_id, instance_name, instance_created_at, meta, product_id, activated_at, validated_at, not_found,
-                valid, answered)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                valid, answered, store)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(r.key.id), .text(r.key.key), .text(r.key.status.rawValue),
@@ -98,6 +101,7 @@ final class LicenseDatabase {
                 .integer(Int64(r.key.activationUsage)), .date(r.key.createdAt), .date(r.key.expiresAt), .text(r.instance.id),
                 .text(r.instance.name), .date(r.instance.createdAt), .text(r.meta.stored.jsonText), .text(r.productId),
                 .date(r.activatedAt), .date(r.validatedAt), .bool(r.notFound), .bool(r.valid), .bool(r.answered),
+                .text(r.store.rawValue),
             ])
     }
 
@@ -122,7 +126,9 @@ extension LicenseMeta {
             ("variant_id", variantId), ("variant_name", variantName), ("customer_id", customerId),
             ("customer_name", customerName), ("customer_email", customerEmail),
         ]
-        return .object(Dictionary(uniqueKeysWithValues: pairs.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
+        var fields = Dictionary(uniqueKeysWithValues: pairs.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) })
+        if let entitlements { fields["entitlements"] = .array(entitlements.map(JSONValue.string)) }
+        return .object(fields)
     }
 
     init(stored value: JSONValue) {
@@ -130,6 +136,7 @@ extension LicenseMeta {
         self.init(
             storeId: text("store_id"), orderId: text("order_id"), productId: text("product_id"),
             productName: text("product_name"), variantId: text("variant_id"), variantName: text("variant_name"),
-            customerId: text("customer_id"), customerName: text("customer_name"), customerEmail: text("customer_email"))
+            customerId: text("customer_id"), customerName: text("customer_name"), customerEmail: text("customer_email"),
+            entitlements: value["entitlements"]?.arrayValue?.compactMap(\.stringValue))
     }
 }

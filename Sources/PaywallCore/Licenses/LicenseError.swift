@@ -27,6 +27,13 @@ public struct LicenseError: Error, Equatable, Sendable, CustomStringConvertible 
         case noLicense = "no_license"
         /// The license could not be kept in the data directory's database.
         case storage
+        /// The merchant has no way to do this from a desktop app (Gumroad cannot deactivate).
+        case unsupported
+        /// A signed license whose signature does not verify with the catalog's
+        /// `license_public_key`: changed after signing, signed by another key, or not a license.
+        case invalidSignature = "invalid_signature"
+        /// A signed license bound to another machine's fingerprint.
+        case otherMachine = "other_machine"
         /// A signature cannot be checked here: the catalog's `license_public_key` is not an
         /// Ed25519 key, or libcrypto (OpenSSL 3) is not installed.
         case cryptography

@@ -62,6 +62,9 @@ package struct LicenseKeyForm: Equatable, Sendable {
         case .unknownProduct: return "unknown_product"
         case .noLicense: return "no_license"
         case .storage: return "storage"
+        case .unsupported: return "unsupported"
+        case .invalidSignature: return "invalid_signature"
+        case .otherMachine: return "other_machine"
         }
     }
 }

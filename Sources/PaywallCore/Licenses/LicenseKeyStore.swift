@@ -1,7 +1,12 @@
 import Foundation
 
-/// Sells through license keys from a merchant of record (Lemon Squeezy): both the purchase
-/// controller and the transaction source of a catalog with `"store": "lemon_squeezy"`.
+/// Sells through license keys from merchants (Lemon Squeezy, Polar, Keygen, Gumroad) and
+/// signed offline licenses: both the purchase controller and the transaction source of a
+/// catalog with a license `"store"`. Each product sells through its merchant; a key that
+/// comes with no product (the panel, a redeem link, a restore) is tried against the catalog's
+/// merchants in catalog order, where "not found" moves on and any other answer stops, and a
+/// signed license goes to `SignedLicenseProvider`. Each license is kept with its merchant, whose
+/// provider then validates and deactivates it.
 ///
 /// Buying opens the product's checkout in the browser (the app user id as checkout custom
 /// data), asks the user for the key through the host's `LicenseKeyPrompt`, and activates it on
@@ -17,7 +22,8 @@ import Foundation
 package final class LicenseKeyStore: PurchaseController, TransactionSource, SubscriptionManaging {
     package let catalog: Catalog
     package let settings: LicenseSettings
-    package let provider: LicenseProvider
+    /// One provider per merchant the catalog sells through, in catalog order.
+    package let providers: [LicenseProvider]
     package let events: EventDispatcher
     /// The host's "enter your license key" view; nil: buying and restoring fail with a message saying so.
     package var prompt: LicenseKeyPrompt?
@@ -48,12 +54,12 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     /// Opens (creating, 0600) the license database at `databasePath`. Nothing is asked of the
     /// network here: call `startRefreshing()` for the background validation.
     package init(
-        catalog: Catalog, settings: LicenseSettings, databasePath: String, provider: LicenseProvider,
+        catalog: Catalog, settings: LicenseSettings, databasePath: String, providers: [LicenseProvider],
         events: EventDispatcher, services: LicenseServices = LicenseServices()
     ) throws(SQLiteError) {
         self.catalog = catalog
         self.settings = settings
-        self.provider = provider
+        self.providers = providers
         self.events = events
         self.services = services
         db = try LicenseDatabase(path: databasePath)
@@ -70,18 +76,31 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         return try db.records().map { LicenseAccess(record: $0, graceDays: graceDays).status(at: now) }
     }
 
-    /// The license store of a license-key catalog: Lemon Squeezy's API at the catalog's base URL.
+    /// The license store of a license-key catalog: each merchant's API at the catalog's URLs.
     package static func make(
         catalog: Catalog, settings: LicenseSettings, databasePath: String, events: EventDispatcher,
         services: LicenseServices
     ) throws -> LicenseKeyStore {
-        let provider: LicenseProvider =
-            switch settings.provider {
-            case .lemonSqueezy: try LemonSqueezyLicenseAPI(baseURL: settings.apiBaseURL)
-            }
-        return try LicenseKeyStore(
-            catalog: catalog, settings: settings, databasePath: databasePath, provider: provider,
+        try LicenseKeyStore(
+            catalog: catalog, settings: settings, databasePath: databasePath,
+            providers: try LicenseProviders.make(catalog: catalog, settings: settings, services: services),
             events: events, services: services)
+    }
+
+    /// The provider answering for `store`'s licenses; nil when the catalog no longer sells through it.
+    package func provider(for store: LicenseSettings.Provider) -> LicenseProvider? {
+        providers.first { $0.store == store }
+    }
+
+    private func provider(of record: LicenseRecord) throws(LicenseError) -> LicenseProvider {
+        guard let provider = provider(for: record.store) else {
+            throw LicenseError(
+                .unknownProduct,
+                "license key \(LicenseKeyMask.mask(record.key.key)) is from \(record.store.displayName), which this app's "
+                    + "catalog no longer sells through; add a product with \"store\": \"\(record.store.rawValue)\" back, "
+                    + "or deactivate the license")
+        }
+        return provider
     }
 
     deinit {
@@ -152,21 +171,23 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         guard !key.isEmpty else {
             throw LicenseError(.emptyKey, "no license key was given; paste the key from your purchase email")
         }
-        guard key.utf8.count <= Self.maxKeyBytes else {
+        let signed = SignedLicenseText.looksSigned(key)
+        guard key.utf8.count <= (signed ? Self.maxLicenseFileBytes : Self.maxKeyBytes) else {
             throw LicenseError(
                 .emptyKey,
-                "what was given is \(key.utf8.count) bytes long, longer than any license key (at most \(Self.maxKeyBytes)); "
-                    + "paste only the key from your purchase email")
+                "what was given is \(key.utf8.count) bytes long, longer than any license key (at most \(Self.maxKeyBytes)) "
+                    + "or license file (at most \(Self.maxLicenseFileBytes)); paste only the key from your purchase email")
         }
         let masked = LicenseKeyMask.mask(key)
         if var known = try stored().first(where: { $0.key.key == key }) {
             // Already activated here: validating uses up no other activation.
+            let provider = try provider(of: known)
             let answer = try await provider.validate(key: key, instanceId: known.instance.id)
-            known.update(from: answer, at: services.now(), matches: sells(known.productId, answer.meta))
+            known.update(from: answer, at: services.now(), matches: sells(known.productId, answer.meta, from: known.store))
             try keep(known)
             return access(known).status(at: services.now())
         }
-        let check = try await provider.validate(key: key, instanceId: nil)
+        let (provider, check) = try await firstAnswer(for: key, signed: signed)
         switch check.licenseKey.status {
         case .expired:
             throw LicenseError(
@@ -175,7 +196,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
             throw LicenseError(.rejected, "license key \(masked) is disabled; contact the seller", licenseKey: check.licenseKey)
         case .active, .inactive: break
         }
-        if let store = settings.storeId, check.meta.storeId != store {
+        if let store = expectedStoreId(provider.store), check.meta.storeId != store {
             throw LicenseError(
                 .unknownProduct,
                 "license key \(masked) is from \(provider.name) store \(check.meta.storeId ?? "?"), not this app's store \(store); "
@@ -187,7 +208,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
                 .rejected, "\(provider.name) says license key \(masked) is not valid (\(check.error ?? "no reason given"))",
                 licenseKey: check.licenseKey)
         }
-        guard let product = product(for: check.meta) else {
+        guard let product = product(for: check.meta, from: provider.store) else {
             let bought = [check.meta.productName, check.meta.variantName].compactMap { $0 }.joined(separator: ", ")
             throw LicenseError(
                 .unknownProduct,
@@ -195,14 +216,24 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
                     + "variant \(check.meta.variantId ?? "?")\(bought.isEmpty ? "" : " (\(bought))"), which this app's catalog does not sell; "
                     + "check that the key is for this app")
         }
-        let answer = try await provider.activate(key: key, instanceName: services.instanceName())
+        // Gumroad counts uses but has no limit of its own: the catalog's `max_uses` is kept here.
+        if let limit = product.merchant?.maxUses, provider.store == .gumroad, check.licenseKey.activationUsage >= limit {
+            var full = check.licenseKey
+            full.activationLimit = limit
+            throw LicenseError(
+                .rejected,
+                "license key \(masked) is already activated on \(check.licenseKey.activationUsage) machines, its limit of "
+                    + "\(limit); deactivate it on another machine, or buy another license",
+                licenseKey: full)
+        }
+        var answer = try await provider.activate(key: key, instanceName: services.instanceName())
         guard answer.succeeded, let instance = answer.instance else {
             throw LicenseError(
                 .rejected, "\(provider.name) did not activate license key \(masked): \(answer.error ?? "no reason given")",
                 licenseKey: answer.licenseKey)
         }
         // The activation is the word that counts: it must name what the check named.
-        guard sells(product.id, answer.meta) else {
+        guard sells(product.id, answer.meta, from: provider.store) else {
             // Given back at once; if that fails too, the refusal below still stands.
             _ = try? await provider.deactivate(key: key, instanceId: instance.id)
             throw LicenseError(
@@ -212,27 +243,68 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
                     + "the key was checked for; the key was not activated",
                 licenseKey: answer.licenseKey)
         }
+        if provider.store == .gumroad { answer.licenseKey.activationLimit = product.merchant?.maxUses }
         let now = services.now()
         let record = LicenseRecord(
             key: answer.licenseKey, instance: instance, meta: answer.meta, productId: product.id,
-            activatedAt: now, validatedAt: now)
+            activatedAt: now, validatedAt: now, store: provider.store)
         try keep(record)
         // A fresh answer: the next validation is a whole interval away.
         try? db.setValue("next_check", String(now.addingTimeInterval(services.refreshInterval).timeIntervalSince1970))
         return access(record).status(at: now)
     }
 
-    /// The catalog product a purchase described by `meta` unlocks: its variant, else its
-    /// product; nil for none, or for a key from another store than the catalog's `store_id`.
-    private func product(for meta: LicenseMeta) -> Product? {
-        if let store = settings.storeId, meta.storeId != store { return nil }
-        let candidates = catalog.products.filter { $0.lemonSqueezy?.matches(meta) == true }
-        return candidates.first { $0.lemonSqueezy?.variantId != nil } ?? candidates.first
+    /// The first merchant's answer about `key`: a signed license's verification, else each
+    /// merchant's validation in catalog order, moving on only past "not found".
+    private func firstAnswer(for key: String, signed: Bool) async throws(LicenseError) -> (LicenseProvider, LicenseResponse) {
+        if signed {
+            guard let provider = provider(for: .signedLicense) else {
+                throw LicenseError(
+                    .unknownProduct,
+                    "this is a signed license file, but this app's catalog has no license_public_key to verify it with; "
+                        + "check that the license is for this app")
+            }
+            return (provider, try await provider.validate(key: key, instanceId: nil))
+        }
+        var unknown: [LicenseError] = []
+        var names: [String] = []
+        for provider in providers where provider.store != .signedLicense {
+            do {
+                return (provider, try await provider.validate(key: key, instanceId: nil))
+            } catch  where error.kind == .notFound {
+                unknown.append(error)
+                names.append(provider.name)
+            }
+        }
+        if unknown.count == 1 { throw unknown[0] }
+        throw LicenseError(
+            .notFound,
+            "license key \(LicenseKeyMask.mask(key)) is not known to \(names.isEmpty ? "any merchant of this app" : names.joined(separator: " or ")); "
+                + "check the key in your purchase email")
+    }
+
+    /// The seller's own store or organization at `store`, which a key must come from.
+    private func expectedStoreId(_ store: LicenseSettings.Provider) -> String? {
+        switch store {
+        case .lemonSqueezy: settings.storeId
+        case .polar: settings.polar?.organizationId
+        case .keygen, .gumroad, .signedLicense: nil
+        }
+    }
+
+    /// The catalog product a purchase described by `meta` (answered by `store`'s provider)
+    /// unlocks: its variant, else its product; nil for none, or for a key from another store
+    /// or organization than the catalog's. A signed license names the catalog product itself.
+    private func product(for meta: LicenseMeta, from store: LicenseSettings.Provider) -> Product? {
+        if store == .signedLicense { return meta.productId.flatMap { catalog.product(id: $0) } }
+        if let expected = expectedStoreId(store), meta.storeId != expected { return nil }
+        let candidates = catalog.products.filter { $0.merchant?.matches(meta, from: store) == true }
+        return candidates.first { $0.merchant?.variantId != nil } ?? candidates.first
     }
 
     /// Whether an answer describing `meta` is about a key for `productId`, of the catalog's store.
-    private func sells(_ productId: String, _ meta: LicenseMeta) -> Bool {
-        product(for: meta)?.id == productId
+    private func sells(_ productId: String, _ meta: LicenseMeta, from store: LicenseSettings.Provider) -> Bool {
+        product(for: meta, from: store)?.id == productId
     }
 
     private func stored() throws(LicenseError) -> [LicenseRecord] {
@@ -386,8 +458,12 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
             let masked = LicenseKeyMask.mask(record.key.key)
             do {
                 do {
+                    let provider = try provider(of: record)
                     let answer = try await provider.validate(key: record.key.key, instanceId: record.instance.id)
-                    record.update(from: answer, at: services.now(), matches: sells(record.productId, answer.meta))
+                    let limit = record.key.activationLimit
+                    record.update(
+                        from: answer, at: services.now(), matches: sells(record.productId, answer.meta, from: record.store))
+                    if record.store == .gumroad { record.key.activationLimit = limit }
                 } catch  where error.kind == .notFound {
                     record.notFound = true
                     record.answered = true
@@ -438,7 +514,12 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     /// for `productId`) and forgets it here, so its entitlements end at once. A license the
     /// provider no longer knows is forgotten too; one it cannot reach stays.
     package func deactivate(productId: String? = nil) async throws(LicenseError) {
-        let records = try stored().filter { productId == nil || $0.productId == productId }
+        var records = try stored().filter { productId == nil || $0.productId == productId }
+        // "This device" as a whole gives back what can be given back; a license whose merchant
+        // cannot deactivate (Gumroad) stays, and is refused only when asked for by itself.
+        if productId == nil, records.contains(where: { $0.store.deactivationUnsupported == nil }) {
+            records.removeAll { $0.store.deactivationUnsupported != nil }
+        }
         guard !records.isEmpty else {
             throw LicenseError(
                 .noLicense,
@@ -464,8 +545,12 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     }
 
     private func deactivate(_ record: LicenseRecord) async throws(LicenseError) {
+        if let why = record.store.deactivationUnsupported {
+            throw LicenseError(
+                .unsupported, "license key \(LicenseKeyMask.mask(record.key.key)) cannot be deactivated here: \(why)")
+        }
         do {
-            _ = try await provider.deactivate(key: record.key.key, instanceId: record.instance.id)
+            _ = try await provider(of: record).deactivate(key: record.key.key, instanceId: record.instance.id)
         } catch  where error.kind == .notFound {
             // Already gone at the provider: nothing left to free.
         }
@@ -476,7 +561,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
 
     // MARK: TransactionSource
 
-    /// The licenses as transactions (`LEMON_SQUEEZY`), from the database alone: no network.
+    /// The licenses as transactions (`LEMON_SQUEEZY`, `POLAR`, ...), from the database alone: no network.
     package func currentTransactions() throws -> [StoreTransaction] {
         try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId), at: services.now()) }
     }
@@ -490,5 +575,5 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
 
     // MARK: SubscriptionManaging
 
-    package var managedStores: Set<StoreKind> { [.lemonSqueezy] }
+    package var managedStores: Set<StoreKind> { Set(providers.map(\.store.storeKind)) }
 }

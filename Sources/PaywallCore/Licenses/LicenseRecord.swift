@@ -19,6 +19,8 @@ struct LicenseRecord: Equatable, Sendable {
     /// The provider has answered about this license (an activation, a validation, a refusal
     /// describing it); false for a row it never answered for, which gets no offline grace.
     var answered = true
+    /// The merchant whose provider answers for the license.
+    var store: LicenseSettings.Provider = .lemonSqueezy
 
     /// Takes the provider's newer word on the key; `matches`: it names the key's product and store.
     mutating func update(from response: LicenseResponse, at now: Date, matches: Bool) {

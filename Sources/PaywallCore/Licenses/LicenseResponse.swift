@@ -63,11 +63,13 @@ package struct LicenseMeta: Equatable, Sendable {
     package var customerId: String?
     package var customerName: String?
     package var customerEmail: String?
+    /// The entitlements a signed license grants, as signed; nil: the catalog product's.
+    package var entitlements: [String]?
 
     package init(
         storeId: String? = nil, orderId: String? = nil, productId: String? = nil, productName: String? = nil,
         variantId: String? = nil, variantName: String? = nil, customerId: String? = nil,
-        customerName: String? = nil, customerEmail: String? = nil
+        customerName: String? = nil, customerEmail: String? = nil, entitlements: [String]? = nil
     ) {
         self.storeId = storeId
         self.orderId = orderId
@@ -78,6 +80,7 @@ package struct LicenseMeta: Equatable, Sendable {
         self.customerId = customerId
         self.customerName = customerName
         self.customerEmail = customerEmail
+        self.entitlements = entitlements
     }
 }
 

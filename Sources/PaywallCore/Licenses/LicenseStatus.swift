@@ -43,11 +43,16 @@ public struct LicenseStatus: Equatable, Sendable {
     public var validatedAt: Date
     /// When access ends unless a validation succeeds first (`validatedAt` + the grace period).
     public var graceEndsAt: Date
+    /// The merchant: `LEMON_SQUEEZY`, `POLAR`, `KEYGEN`, `GUMROAD` or `SIGNED_LICENSE`.
+    public var store: StoreKind
+    /// Why this license cannot be deactivated from this machine (Gumroad's); nil when it can.
+    public var deactivationUnsupported: String?
 
     package init(
         maskedKey: String, keyStatus: LicenseKeyStatus, state: EntitlementState, reason: Reason?,
         activationUsage: Int, activationLimit: Int?, expiresAt: Date?, productId: String, productName: String?,
-        variantName: String?, instanceName: String, activatedAt: Date, validatedAt: Date, graceEndsAt: Date
+        variantName: String?, instanceName: String, activatedAt: Date, validatedAt: Date, graceEndsAt: Date,
+        store: StoreKind = .lemonSqueezy, deactivationUnsupported: String? = nil
     ) {
         self.maskedKey = maskedKey
         self.keyStatus = keyStatus
@@ -63,6 +68,8 @@ public struct LicenseStatus: Equatable, Sendable {
         self.activatedAt = activatedAt
         self.validatedAt = validatedAt
         self.graceEndsAt = graceEndsAt
+        self.store = store
+        self.deactivationUnsupported = deactivationUnsupported
     }
 
     /// Whether the license gives access now.

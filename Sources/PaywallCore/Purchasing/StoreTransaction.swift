@@ -8,6 +8,12 @@ public enum StoreKind: String, Sendable, CaseIterable {
     case paddle = "PADDLE"
     /// Lemon Squeezy, a merchant of record selling license keys (`LicenseKeyStore`).
     case lemonSqueezy = "LEMON_SQUEEZY"
+    /// Polar, Keygen and Gumroad: license keys from their license APIs (`LicenseKeyStore`).
+    case polar = "POLAR"
+    case keygen = "KEYGEN"
+    case gumroad = "GUMROAD"
+    /// An Ed25519-signed license file, verified here with no license server.
+    case signedLicense = "SIGNED_LICENSE"
     case superwall = "SUPERWALL"
     case custom = "CUSTOM"
     case other = "OTHER"

@@ -1,7 +1,7 @@
 import Foundation
 import PaywallCore
 
-/// License keys, when the catalog sells through them (`"store": "lemon_squeezy"`): the keys
+/// License keys, when the catalog sells through them (a license `"store"`, `"lemon_squeezy"` or another): the keys
 /// activated on this machine, redeeming a key, and who asks the user for one.
 extension Paywalls {
     /// Whether the catalog sells through license keys.
@@ -19,7 +19,7 @@ extension Paywalls {
     public func redeem(licenseKey: String) async throws(LicenseError) -> LicenseStatus {
         guard let store = runtime.licenseStore else {
             throw LicenseError(
-                .noLicense, "the catalog sells no license keys; add \"store\": \"lemon_squeezy\" to it")
+                .noLicense, "the catalog sells no license keys; add a license \"store\" such as \"lemon_squeezy\" to it")
         }
         return try await store.redeem(key: licenseKey)
     }

@@ -487,7 +487,7 @@ extension CatalogFileTests {
         XCTAssertEqual(licensing.apiBaseURL.absoluteString, "https://api.lemonsqueezy.com")
         XCTAssertEqual(licensing.offlineGraceDays, 3)
         XCTAssertEqual(licensing.customerPortalURL?.absoluteString, "https://s.lemonsqueezy.com/billing")
-        XCTAssertEqual(catalog.products[0].lemonSqueezy, LemonSqueezyProduct(productId: "10", variantId: "11"))
+        XCTAssertEqual(catalog.products[0].merchant, MerchantProduct(store: .lemonSqueezy, productId: "10", variantId: "11"))
         XCTAssertEqual(catalog.products[0].checkoutURL?.absoluteString, "https://s.lemonsqueezy.com/buy/1")
         XCTAssertEqual(
             try parse(#"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(licenseProduct)}]}"#).licensing?
@@ -496,7 +496,38 @@ extension CatalogFileTests {
 
     func testLicenseFieldsAreCheckedWithMessagesSayingWhereAndHow() {
         let cases: [(String, String)] = [
-            (#"{"store": "gumroad", "products": [{"id": "pro", \#(licenseProduct)}]}"#, #""store" must be lemon_squeezy"#),
+            (
+                #"{"store": "paddle", "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+                #""store" must be lemon_squeezy, polar, keygen, gumroad, signed_license"#
+            ),
+            (
+                #"{"store": "gumroad", "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+                #"products[0] ("pro"): "lemon_squeezy" is only allowed on a product sold through lemon_squeezy; this one's store is gumroad"#
+            ),
+            (
+                #"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(licenseProduct), "store": "polar"}]}"#,
+                #""polar" is required when a product sells through Polar"#
+            ),
+            (
+                #"{"store": "polar", "polar": {"organization_id": "org"}, "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy"}]}"#,
+                #"products[0] ("pro"): "polar" is required on a product sold through Polar: {"benefit_id""#
+            ),
+            (
+                #"{"store": "keygen", "keygen": {"api_base_url": "https://keygen.example"}, "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+                #""keygen.account" is required"#
+            ),
+            (
+                #"{"store": "signed_license", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy"}]}"#,
+                #""license_public_key" is required with "store": "signed_license""#
+            ),
+            (
+                #"{"store": "gumroad", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy", "gumroad": {"product_id": "abc", "max_uses": 0}}]}"#,
+                #""gumroad.max_uses" must be a whole number from 1"#
+            ),
+            (
+                #"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(licenseProduct), "store": "stripe"}]}"#,
+                #"products[0]: "store" must be lemon_squeezy, polar"#
+            ),
             (
                 #"{"store": "lemon_squeezy", "license_api_base_url": "http://api.example.com", "products": [{"id": "pro", \#(licenseProduct)}]}"#,
                 #""license_api_base_url" must be https"#
@@ -507,7 +538,7 @@ extension CatalogFileTests {
             ),
             (
                 #"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "lemon_squeezy": {"product_id": 1}}]}"#,
-                #"products[0] ("pro"): "checkout_url" is required with "store": "lemon_squeezy""#
+                #"products[0] ("pro"): "checkout_url" is required on a product sold through license keys"#
             ),
             (
                 #"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy"}]}"#,
@@ -519,15 +550,15 @@ extension CatalogFileTests {
             ),
             (
                 catalog(product: #"\#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy""#),
-                #""checkout_url" is only allowed in a catalog with "store": "lemon_squeezy""#
+                #""checkout_url" is only allowed in a catalog with a license "store" such as "lemon_squeezy""#
             ),
             (
                 #"{"offline_grace_days": 3, "products": [{"id": "pro", \#(basics), "kind": "consumable"}]}"#,
-                #""offline_grace_days" is only allowed with "store": "lemon_squeezy""#
+                #""offline_grace_days" is only allowed in a catalog that sells through license keys"#
             ),
             (
                 #"{"lemon_squeezy": {"store_id": 1}, "products": [{"id": "pro", \#(basics), "kind": "consumable"}]}"#,
-                #""lemon_squeezy" is only allowed with "store": "lemon_squeezy""#
+                #""lemon_squeezy" is only allowed in a catalog that sells through license keys"#
             ),
             (
                 #"{"store": "lemon_squeezy", "lemon_squeezy": {}, "products": [{"id": "pro", \#(licenseProduct)}]}"#,
@@ -538,6 +569,45 @@ extension CatalogFileTests {
             let message = parseError(json)
             XCTAssertTrue(message?.contains(expected) == true, "\(json)\n-> \(message ?? "no error"), expected \(expected)")
         }
+    }
+
+    func testEachProductSellsThroughItsOwnMerchantInCatalogOrder() throws {
+        let product = { (id: String, store: String, ids: String) in
+            #"{"id": "\#(id)", \#(self.basics), "kind": "non_consumable", "checkout_url": "https://x.y/\#(id)", "store": "\#(store)", \#(ids)}"#
+        }
+        let catalog = try parse(
+            #"{"store": "lemon_squeezy", "polar": {"organization_id": "org-1", "api_base_url": "http://127.0.0.1:9"},"#
+                + #""keygen": {"account": "acme"}, "license_public_key": "\#(String(repeating: "ab", count: 32))", "app_id": "com.example.App","#
+                + #""products": [\#(product("old", "lemon_squeezy", #""lemon_squeezy": {"product_id": 1}"#)),"#
+                + #"\#(product("gum", "gumroad", #""gumroad": {"product_id": "abc", "max_uses": 3}"#)),"#
+                + #"\#(product("new", "polar", #""polar": {"benefit_id": "b-1"}"#)),"#
+                + #"\#(product("kg", "keygen", #""keygen": {"product": "p-1", "policy": "pol-1"}"#)),"#
+                + #"\#(product("file", "signed_license", #""entitlements": ["pro"]"#))]}"#)
+        let licensing = try XCTUnwrap(catalog.licensing)
+        XCTAssertEqual(licensing.merchants, [.lemonSqueezy, .gumroad, .polar, .keygen, .signedLicense])
+        XCTAssertEqual(
+            licensing.polar, LicenseSettings.Polar(organizationId: "org-1", apiBaseURL: URL(string: "http://127.0.0.1:9")!))
+        XCTAssertEqual(licensing.keygen, LicenseSettings.Keygen(account: "acme"))
+        XCTAssertEqual(licensing.keygen?.apiBaseURL.absoluteString, "https://api.keygen.sh")
+        XCTAssertEqual(licensing.appId, "com.example.App")
+        XCTAssertEqual(
+            catalog.products.map(\.merchant),
+            [
+                MerchantProduct(store: .lemonSqueezy, productId: "1"),
+                MerchantProduct(store: .gumroad, productId: "abc", maxUses: 3),
+                MerchantProduct(store: .polar, productId: "b-1"),
+                MerchantProduct(store: .keygen, productId: "p-1", variantId: "pol-1"),
+                MerchantProduct(store: .signedLicense),
+            ])
+    }
+
+    func testTheAppIdDefaultsToTheCatalogsFileName() throws {
+        let dir = try makeTemporaryDirectory("CatalogAppId")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("lumen.json").path
+        try #"{"store": "lemon_squeezy", "products": [{"id": "pro", \#(licenseProduct)}]}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try CatalogLoader.load(path: path).licensing?.appId, "lumen.json")
     }
 
     func testLoopbackHTTPIsAllowedForTests() throws {

@@ -163,4 +163,33 @@ final class CustomerCenterLicenseTests: XCTestCase {
         }
         XCTAssertEqual(screen.homeName, "management", "a license alone is something to manage")
     }
+
+    /// Gumroad cannot give a use back: no button, a line saying so where it would be. A signed
+    /// license counts no activations. Every license store has the Web badge.
+    func testALicenseThatCannotBeDeactivatedHasNoButtonAndSaysWhy() throws {
+        var screen = try CCFixture.screen([])
+        let day = Date(timeIntervalSince1970: 1_798_632_000)
+        func license(_ store: StoreKind) -> LicenseStatus {
+            LicenseStatus(
+                maskedKey: "****4d51", keyStatus: .active, state: .subscribed, reason: nil, activationUsage: 1,
+                activationLimit: 3, expiresAt: nil, productId: "lifetime", productName: nil, variantName: nil,
+                instanceName: "test", activatedAt: day, validatedAt: day, graceEndsAt: day, store: store,
+                deactivationUnsupported: store == .gumroad ? LicenseSettings.Provider.gumroad.deactivationUnsupported : nil)
+        }
+        for store in [StoreKind.gumroad, .polar, .keygen, .signedLicense] {
+            screen.licenses = [license(store)]
+            let rows = screen.model(route: [.home], dialog: nil, busy: false).ccRows
+            let hasButton = rows.contains { $0["path_id"] == .string(CustomerCenterScreen.deactivateLicensePathId) }
+            let note = rows.first { $0["kind"] == "note" }?["title"]
+            XCTAssertEqual(hasButton, store != .gumroad, store.rawValue)
+            XCTAssertEqual(
+                note,
+                store == .gumroad
+                    ? "This license can't be deactivated from the app. To move it to another computer, ask the seller to reset it."
+                    : nil, store.rawValue)
+            let row = try XCTUnwrap(rows.first { $0["kind"] == "license" })
+            XCTAssertEqual(row["badge"], "Web", store.rawValue)
+            XCTAssertEqual(row["lines"]?.arrayValue?.count, store == .signedLicense ? 1 : 2, store.rawValue)
+        }
+    }
 }

@@ -21,6 +21,7 @@ final class LicenseKeyPromptViewTests: XCTestCase {
     /// until the test lets it through, so the panel's checking state can be seen.
     final class Provider: LicenseProvider, @unchecked Sendable {
         let name = "Test"
+        let store = LicenseSettings.Provider.lemonSqueezy
         private let lock = NSLock()
         private var waiting: [CheckedContinuation<Void, Never>] = []
         private var held = 0
@@ -91,7 +92,7 @@ final class LicenseKeyPromptViewTests: XCTestCase {
             refreshesPeriodically: false)
         let store = try LicenseKeyStore(
             catalog: catalog, settings: try XCTUnwrap(catalog.licensing),
-            databasePath: dir.appendingPathComponent("licenses-\(locale).sqlite").path, provider: provider,
+            databasePath: dir.appendingPathComponent("licenses-\(locale).sqlite").path, providers: [provider],
             events: presenter.events, services: services)
         let cache = try EntitlementCache(path: dir.appendingPathComponent("cache-\(locale).sqlite").path)
         // The presenter gives a license store it sells through its own prompt.

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Builds the providers of a catalog's merchants, in catalog order (`LicenseSettings.merchants`),
+/// each at the catalog's URL for it; a catalog with `license_public_key` also verifies signed
+/// licenses, whatever its merchants.
+package enum LicenseProviders {
+    package static func make(catalog: Catalog, settings: LicenseSettings, services: LicenseServices) throws(LicenseError)
+        -> [LicenseProvider]
+    {
+        var merchants = settings.merchants
+        if settings.publicKey != nil, !merchants.contains(.signedLicense) { merchants.insert(.signedLicense, at: 0) }
+        var providers: [LicenseProvider] = []
+        for store in merchants {
+            switch store {
+            case .lemonSqueezy: providers.append(try LemonSqueezyLicenseAPI(baseURL: settings.apiBaseURL))
+            case .polar, .keygen, .gumroad, .signedLicense:
+                throw LicenseError(.unsupported, "\(store.displayName) licenses are not built yet")
+            }
+        }
+        return providers
+    }
+}
