@@ -46,7 +46,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     /// The longest signed license file taken (a Keygen license file with its included
     /// entitlements is a few KB; ours is under 1 KB), in bytes: a file chooser, a drop, a
     /// redeem link or `--license-file` larger than this is refused before it is read whole.
-    public static let maxLicenseFileBytes = 65_536
+    public nonisolated static let maxLicenseFileBytes = 65_536
 
     /// Set when the database file was unusable and a new one was started.
     package var recovery: RecoveringDatabase.Recovery? { db.recovery }
