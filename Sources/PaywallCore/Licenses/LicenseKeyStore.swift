@@ -81,9 +81,14 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         catalog: Catalog, settings: LicenseSettings, databasePath: String, events: EventDispatcher,
         services: LicenseServices
     ) throws -> LicenseKeyStore {
-        try LicenseKeyStore(
+        // Signed licenses are judged by the rollback-guarded clock of this data directory.
+        var providerServices = services
+        if settings.publicKey != nil {
+            providerServices.now = try LicenseClock(databasePath: databasePath, real: services.now).now
+        }
+        return try LicenseKeyStore(
             catalog: catalog, settings: settings, databasePath: databasePath,
-            providers: try LicenseProviders.make(catalog: catalog, settings: settings, services: services),
+            providers: try LicenseProviders.make(catalog: catalog, settings: settings, services: providerServices),
             events: events, services: services)
     }
 

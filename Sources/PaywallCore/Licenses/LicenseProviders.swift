@@ -13,7 +13,14 @@ package enum LicenseProviders {
         for store in merchants {
             switch store {
             case .lemonSqueezy: providers.append(try LemonSqueezyLicenseAPI(baseURL: settings.apiBaseURL))
-            case .polar, .keygen, .gumroad, .signedLicense:
+            case .signedLicense:
+                guard let key = settings.publicKey else {
+                    throw LicenseError(.cryptography, "\"store\": \"signed_license\" needs the catalog's license_public_key")
+                }
+                providers.append(
+                    SignedLicenseProvider(
+                        publicKey: try LicensePublicKey(parsing: key), appId: settings.appId ?? "", now: services.now))
+            case .polar, .keygen, .gumroad:
                 throw LicenseError(.unsupported, "\(store.displayName) licenses are not built yet")
             }
         }
