@@ -6,14 +6,7 @@ import XCTest
 /// end: a seller's key made by `openssl genpkey -algorithm ed25519`, licenses signed and
 /// verified by the built executable, activated with no license server at all.
 final class SignedLicenseTests: EndToEndTestCase {
-    private func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "openssl \(arguments.joined(separator: " "))")
-    }
+    private func openssl(_ arguments: [String]) throws { _ = try Toolchain.run("/usr/bin/openssl", arguments) }
 
     /// A seller's private key, and a signed_license catalog (app id `appId`) with its public key.
     private func seller(appId: String = "com.example.Lumen") throws -> (key: String, catalog: String) {
@@ -126,5 +119,26 @@ final class SignedLicenseTests: EndToEndTestCase {
             ["redeem", "--store", catalog, "--license-file", big, "--data-dir", data], in: workDir)
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("larger than any license file"), refused.stderr)
+    }
+
+    /// A libcrypto.so.3 that is not OpenSSL (a stand-in with none of its functions, first on
+    /// LD_LIBRARY_PATH): a signed license is refused with the reason, nothing crashes.
+    func testALibcryptoWithoutOpenSSLsFunctionsIsAClearErrorNotACrash() throws {
+        let (key, catalog) = try seller()
+        let license = workDir.appendingPathComponent("license.txt").path
+        _ = try PaywallProcess.run(["license", "sign", "--key", key, "--product", "pro", "--out", license], in: workDir)
+        let libraries = workDir.appendingPathComponent("lib")
+        try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+        let source = workDir.appendingPathComponent("empty.c")
+        try "int not_openssl(void) { return 0; }\n".write(to: source, atomically: true, encoding: .utf8)
+        _ = try Toolchain.run(
+            try Toolchain.tool("clang"),
+            ["-shared", "-fPIC", "-o", libraries.appendingPathComponent("libcrypto.so.3").path, source.path])
+        let environment: [String: String?] = ["LD_LIBRARY_PATH": libraries.path]
+        for arguments in [["license", "verify", license, "--store", catalog], ["license", "fingerprint", "--store", catalog]] {
+            let refused = try PaywallProcess.run(arguments, in: workDir, environment: environment)
+            XCTAssertEqual(refused.status, 1, arguments.joined(separator: " "))
+            XCTAssertTrue(refused.stderr.contains("it is not OpenSSL 3"), refused.stderr)
+        }
     }
 }
