@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, one direction of dependency:
-//   C shims (CGtk, CWebKit, CSQLite, CCurl over CLazyCurl) -> PaywallCore (pure Swift, no GTK; plural rules from Foundation's ICU)
+//   C shims (CGtk, CWebKit, CSQLite, CCurl over CLazyCurl, CLazyCrypto) -> PaywallCore (pure Swift, no GTK; plural rules from Foundation's ICU)
 //   -> PaywallHost (GTK/WebKit; the app API, `Paywalls`)
 //   -> PaywallCLI (parsing, output, the commands without a window; no GTK) -> paywall (the command line; execs
 //      paywall-window for the window commands)
@@ -32,8 +32,12 @@ let package = Package(
         // loads libcurl at their first use, so no binary needs libcurl to start.
         .systemLibrary(name: "CCurl"),
         .target(name: "CLazyCurl"),
+        // libcrypto (OpenSSL 3), for signed offline licenses (Ed25519, HMAC-SHA256): CLazyCrypto
+        // loads it at its first use, so no binary needs it to start, and Swift calls only its
+        // few functions (OpenSSL's headers are read at build time alone).
+        .target(name: "CLazyCrypto"),
         .target(
-            name: "PaywallCore", dependencies: ["CSQLite", "CCurl", "CLazyCurl"],
+            name: "PaywallCore", dependencies: ["CSQLite", "CCurl", "CLazyCurl", "CLazyCrypto"],
             linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "PaywallHost", dependencies: ["PaywallCore", "CGtk", "CWebKit"]),
         .target(name: "PaywallCLI", dependencies: ["PaywallCore"]),

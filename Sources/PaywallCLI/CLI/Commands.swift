@@ -194,6 +194,7 @@ package enum Commands {
 
     package static let all = [
         preview, snapshot, present, customerCenter, serve, StoreCommand.spec, StatusCommand.spec, RedeemCommand.spec,
+        LicenseCommand.spec,
         BundleCommands.pack,
         BundleCommands.validate, VariablesCommand.spec, CacheCommand.spec, ConfigCommand.spec, AnalyticsCommand.spec,
         NewCommand.spec, TemplatesCommand.spec, PlacementCommand.spec, PlacementCommand.assign, ReportCommand.spec, bench,

@@ -29,6 +29,7 @@ package func runCLI(_ arguments: [String], window: (CommandSpec, ParsedArguments
         if command.name == CacheCommand.spec.name { return try CacheCommand.run(Array(arguments.dropFirst())) }
         if command.name == ConfigCommand.spec.name { return try ConfigCommand.run(Array(arguments.dropFirst())) }
         if command.name == AnalyticsCommand.spec.name { return try AnalyticsCommand.run(Array(arguments.dropFirst())) }
+        if command.name == LicenseCommand.spec.name { return try LicenseCommand.run(Array(arguments.dropFirst())) }
         let parsed = try command.parse(Array(arguments.dropFirst()))
         if parsed.has("--help") {
             print(command.help)

@@ -3,21 +3,26 @@ import PaywallCore
 
 /// `paywall redeem --store CATALOG [--data-dir D] [--user ID] [URL]`: activates a license key
 /// on this machine with the catalog's license store, from a redeem link
-/// (`SCHEME://paywall/redeem?license_key=KEY`) or, without one, from stdin (a key in argv
-/// would show in `ps`), and prints the resulting entitlements as `store entitlements --json` does.
+/// (`SCHEME://paywall/redeem?license_key=KEY`), a signed license file (`--license-file FILE`)
+/// or, without either, from stdin (a key in argv would show in `ps`), and prints the resulting entitlements as `store entitlements --json` does.
 package enum RedeemCommand {
     package static let spec = CommandSpec(
         name: "redeem", summary: "Activate a license key (from a redeem link, or stdin) and print the entitlements.",
         positionals: ["[URL]"],
         options: [
             OptionSpec(name: "--store", valueName: "CATALOG", help: "A catalog that sells through license keys (required)."),
+            OptionSpec(
+                name: "--license-file", valueName: "FILE",
+                help: "A signed license file to activate, with no network (instead of a key)."),
             Commands.dataDirOption, Commands.userOption,
         ],
         discussion: """
             URL is a redeem link, SCHEME://paywall/redeem?license_key=KEY, as a .desktop file's
             MimeType=x-scheme-handler/SCHEME; hands it over. Without URL the first line of stdin is
             read (16 KB at most): a key, or a redeem link (a line with ://), which keeps the key out
-            of argv (`ps` shows arguments). Keys are at most 4096 bytes. Prints {"user_id", "subscription_status",
+            of argv (`ps` shows arguments). Keys are at most 4096 bytes. --license-file FILE activates a
+            signed license (ours or a Keygen license file, at most 64 KB) with the catalog's
+            license_public_key, with no network. Prints {"user_id", "subscription_status",
             "entitlements"} as `paywall store entitlements --json` does. Exit 0 when the key is
             activated, 1 when it is not (the reason on stderr), 2 for a usage error.
             """)
@@ -25,7 +30,10 @@ package enum RedeemCommand {
     @MainActor
     package static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let key: String
-        if let text = arguments.positionals.first {
+        if let file = arguments.value("--license-file") {
+            guard arguments.positionals.isEmpty else { throw .usage("give a redeem link or --license-file, not both", spec) }
+            do throws(LicenseError) { key = try LicenseFile.read(file) } catch { throw .failure(error.message) }
+        } else if let text = arguments.positionals.first {
             guard let url = URL(string: text), let link = RedeemLink(url) else {
                 // Not echoed: what was given may hold a key in another form.
                 throw .usage(

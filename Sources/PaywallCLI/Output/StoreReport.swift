@@ -54,7 +54,8 @@ package enum StoreReport {
             "state": .string(l.state.rawValue), "is_active": .bool(l.isActive), "reason": optional(l.reason?.rawValue),
             "activation_usage": .number(Double(l.activationUsage)),
             "activation_limit": l.activationLimit.map { .number(Double($0)) } ?? .null, "expires_at": date(l.expiresAt),
-            "instance_name": .string(l.instanceName), "validated_at": date(l.validatedAt), "grace_ends_at": date(l.graceEndsAt),
+            "instance_name": .string(l.instanceName), "validated_at": date(l.validatedAt),
+            "grace_ends_at": l.store == .signedLicense ? .null : date(l.graceEndsAt),
             "store": .string(l.store.rawValue), "deactivation_unsupported": optional(l.deactivationUnsupported),
         ])
     }

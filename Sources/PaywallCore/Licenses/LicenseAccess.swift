@@ -5,19 +5,29 @@ import Foundation
 /// `expired`, `disabled` -> `revoked`, and an active key not validated within the offline grace
 /// period -> `expired` with reason `not_validated`. A license the provider never answered for
 /// (a row made by hand) or validated "after now" (a clock or a row moved ahead) has no grace:
-/// it is `not_validated` until a validation answers. The transaction it makes carries the same
+/// it is `not_validated` until a validation answers. A signed license has no grace: it holds
+/// for its term (`isSelfVerifying`). The transaction it makes carries the same
 /// state for `CustomerInfo`, so the entitlement cache's cold start reads it right without the store.
 struct LicenseAccess {
     let record: LicenseRecord
     let graceDays: Int
 
+    /// A signed license is its own proof, checked here: it needs no validation to keep
+    /// working for its whole term, so it has no offline grace to run out.
+    var isSelfVerifying: Bool { record.store == .signedLicense }
+
     /// Whether the last validation can be trusted to give grace at `now` (a minute of slack
     /// for a date read back from the database and for clocks a little apart).
-    func isTrusted(at now: Date) -> Bool { record.answered && record.validatedAt <= now.addingTimeInterval(60) }
+    func isTrusted(at now: Date) -> Bool {
+        isSelfVerifying || (record.answered && record.validatedAt <= now.addingTimeInterval(60))
+    }
 
-    /// When access ends unless a validation succeeds first (at once without a trusted one).
+    /// When access ends unless a validation succeeds first (at once without a trusted one); a
+    /// signed license's term.
     func graceEndsAt(at now: Date) -> Date {
-        isTrusted(at: now) ? record.validatedAt.addingTimeInterval(Double(graceDays) * 86_400) : min(record.validatedAt, now)
+        if isSelfVerifying { return record.key.expiresAt ?? .distantFuture }
+        return isTrusted(at: now)
+            ? record.validatedAt.addingTimeInterval(Double(graceDays) * 86_400) : min(record.validatedAt, now)
     }
 
     /// The state and, when it gives no access, why.

@@ -34,6 +34,9 @@ public struct LicenseError: Error, Equatable, Sendable, CustomStringConvertible 
         case invalidSignature = "invalid_signature"
         /// A signed license bound to another machine's fingerprint.
         case otherMachine = "other_machine"
+        /// A signature cannot be checked here: the catalog's `license_public_key` is not an
+        /// Ed25519 key, or libcrypto (OpenSSL 3) is not installed.
+        case cryptography
     }
 
     public var kind: Kind

@@ -55,7 +55,7 @@ package struct LicenseKeyForm: Equatable, Sendable {
             if key.status == .disabled { return "disabled" }
             if let limit = key.activationLimit, key.activationUsage >= limit { return "limit" }
             return "rejected"
-        case .rateLimited, .serverError, .malformedResponse: return "unavailable"
+        case .rateLimited, .serverError, .malformedResponse, .cryptography: return "unavailable"
         case .network: return "network"
         case .insecureURL: return "insecure_url"
         case .emptyKey: return "empty_key"

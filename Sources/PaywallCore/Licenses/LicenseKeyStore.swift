@@ -23,7 +23,11 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     package let catalog: Catalog
     package let settings: LicenseSettings
     /// One provider per merchant the catalog sells through, in catalog order.
-    package let providers: [LicenseProvider]
+    package private(set) var providers: [LicenseProvider]
+    /// The time licenses are judged by: never earlier than the latest this data directory has
+    /// seen, so setting the clock back neither revives an expired license nor stretches the
+    /// offline grace.
+    package let clock: LicenseClock
     package let events: EventDispatcher
     /// The host's "enter your license key" view; nil: buying and restoring fail with a message saying so.
     package var prompt: LicenseKeyPrompt?
@@ -46,7 +50,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     /// The longest signed license file taken (a Keygen license file with its included
     /// entitlements is a few KB; ours is under 1 KB), in bytes: a file chooser, a drop, a
     /// redeem link or `--license-file` larger than this is refused before it is read whole.
-    public static let maxLicenseFileBytes = 65_536
+    public nonisolated static let maxLicenseFileBytes = 65_536
 
     /// Set when the database file was unusable and a new one was started.
     package var recovery: RecoveringDatabase.Recovery? { db.recovery }
@@ -63,6 +67,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         self.events = events
         self.services = services
         db = try LicenseDatabase(path: databasePath)
+        clock = LicenseClock(database: db, real: services.now)
         // For readers without the catalog (`paywall status`).
         try? db.setValue("offline_grace_days", String(settings.offlineGraceDays))
     }
@@ -73,6 +78,8 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         guard FileManager.default.fileExists(atPath: databasePath) else { return [] }
         let db = try LicenseDatabase(path: databasePath, readOnly: true)
         let graceDays = Int(try db.value("offline_grace_days") ?? "") ?? LicenseSettings().offlineGraceDays
+        // The store's clock guard, read only: a clock set back is the latest time seen.
+        let now = max(now, LicenseClock.stored(in: db) ?? now)
         return try db.records().map { LicenseAccess(record: $0, graceDays: graceDays).status(at: now) }
     }
 
@@ -81,10 +88,10 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
         catalog: Catalog, settings: LicenseSettings, databasePath: String, events: EventDispatcher,
         services: LicenseServices
     ) throws -> LicenseKeyStore {
-        try LicenseKeyStore(
-            catalog: catalog, settings: settings, databasePath: databasePath,
-            providers: try LicenseProviders.make(catalog: catalog, settings: settings, services: services),
-            events: events, services: services)
+        let store = try LicenseKeyStore(
+            catalog: catalog, settings: settings, databasePath: databasePath, providers: [], events: events, services: services)
+        store.providers = try LicenseProviders.make(catalog: catalog, settings: settings, now: store.clock.now)
+        return store
     }
 
     /// The provider answering for `store`'s licenses; nil when the catalog no longer sells through it.
@@ -111,7 +118,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
 
     /// Every license on this machine, as the customer center shows it, at the store's clock.
     package func licenses() throws -> [LicenseStatus] {
-        let now = services.now()
+        let now = clock.now()
         return try db.records().map { access($0).status(at: now) }
     }
 
@@ -186,9 +193,9 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
             // Already activated here: validating uses up no other activation.
             let provider = try provider(of: known)
             let answer = try await provider.validate(key: key, instanceId: known.instance.id)
-            known.update(from: answer, at: services.now(), matches: sells(known.productId, answer.meta, from: known.store))
+            known.update(from: answer, at: clock.now(), matches: sells(known.productId, answer.meta, from: known.store))
             try keep(known)
-            return access(known).status(at: services.now())
+            return access(known).status(at: clock.now())
         }
         let (provider, check) = try await firstAnswer(for: key, signed: signed)
         switch check.licenseKey.status {
@@ -247,7 +254,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
                 licenseKey: answer.licenseKey)
         }
         if provider.store == .gumroad { answer.licenseKey.activationLimit = product.merchant?.maxUses }
-        let now = services.now()
+        let now = clock.now()
         let record = LicenseRecord(
             key: answer.licenseKey, instance: instance, meta: answer.meta, productId: product.id,
             activatedAt: now, validatedAt: now, store: provider.store)
@@ -299,7 +306,13 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     /// unlocks: its variant, else its product; nil for none, or for a key from another store
     /// or organization than the catalog's. A signed license names the catalog product itself.
     private func product(for meta: LicenseMeta, from store: LicenseSettings.Provider) -> Product? {
-        if store == .signedLicense { return meta.productId.flatMap { catalog.product(id: $0) } }
+        if store == .signedLicense {
+            // Ours names the catalog product; a Keygen license file names Keygen's product (and policy).
+            guard let id = meta.productId else { return nil }
+            return catalog.product(id: id)
+                ?? catalog.products.first { $0.merchant?.matches(meta, from: .keygen) == true && $0.merchant?.variantId != nil }
+                ?? catalog.products.first { $0.merchant?.matches(meta, from: .keygen) == true }
+        }
         if let expected = expectedStoreId(store), meta.storeId != expected { return nil }
         let candidates = catalog.products.filter { $0.merchant?.matches(meta, from: store) == true }
         return candidates.first { $0.merchant?.variantId != nil } ?? candidates.first
@@ -419,7 +432,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     /// moved ahead by hand).
     package var isRefreshDue: Bool {
         guard let records = try? db.records(), !records.isEmpty else { return false }
-        let now = services.now()
+        let now = clock.now()
         let next = (try? db.value("next_check")).flatMap { $0.flatMap(Double.init) }.map(Date.init(timeIntervalSince1970:))
         guard let next else { return true }
         // A minute of slack: the schedule is written a moment after the validation it follows.
@@ -465,20 +478,20 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
                     let answer = try await provider.validate(key: record.key.key, instanceId: record.instance.id)
                     let limit = record.key.activationLimit
                     record.update(
-                        from: answer, at: services.now(), matches: sells(record.productId, answer.meta, from: record.store))
+                        from: answer, at: clock.now(), matches: sells(record.productId, answer.meta, from: record.store))
                     if record.store == .gumroad { record.key.activationLimit = limit }
                 } catch  where error.kind == .notFound {
                     record.notFound = true
                     record.answered = true
-                    record.validatedAt = services.now()
+                    record.validatedAt = clock.now()
                 } catch  where error.kind == .rejected && error.licenseKey != nil {
                     // A refusal that describes the key (expired, disabled) is the provider's word on it.
                     record.key = error.licenseKey!
                     record.answered = true
-                    record.validatedAt = services.now()
+                    record.validatedAt = clock.now()
                 }
                 try keep(record)
-                let (state, reason) = access(record).state(at: services.now())
+                let (state, reason) = access(record).state(at: clock.now())
                 events.emit(
                     .licenseValidate,
                     [
@@ -490,7 +503,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
                 errors.append(error)
             }
         }
-        let now = services.now()
+        let now = clock.now()
         // Back off after a failure (1 minute, doubling, up to the refresh interval), so an
         // offline machine or a rate limit is not hammered; else wait the whole interval.
         let failures = errors.isEmpty ? 0 : (Int((try? db.value("failures")) ?? nil ?? "0") ?? 0) + 1
@@ -566,10 +579,10 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
 
     /// The licenses as transactions (`LEMON_SQUEEZY`, `POLAR`, ...), from the database alone: no network.
     package func currentTransactions() throws -> [StoreTransaction] {
-        try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId), at: services.now()) }
+        try db.records().map { access($0).transaction(product: catalog.product(id: $0.productId), at: clock.now()) }
     }
 
-    package func now() throws -> Date { services.now() }
+    package func now() throws -> Date { clock.now() }
 
     /// Licenses belong to the machine; the user only goes into checkouts.
     package func switchUser(_ userId: String) {

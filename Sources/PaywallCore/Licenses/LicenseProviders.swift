@@ -4,8 +4,9 @@ import Foundation
 /// each at the catalog's URL for it; a catalog with `license_public_key` also verifies signed
 /// licenses, whatever its merchants.
 package enum LicenseProviders {
-    package static func make(catalog: Catalog, settings: LicenseSettings, services: LicenseServices) throws(LicenseError)
-        -> [LicenseProvider]
+    /// `now` is the store's clock (`LicenseClock`), which signed licenses are judged by.
+    package static func make(catalog: Catalog, settings: LicenseSettings, now: @escaping @Sendable () -> Date)
+        throws(LicenseError) -> [LicenseProvider]
     {
         var merchants = settings.merchants
         if settings.publicKey != nil, !merchants.contains(.signedLicense) { merchants.insert(.signedLicense, at: 0) }
@@ -17,7 +18,13 @@ package enum LicenseProviders {
                 // The catalog refuses a Polar product without the `polar` block.
                 guard let polar = settings.polar else { continue }
                 providers.append(try PolarLicenseAPI(organizationId: polar.organizationId, baseURL: polar.apiBaseURL))
-            case .keygen, .gumroad, .signedLicense:
+            case .signedLicense:
+                guard let key = settings.publicKey else {
+                    throw LicenseError(.cryptography, "\"store\": \"signed_license\" needs the catalog's license_public_key")
+                }
+                providers.append(
+                    SignedLicenseProvider(publicKey: try LicensePublicKey(parsing: key), appId: settings.appId ?? "", now: now))
+            case .keygen, .gumroad:
                 throw LicenseError(.unsupported, "\(store.displayName) licenses are not built yet")
             }
         }
