@@ -79,6 +79,63 @@ final class GumroadLicenseStoreTests: XCTestCase {
         XCTAssertEqual(try store.licenses().first?.state, .subscribed)
     }
 
+    func testRedeemingAKeptKeyAgainValidatesItWithoutCountingAUse() async throws {
+        let store = try store()
+        try await store.redeem(key: Self.key)
+        let before = server.requests.count
+        let again = try await store.redeem(key: Self.key)
+        XCTAssertEqual(Array(server.asked.dropFirst(before)), ["P-PRO false"])
+        XCTAssertEqual(again.activationUsage, 1)
+        XCTAssertEqual(counted, ["P-PRO true"])
+    }
+
+    /// A catalog selling through Gumroad and Lemon Squeezy: a key Gumroad's products do not know
+    /// moves on to Lemon Squeezy; one Gumroad refuses (disabled) stops there.
+    func testAKeyUnknownToGumroadMovesOnToTheNextMerchant() async throws {
+        let lemon = try LemonSqueezyTestServer(directory: directory.appendingPathComponent("lemon"))
+        defer {
+            XCTAssertEqual(lemon.violations, [])
+            lemon.stop()
+        }
+        lemon.keys["LEMON-KEY-0000-4d51"] = LemonSqueezyTestServer.key(id: 1)
+        let text = """
+            {"store": "gumroad", "gumroad": {"api_base_url": "\(server.baseURL.absoluteString)"},
+             "license_api_base_url": "\(lemon.baseURL.absoluteString)",
+             "products": [
+               {"id": "basic.lifetime", "display_name": "Lumen Basic", "price": "19.00", "currency": "USD",
+                "kind": "non_consumable", "entitlements": ["basic"], "checkout_url": "https://lumen.gumroad.com/l/basic",
+                "gumroad": {"product_id": "P-BASIC"}},
+               {"id": "pro.lifetime", "display_name": "Lumen Pro", "price": "49.00", "currency": "USD", "store": "lemon_squeezy",
+                "kind": "non_consumable", "entitlements": ["pro"], "checkout_url": "https://lumen.lemonsqueezy.com/buy/abc",
+                "lemon_squeezy": {"product_id": 10, "variant_id": 11}}
+             ]}
+            """
+        let catalog = try CatalogFile.parse(Data(text.utf8))
+        let settings = try XCTUnwrap(catalog.licensing)
+        XCTAssertEqual(settings.merchants, [.gumroad, .lemonSqueezy])
+        let store = try LicenseKeyStore(
+            catalog: catalog, settings: settings, databasePath: directory.appendingPathComponent("both.sqlite").path,
+            providers: [
+                try GumroadLicenseAPI(productIds: ["P-BASIC"], baseURL: settings.gumroadAPIBaseURL, sleep: { _ in }),
+                try LemonSqueezyLicenseAPI(baseURL: settings.apiBaseURL, sleep: { _ in }),
+            ],
+            events: EventDispatcher(), services: LicenseServices(instanceName: { "box" }, refreshesPeriodically: false))
+        let status = try await store.redeem(key: "LEMON-KEY-0000-4d51")
+        XCTAssertEqual(status.store, .lemonSqueezy)
+        XCTAssertEqual(status.productId, "pro.lifetime")
+        XCTAssertEqual(server.asked, ["P-BASIC false"])
+
+        server.licenses[Self.key] = GumroadTestServer.license(productId: "P-BASIC", revision: 1, ["disabled": true])
+        let lemonRequests = lemon.requests.count
+        do {
+            try await store.redeem(key: Self.key)
+            XCTFail("a disabled key activated")
+        } catch {
+            XCTAssertEqual(error.kind, .rejected)
+        }
+        XCTAssertEqual(lemon.requests.count, lemonRequests, "Gumroad's refusal is its answer: no other merchant is asked")
+    }
+
     func testAnUnknownKeyIsNotFoundAndCountsNothing() async throws {
         let store = try store()
         do {
