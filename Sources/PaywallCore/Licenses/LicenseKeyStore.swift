@@ -485,8 +485,11 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
                     record.answered = true
                     record.validatedAt = clock.now()
                 } catch  where error.kind == .rejected && error.licenseKey != nil {
-                    // A refusal that describes the key (expired, disabled) is the provider's word on it.
+                    // A refusal that describes the key (expired, disabled) is the provider's word on it;
+                    // Gumroad's refusals count no uses, and its limit is the catalog's.
+                    let (limit, usage) = (record.key.activationLimit, record.key.activationUsage)
                     record.key = error.licenseKey!
+                    if record.store == .gumroad { (record.key.activationLimit, record.key.activationUsage) = (limit, usage) }
                     record.answered = true
                     record.validatedAt = clock.now()
                 }

@@ -24,7 +24,11 @@ package enum LicenseProviders {
                 }
                 providers.append(
                     SignedLicenseProvider(publicKey: try LicensePublicKey(parsing: key), appId: settings.appId ?? "", now: now))
-            case .keygen, .gumroad:
+            case .gumroad:
+                // A Gumroad key names no product: each of the catalog's Gumroad products is asked.
+                let ids = catalog.products.compactMap { $0.merchant?.store == .gumroad ? $0.merchant?.productId : nil }
+                providers.append(try GumroadLicenseAPI(productIds: ids, baseURL: settings.gumroadAPIBaseURL, now: now))
+            case .keygen:
                 throw LicenseError(.unsupported, "\(store.displayName) licenses are not built yet")
             }
         }

@@ -205,6 +205,9 @@ final class GumroadLicenseStoreTests: XCTestCase {
         XCTAssertEqual(errors, [], "Gumroad's 404 for a disabled key is an answer, not a failure")
         XCTAssertEqual(try store.licenses().first?.state, .revoked)
         XCTAssertEqual(try store.licenses().count, 1, "the same license, not a second row")
+        let kept = try XCTUnwrap(store.licenses().first)
+        XCTAssertEqual(kept.activationUsage, 1, "a refusal that counts no uses keeps the count")
+        XCTAssertNotNil(kept.activationLimit, "and the catalog's max_uses")
     }
 
     func testNetworkDownKeepsTheLicenseUntilTheGracePeriodEnds() async throws {
