@@ -220,6 +220,8 @@ final class LicenseKeyPromptView {
         gtk_widget_get_visible(problemRef.pointer) != 0 ? String(cString: gtk_label_get_text(gcast(problemRef.pointer))) : nil
     }
     var titleText: String { String(cString: gtk_label_get_text(gcast(titleRef.pointer))) }
+    /// What the key field holds.
+    var fieldText: String { typedText }
     var keyFieldHasFocus: Bool { gtk_widget_has_focus(entry) != 0 }
     /// The key field's name for screen readers.
     var keyFieldAccessibleName: String? {
@@ -257,9 +259,9 @@ final class LicenseKeyPromptView {
         }
     }
 
-    /// Takes dropped text as the answer: a dropped license (or key) as if typed, bounded like a file.
-    func takeDroppedText(_ data: Data) {
-        take { () throws(LicenseText.Problem) in try LicenseText.decode(data, name: form?.fieldLabel ?? "") }
+    /// Takes dropped text (a license or a key) as the answer, as if it had been typed.
+    func takeDroppedText(_ text: String) {
+        take { () throws(LicenseText.Problem) in try LicenseText.answer(text) }
     }
 
     private func take(_ read: () throws(LicenseText.Problem) -> String) {
@@ -295,9 +297,10 @@ final class LicenseKeyPromptView {
             defer { g_free(path) }
             return takeFile(path: String(cString: path))
         }
+        // GTK hands dropped text over as UTF-8.
         guard let text = gtk_selection_data_get_text(selection) else { return }
         defer { g_free(text) }
-        takeDroppedText(Data(bytes: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self))))
+        takeDroppedText(String(cString: text))
     }
 
     // MARK: The file chooser
