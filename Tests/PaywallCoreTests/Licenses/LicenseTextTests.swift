@@ -5,16 +5,18 @@ import XCTest
 
 /// What the license-key panel takes as its answer: keys trimmed, signed licenses in one
 /// canonical form whatever line breaks they came with, and long text that is no license refused.
-@MainActor
 final class LicenseTextTests: XCTestCase {
     private let body = String(repeating: "eyJhbGciOiJlZDI1NTE5In0=", count: 250)
 
-    func testAKeyIsTrimmed() throws {
-        XCTAssertEqual(try LicenseText.answer("  38b1460a-5104-4067-a91d-77b872934d51 \n"), "38b1460a-5104-4067-a91d-77b872934d51")
+    @MainActor
+    func testAKeyIsTrimmed() async throws {
+        XCTAssertEqual(
+            try LicenseText.answer("  38b1460a-5104-4067-a91d-77b872934d51 \n"), "38b1460a-5104-4067-a91d-77b872934d51")
         XCTAssertFalse(LicenseText.looksLikeLicense("38b1460a-5104-4067-a91d-77b872934d51"))
     }
 
-    func testAKeygenFileComesOutCanonicalFromAnyLineBreaks() throws {
+    @MainActor
+    func testAKeygenFileComesOutCanonicalFromAnyLineBreaks() async throws {
         let canonical = "-----BEGIN LICENSE FILE-----\n\(body)\n-----END LICENSE FILE-----"
         var wrapped = "-----BEGIN LICENSE FILE-----\r\n"
         var rest = Substring(body)
@@ -29,14 +31,16 @@ final class LicenseTextTests: XCTestCase {
         XCTAssertEqual(try LicenseText.answer(wrapped.replacingOccurrences(of: "\r\n", with: " ")), canonical, "breaks as spaces")
     }
 
-    func testOurFormatLosesTheWhitespaceAPasteBrought() throws {
+    @MainActor
+    func testOurFormatLosesTheWhitespaceAPasteBrought() async throws {
         XCTAssertTrue(LicenseText.looksLikeLicense("eyJhIjoxfQ.c2ln_-"))
         XCTAssertEqual(try LicenseText.answer("eyJhIjox\nfQ.c2ln\n_-\n"), "eyJhIjoxfQ.c2ln_-")
         XCTAssertFalse(LicenseText.looksLikeLicense("a.b.c"))
         XCTAssertFalse(LicenseText.looksLikeLicense("a+b.c"), "base64url only")
     }
 
-    func testLongTextIsTakenOnlyAsALicense() throws {
+    @MainActor
+    func testLongTextIsTakenOnlyAsALicense() async throws {
         let signed = String(repeating: "A", count: 6000) + "." + String(repeating: "B", count: 86)
         XCTAssertEqual(try LicenseText.answer(signed), signed, "longer than a key, but a signed license")
         let email = String(repeating: "Thanks for buying. ", count: 300)
@@ -49,15 +53,20 @@ final class LicenseTextTests: XCTestCase {
         }
     }
 
-    func testEachProblemIsToldInTheUsersLanguage() throws {
+    @MainActor
+    func testEachProblemIsToldInTheUsersLanguage() async throws {
         let english = try StringTable(directory: TestPaths.locales, locale: "en")
         let german = try StringTable(directory: TestPaths.locales, locale: "de")
         XCTAssertEqual(
             LicenseKeyForm.problem(.fileTooBig(name: "a.bin", bytes: 70_000), strings: english),
             "“a.bin” is 69 KB, too big for a license file (at most 64 KB). "
                 + "Choose the license file from your receipt email, or paste your license key.")
-        XCTAssertTrue(LicenseKeyForm.problem(.notLicenseFile(name: "a.png"), strings: german).hasPrefix("„a.png“ ist keine Lizenzdatei."))
-        for problem: LicenseText.Problem in [.fileTooBig(name: "f", bytes: 1), .notLicenseFile(name: "f"), .unreadable(name: "f", reason: "x"), .tooLong(bytes: 9000)] {
+        XCTAssertTrue(
+            LicenseKeyForm.problem(.notLicenseFile(name: "a.png"), strings: german).hasPrefix("„a.png“ ist keine Lizenzdatei."))
+        for problem: LicenseText.Problem in [
+            .fileTooBig(name: "f", bytes: 1), .notLicenseFile(name: "f"), .unreadable(name: "f", reason: "x"),
+            .tooLong(bytes: 9000),
+        ] {
             let text = LicenseKeyForm.problem(problem, strings: english)
             XCTAssertFalse(text.hasPrefix("license."), "a missing string: \(text)")
         }

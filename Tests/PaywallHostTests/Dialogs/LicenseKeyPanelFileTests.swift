@@ -17,7 +17,8 @@ final class LicenseKeyPanelFileTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(at: dir) }
 
     /// A Keygen license file as Keygen writes it: 64 base64 characters a line, CRLF here.
-    static let keygenBody = String(repeating: "eyJlbmMiOiJBQUFBIiwic2lnIjoiQkJCQiIsImFsZyI6ImFlcy0yNTYtZ2NtK2VkMjU1MTkifQ==", count: 60)
+    static let keygenBody = String(
+        repeating: "eyJlbmMiOiJBQUFBIiwic2lnIjoiQkJCQiIsImFsZyI6ImFlcy0yNTYtZ2NtK2VkMjU1MTkifQ==", count: 60)
     static var keygenFile: String {
         var lines = ["-----BEGIN LICENSE FILE-----"]
         var rest = Substring(keygenBody)
@@ -225,7 +226,7 @@ final class LicenseKeyPanelFileTests: XCTestCase {
     }
 
     @MainActor
-    func testThePanelAndItsFieldTakeFileAndTextDrops() throws {
+    func testThePanelAndItsFieldTakeFileAndTextDrops() async throws {
         guard try startToolkitOnDisplay() else { return }
         let (panel, _) = try panel()
         for target in [panel.widget, try XCTUnwrap(Self.entry(in: panel.widget))] {
