@@ -189,7 +189,7 @@ final class LicenseKeyPanelFileTests: XCTestCase {
                     clipboard, &entry, 1,
                     { _, selection, _, _ in
                         var strings = URIOffer.uris.map { strdup($0) } + [nil]
-                        defer { strings.forEach { free($0) } }
+                        defer { for string in strings { free(string) } }
                         _ = gtk_selection_data_set_uris(selection, &strings)
                     }, nil, nil)
             }, as: "text/uri-list")
