@@ -145,6 +145,7 @@ final class LicenseKeyPromptView {
 
     /// Shows `form` (a fresh ask: the field enabled and focused, the previous key kept and
     /// selected so a typo is fixed in place) and calls `answer` once: the key, or nil for Cancel.
+    /// `strings` is the page's table: its direction, and the words for a file or paste refused.
     func show(_ form: LicenseKeyForm, strings: StringTable, answer: @escaping @MainActor (String?) -> Void) {
         self.answer?(nil)  // never two asks waiting on one field
         self.answer = answer

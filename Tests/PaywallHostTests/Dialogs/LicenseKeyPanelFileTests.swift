@@ -257,6 +257,7 @@ final class LicenseKeyPanelFileTests: XCTestCase {
     @MainActor
     func testChooseLicenseFileOpensANativeChooserOverThePanelsWindow() async throws {
         guard try startToolkitOnDisplay() else { return }
+        keepChooserSettingsInMemory()
         let (panel, answers) = try panel()
         panel.pressChooseFile()
         let chooser = try XCTUnwrap(panel.fileChooser)
@@ -285,6 +286,7 @@ final class LicenseKeyPanelFileTests: XCTestCase {
     func testCancellingTheChooserKeepsThePanelAsking() async throws {
         guard try startToolkitOnDisplay() else { return }
         let (panel, answers) = try panel()
+        keepChooserSettingsInMemory()
         panel.type("ABC-123")
         panel.pressChooseFile()
         let dialog = try XCTUnwrap(Self.fileChooserDialog())
@@ -300,6 +302,12 @@ final class LicenseKeyPanelFileTests: XCTestCase {
         guard let name = gtk_file_chooser_get_filename(OpaquePointer(dialog)) else { return nil }
         defer { g_free(name) }
         return String(cString: name)
+    }
+
+    /// GTK's own chooser saves its settings (sort column, window size) when it closes: in
+    /// memory here, not in the developer's dconf (which needs a session bus besides).
+    private func keepChooserSettingsInMemory() {
+        setenv("GSETTINGS_BACKEND", "memory", 1)
     }
 
     /// The file chooser dialog on screen (the native chooser's fallback), if any.
