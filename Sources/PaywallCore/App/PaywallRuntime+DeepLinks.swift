@@ -22,7 +22,8 @@ extension PaywallRuntime {
     /// which the app handles itself.
     @discardableResult
     package static func handleDeepLink(_ url: URL) -> Bool {
-        guard RedeemLink(url) != nil else { return false }
+        // A redeem link too long to read is still one: redeeming it says why it was refused.
+        guard RedeemLink.isRedeemLink(url) else { return false }
         _ = keepOrSend(url)
         return true
     }
@@ -46,7 +47,9 @@ extension PaywallRuntime {
     }
 
     private func redeem(_ url: URL, queued: Bool) async -> DeepLinkOutcome {
-        guard let link = RedeemLink(url) else { return .notHandled }
+        guard RedeemLink.isRedeemLink(url) else { return .notHandled }
+        let link: RedeemLink
+        do { link = try RedeemLink(redeeming: url) } catch { return .failed(error) }
         events.emit(.deepLinkRedeem, ["link": .string(RedeemLink.masked(url)), "queued": .bool(queued)])
         guard let licenseStore else {
             return .failed(

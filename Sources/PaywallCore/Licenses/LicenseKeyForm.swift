@@ -21,6 +21,12 @@ package struct LicenseKeyForm: Equatable, Sendable {
     package var checkoutAgain: Link?
     /// Why the previous key did not activate; nil on the first ask.
     package var problem: String?
+    /// "Choose license file…", and the file chooser it opens: its title, accept button and
+    /// the name of its one filter (all files: a license file has any name).
+    package var chooseFile: String
+    package var fileChooserTitle: String
+    package var fileChooserAccept: String
+    package var allFiles: String
 
     package init(_ request: LicenseKeyRequest, strings: StringTable) {
         switch request.purpose {
@@ -38,6 +44,29 @@ package struct LicenseKeyForm: Equatable, Sendable {
         activating = strings.text("license.activating")
         cancel = strings.text("license.cancel")
         problem = request.problem.map { Self.problem($0, strings: strings) }
+        chooseFile = strings.text("license.file.choose")
+        fileChooserTitle = strings.text("license.file.title")
+        fileChooserAccept = strings.text("license.file.accept")
+        allFiles = strings.text("license.file.all_files")
+    }
+
+    /// Why a chosen or dropped file, or what was pasted, is not taken, for the user: what it
+    /// is, how big, and what to give instead.
+    @MainActor
+    package static func problem(_ problem: LicenseText.Problem, strings: StringTable) -> String {
+        // Sizes in whole KB, rounded up: "65 KB" for one byte over the 64 KB limit.
+        func kilobytes(_ bytes: Int) -> String { String((bytes + 1023) / 1024) }
+        let limit = kilobytes(LicenseKeyStore.maxLicenseFileBytes)
+        switch problem {
+        case .fileTooBig(let name, let bytes):
+            return strings.text("license.problem.file_too_big", ["file": name, "size": kilobytes(bytes), "limit": limit])
+        case .notLicenseFile(let name):
+            return strings.text("license.problem.not_license_file", ["file": name])
+        case .unreadable(let name, _):
+            return strings.text("license.problem.file_unreadable", ["file": name])
+        case .tooLong:
+            return strings.text("license.problem.too_long")
+        }
     }
 
     /// What went wrong with a license, for the user: the key's refusal told apart (expired,

@@ -91,6 +91,25 @@ package enum Signal {
         connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
     }
 
+    /// `void (instance, GdkDragContext*, gint x, gint y, GtkSelectionData*, guint info, guint time,
+    /// gpointer)`: `drag-data-received`. The closure gets the selection data.
+    package static func connect(
+        _ instance: UnsafeMutableRawPointer, _ name: String,
+        dataReceived f: @escaping @MainActor (OpaquePointer?) -> Void
+    ) {
+        typealias F = @MainActor (OpaquePointer?) -> Void
+        let t:
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, gint, gint, OpaquePointer?, guint, guint,
+                UnsafeMutableRawPointer?
+            ) -> Void = { _, _, _, _, selection, _, _, data in
+                // A pointer is not Sendable: it enters the isolated closure as its address.
+                let address = UInt(bitPattern: selection)
+                MainActor.assumeIsolated { ClosureBox<F>.from(data).call(OpaquePointer(bitPattern: address)) }
+            }
+        connect(instance, name, unsafeBitCast(t, to: GCallback.self), f)
+    }
+
     /// `gboolean (instance, enum, const char*, GError*, gpointer)`: `load-failed`. The closure
     /// gets the URI, the message, and whether the load was only cancelled or stopped by a policy.
     package static func connect(

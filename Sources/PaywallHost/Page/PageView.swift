@@ -284,7 +284,7 @@ package final class PageView: PageSurface {
                 return made
             }()
         gtk_widget_set_sensitive(webView.widget, 0)
-        prompt.show(LicenseKeyForm(request, strings: strings), rightToLeft: strings.isRightToLeft, answer: answer)
+        prompt.show(LicenseKeyForm(request, strings: strings), strings: strings, answer: answer)
     }
 
     /// Takes the license-key panel down (an ask still waiting is answered as cancelled) and

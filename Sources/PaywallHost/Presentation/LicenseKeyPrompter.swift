@@ -79,7 +79,7 @@ final class LicenseKeyPrompter: LicenseKeyPrompt {
             windowPanel = panel
         }
         guard let window, let windowPanel else { return answer(nil) }
-        windowPanel.show(form, rightToLeft: strings.isRightToLeft, answer: answer)
+        windowPanel.show(form, strings: strings, answer: answer)
         gtk_widget_show(window.pointer)
     }
 }

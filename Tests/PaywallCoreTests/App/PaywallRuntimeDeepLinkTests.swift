@@ -78,6 +78,18 @@ final class PaywallRuntimeDeepLinkTests: XCTestCase {
         XCTAssertEqual(outcome, .notHandled)
     }
 
+    /// A redeem link longer than any license is the runtime's to refuse, in words, not the app's to handle.
+    func testALinkTooLongIsRefusedUnread() async throws {
+        let long = URL(
+            string: "lumennotes://paywall/redeem?license_key=" + String(repeating: "A", count: RedeemLink.maxLinkBytes))!
+        XCTAssertTrue(PaywallRuntime.handleDeepLink(long))
+        let runtime = try configure()
+        let outcomes = await runtime.deepLinkRedemptions?.value
+        guard case .failed(let error)? = outcomes?.first else { return XCTFail("\(String(describing: outcomes))") }
+        XCTAssertTrue(error.message.contains("longer than any redeem link"), error.message)
+        XCTAssertEqual(server.requests.count, 0, "nothing was sent")
+    }
+
     func testARuntimeWithoutLicensesSaysSo() async throws {
         let catalog = try writeFile(
             #"{"products": [{"id": "p", "display_name": "P", "price": "1", "currency": "USD", "kind": "consumable"}]}"#,

@@ -167,7 +167,7 @@ final class LicenseKeyPromptViewTests: XCTestCase {
         XCTAssertEqual(
             Self.accessibles(prompt).filter { $0.role == ATK_ROLE_PUSH_BUTTON }.map(\.name),
             [
-                "Activate", "Open checkout again", "Cancel",
+                "Activate", "Choose license file…", "Open checkout again", "Cancel",
             ])
         var fields = Self.accessibles(prompt).filter { $0.role == ATK_ROLE_TEXT }
         XCTAssertEqual(fields.map(\.name), ["License key"])
