@@ -49,6 +49,14 @@ package struct KeygenLicenseAPI: LicenseProvider {
     package func activate(key: String, instanceName: String) async throws(LicenseError) -> LicenseResponse {
         let check = try await validation(key: key, instanceId: nil)
         var details = check.key
+        // Keygen would take a machine for a suspended or expired license: it is refused here.
+        if details.status == .expired || details.status == .disabled {
+            throw LicenseError(
+                .rejected,
+                "Keygen says license key \(LicenseKeyMask.mask(key)) is not valid (\(check.detail ?? "") \(check.code)); "
+                    + "it was not activated",
+                licenseKey: details)
+        }
         let url = client.url("v1/accounts/\(account)/machines")
         let what = client.describe("activate", key: key, url: url)
         let body = JSONValue.object([
