@@ -51,7 +51,7 @@ enum KeygenAnswer {
         }
         let license: (LicenseKeyDetails, LicenseMeta)
         do {
-            license = try self.license(data, code: code)
+            license = try self.license(data, valid: valid, code: code)
         } catch {
             throw malformed("data: \(error.why)")
         }
@@ -190,8 +190,10 @@ enum KeygenAnswer {
 
     /// A license resource: the key's details, and its product and policy as `meta.productId` /
     /// `meta.variantId` (the catalog's `keygen: {product, policy}`). The validation's `code`
-    /// decides expired and disabled; a valid key with no machines is `inactive`.
-    private static func license(_ value: JSONValue, code: String) throws(ParseError) -> (LicenseKeyDetails, LicenseMeta) {
+    /// decides expired and disabled; a good key with no machines is `inactive`.
+    private static func license(_ value: JSONValue, valid: Bool, code: String) throws(ParseError) -> (
+        LicenseKeyDetails, LicenseMeta
+    ) {
         guard case .object = value, value["type"]?.stringValue == "licenses" else {
             throw ParseError(why: "must be a \"licenses\" resource")
         }
@@ -216,7 +218,11 @@ enum KeygenAnswer {
             switch code {
             case "EXPIRED": .expired
             case "SUSPENDED", "BANNED": .disabled
-            default: state == "SUSPENDED" || state == "BANNED" ? .disabled : machines == 0 ? .inactive : .active
+            case _ where state == "SUSPENDED" || state == "BANNED": .disabled
+            // Good but on no machine yet; a refusal for any other reason stays `active` (not
+            // valid), which the store refuses instead of activating.
+            case _ where machines == 0 && (valid || Validation.notActivatedHere.contains(code)): .inactive
+            default: .active
             }
         let details = LicenseKeyDetails(
             id: id, status: status, key: key, activationLimit: try count(attributes["maxMachines"], "attributes.maxMachines"),

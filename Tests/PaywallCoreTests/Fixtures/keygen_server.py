@@ -15,7 +15,8 @@ answered 418 and logged as a violation, which the tests fail on.
 
 CONTROL (a JSON file, read on every request) scripts it:
   {"keys": {"KEY": {"id": "uuid", "max_machines": 2, "floating": true, "product": "prod-1", "policy": "pol-1",
-                     "suspended": false, "banned": false, "expired": false, "auth": "LICENSE", "revision": 0}},
+                     "suspended": false, "banned": false, "expired": false, "overdue": false, "auth": "LICENSE",
+                     "revision": 0}},
    "script": {"validate-key": [{"status": 429, "headers": {"Retry-After": "2"}}, {"status": 200, "raw": "x"}]}}
 "auth" other than LICENSE or MIXED refuses license authentication (403 LICENSE_NOT_ALLOWED).
 A key is copied into the server's state when first seen, and again when its "revision" grows.
@@ -80,6 +81,8 @@ def validation(state, scope):
         return False, "is suspended", "SUSPENDED"
     if state.get("expired"):
         return False, "is expired", "EXPIRED"
+    if state.get("overdue"):
+        return False, "is overdue for check in", "OVERDUE"
     floating = state.get("floating", True)
     machines = state["machines"]
     if not machines:

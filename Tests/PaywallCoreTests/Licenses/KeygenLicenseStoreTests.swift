@@ -126,6 +126,15 @@ final class KeygenLicenseStoreTests: XCTestCase {
         XCTAssertFalse(server.requests.contains { $0["action"] == "machines" })
     }
 
+    /// A refusal for another reason than "no machine here" (OVERDUE: the policy wants check-ins).
+    func testAKeyKeygenSaysIsNotValidIsRefusedBeforeActivating() async throws {
+        server.keys[Self.key] = KeygenTestServer.key(id: "lic-1", overdue: true)
+        let error = await refused(Self.key, try store())
+        XCTAssertEqual(error?.kind, .rejected)
+        XCTAssertTrue(error?.message.contains("OVERDUE") == true, error?.message ?? "")
+        XCTAssertFalse(server.requests.contains { $0["action"] == "machines" }, "no machine used up")
+    }
+
     func testValidationMapsExpiredToExpiredAndSuspendedToRevoked() async throws {
         let store = try store()
         try await store.redeem(key: Self.key)

@@ -37,12 +37,12 @@ final class KeygenTestServer {
     /// `maxMachines` machines. `auth`: the policy's authentication strategy.
     static func key(
         id: String, maxMachines: Int? = 2, floating: Bool = true, suspended: Bool = false, banned: Bool = false,
-        expired: Bool = false, expiry: String? = nil, auth: String = "LICENSE", product: String = "prod-1",
+        expired: Bool = false, overdue: Bool = false, expiry: String? = nil, auth: String = "LICENSE", product: String = "prod-1",
         policy: String = "pol-1", revision: Int = 0
     ) -> JSONValue {
         .object([
             "id": .string(id), "max_machines": maxMachines.map { .number(Double($0)) } ?? .null, "floating": .bool(floating),
-            "suspended": .bool(suspended), "banned": .bool(banned), "expired": .bool(expired),
+            "suspended": .bool(suspended), "banned": .bool(banned), "expired": .bool(expired), "overdue": .bool(overdue),
             "expiry": expiry.map(JSONValue.string) ?? .null, "auth": .string(auth), "product": .string(product),
             "policy": .string(policy), "revision": .number(Double(revision)),
         ])
