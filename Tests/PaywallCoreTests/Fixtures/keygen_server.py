@@ -20,6 +20,7 @@ CONTROL (a JSON file, read on every request) scripts it:
    "script": {"validate-key": [{"status": 429, "headers": {"Retry-After": "2"}}, {"status": 200, "raw": "x"}]}}
 "auth" other than LICENSE or MIXED refuses license authentication (403 LICENSE_NOT_ALLOWED).
 A key is copied into the server's state when first seen, and again when its "revision" grows.
+Another account's paths are answered 404, as Keygen answers an account it does not have.
 Script entries are per action ("validate-key", "machines", "machine", "delete") and answer its
 next requests, in order, before the contract does. Every request is appended to LOG as a JSON line.
 Usage: keygen_server.py CONTROL LOG PORTFILE"""
@@ -162,6 +163,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 problems.append("the body is not a machine with a fingerprint, a name and a license: %s" % text)
         elif rest is not None and rest.startswith("machines/") and method in ("GET", "DELETE") and text is None:
             action = "machine" if method == "GET" else "delete"
+        elif path.startswith("/v1/accounts/") and rest is None:
+            action = "other-account"
         else:
             action = None
             problems.append("unknown request %s %s" % (method, path))
@@ -193,6 +196,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.contract(action, rest, body, auth)
 
     def contract(self, action, rest, body, auth):
+        if action == "other-account":
+            return self.answer(404, error("Not found", "The requested account was not found", "NOT_FOUND"))
         if action == "validate-key":
             key = body["meta"]["key"]
             state = keys.get(key)

@@ -180,6 +180,18 @@ final class KeygenLicenseAPITests: XCTestCase {
         }
     }
 
+    func testAnAccountKeygenDoesNotHaveIsARefusalNamingTheSetting() async throws {
+        let api = try KeygenLicenseAPI(account: "nobody", baseURL: server.baseURL, fingerprint: fingerprint)
+        do {
+            _ = try await api.validate(key: key, instanceId: nil)
+            XCTFail("validated at an unknown account")
+        } catch {
+            XCTAssertEqual(error.kind, .rejected, "a wrong account is the seller's setting, not an unknown key")
+            XCTAssertEqual(error.statusCode, 404)
+            XCTAssertTrue(error.message.contains("keygen.account"), error.message)
+        }
+    }
+
     func testDeactivateDeletesTheMachine() async throws {
         server.keys[key] = KeygenTestServer.key(id: "lic-7")
         let api = try api()

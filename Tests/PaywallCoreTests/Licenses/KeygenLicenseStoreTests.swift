@@ -208,6 +208,19 @@ final class KeygenLicenseStoreTests: XCTestCase {
         XCTAssertEqual(again.activationUsage, 1)
     }
 
+    func testDeactivatingOfflineKeepsTheLicense() async throws {
+        let store = try store()
+        try await store.redeem(key: Self.key)
+        server.stop()
+        do {
+            try await store.deactivate()
+            XCTFail("deactivated without Keygen")
+        } catch {
+            XCTAssertEqual(error.kind, .network)
+        }
+        XCTAssertEqual(try store.licenses().count, 1, "kept: its machine still counts at Keygen")
+    }
+
     func testRateLimitedValidationIsRetried() async throws {
         server.script["validate-key"] = [.object(["status": 429, "headers": .object(["Retry-After": "1"])])]
         let status = try await store().redeem(key: Self.key)
