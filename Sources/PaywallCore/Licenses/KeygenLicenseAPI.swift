@@ -53,7 +53,7 @@ package struct KeygenLicenseAPI: LicenseProvider {
         if details.status == .expired || details.status == .disabled {
             throw LicenseError(
                 .rejected,
-                "Keygen says license key \(LicenseKeyMask.mask(key)) is not valid (\(check.detail ?? "") \(check.code)); "
+                "Keygen says license key \(LicenseKeyMask.mask(key)) is not valid (\(check.detail.map { "\($0), " } ?? "")\(check.code)); "
                     + "it was not activated",
                 licenseKey: details)
         }
