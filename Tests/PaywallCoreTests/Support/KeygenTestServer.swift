@@ -1,0 +1,76 @@
+import Foundation
+import XCTest
+
+@testable import PaywallCore
+
+/// `Fixtures/keygen_server.py`: Keygen's API as documented, for the account `lumen`, on
+/// 127.0.0.1, checking every request's method, path, headers and JSON:API body. Tests script its
+/// keys and its next answers (`keys`, `script`) and read what was asked (`requests`).
+final class KeygenTestServer {
+    static let script = TestPaths.fixtures.appendingPathComponent("keygen_server.py")
+    static let account = "lumen"
+    private let process = Process()
+    private let controlFile: URL
+    private let logFile: URL
+    let port: Int
+    /// The licenses the server knows, by key (`KeygenTestServer.key`).
+    var keys: [String: JSONValue] = [:] { didSet { writeControl() } }
+    /// Answers given before the contract's, per action (`validate-key`, `machines`, `machine`,
+    /// `delete`), in order.
+    var script: [String: [JSONValue]] = [:] { didSet { writeControl() } }
+
+    init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        controlFile = directory.appendingPathComponent("control.json")
+        logFile = directory.appendingPathComponent("requests.jsonl")
+        try Data("{}".utf8).write(to: controlFile)
+        port = try TestHTTPServer.launch(
+            process, script: Self.script, arguments: [controlFile.path, logFile.path],
+            portFile: directory.appendingPathComponent("port"))
+    }
+
+    deinit { stop() }
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// A license of product `prod-1` / policy `pol-1` (the catalog's `pro`), floating, at most
+    /// `maxMachines` machines. `auth`: the policy's authentication strategy.
+    static func key(
+        id: String, maxMachines: Int? = 2, floating: Bool = true, suspended: Bool = false, banned: Bool = false,
+        expired: Bool = false, overdue: Bool = false, expiry: String? = nil, auth: String = "LICENSE", product: String = "prod-1",
+        policy: String = "pol-1", revision: Int = 0
+    ) -> JSONValue {
+        .object([
+            "id": .string(id), "max_machines": maxMachines.map { .number(Double($0)) } ?? .null, "floating": .bool(floating),
+            "suspended": .bool(suspended), "banned": .bool(banned), "expired": .bool(expired), "overdue": .bool(overdue),
+            "expiry": expiry.map(JSONValue.string) ?? .null, "auth": .string(auth), "product": .string(product),
+            "policy": .string(policy), "revision": .number(Double(revision)),
+        ])
+    }
+
+    /// Every request so far: `path`, `method`, `action`, `body`, `authorization`, `violations`.
+    var requests: [JSONValue] {
+        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+    }
+
+    /// The requests that broke the documented contract.
+    var violations: [String] {
+        requests.flatMap { request in
+            (request["violations"]?.arrayValue ?? []).compactMap(\.stringValue).map {
+                "\(request["path"]?.stringValue ?? ""): \($0)"
+            }
+        }
+    }
+
+    private func writeControl() {
+        let control = JSONValue.object(["keys": .object(keys), "script": .object(script.mapValues(JSONValue.array))])
+        try? Data(control.jsonText.utf8).write(to: controlFile, options: .atomic)
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
