@@ -19,9 +19,10 @@ extension SidecarServer {
         var link: URL?
         if let url {
             // Not echoed back: what was given may hold a key in another form.
-            guard let parsed = URL(string: url), RedeemLink(parsed) != nil else {
+            guard let parsed = URL(string: url), RedeemLink.isRedeemLink(parsed) else {
                 throw .invalidParams(field: "url", "is not a redeem link; expected SCHEME://paywall/redeem?license_key=KEY")
             }
+            do { _ = try RedeemLink(redeeming: parsed) } catch { throw .invalidParams(field: "url", error.message) }
             guard paywalls != nil else {
                 guard Paywalls.keepOrSendDeepLink(parsed) else {
                     throw .failed(

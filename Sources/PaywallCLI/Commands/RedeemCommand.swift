@@ -76,8 +76,9 @@ package enum RedeemCommand {
         }
     }
 
-    /// The most stdin's line may hold: a key (`LicenseKeyStore.maxKeyBytes`) or a redeem link.
-    static let maxLineBytes = 16 * 1024
+    /// The most stdin's line may hold: a key, a signed license on one line, or a redeem link
+    /// carrying one (`RedeemLink.maxLinkBytes`).
+    static let maxLineBytes = RedeemLink.maxLinkBytes
 
     /// Stdin's first non-empty line (a key or a redeem link), read `maxLineBytes` at most: a
     /// longer line is refused, not read on. A terminal is asked for it on stderr.
@@ -95,8 +96,8 @@ package enum RedeemCommand {
             line.append(byte)
             guard line.count <= maxLineBytes else {
                 throw .failure(
-                    "the line on stdin is over \(maxLineBytes / 1024) KB, longer than a license key or redeem link; "
-                        + "give only the key (or the link) on one line")
+                    "the line on stdin is over \(maxLineBytes / 1024) KB, longer than a license key, license or redeem link; "
+                        + "give only the key (or the link) on one line, or a license file with --license-file")
             }
         }
         return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -52,7 +52,6 @@ package struct LicenseKeyForm: Equatable, Sendable {
 
     /// Why a chosen or dropped file, or what was pasted, is not taken, for the user: what it
     /// is, how big, and what to give instead.
-    @MainActor
     package static func problem(_ problem: LicenseText.Problem, strings: StringTable) -> String {
         // Sizes in whole KB, rounded up: "65 KB" for one byte over the 64 KB limit.
         func kilobytes(_ bytes: Int) -> String { String((bytes + 1023) / 1024) }

@@ -46,7 +46,7 @@ package final class LicenseKeyStore: PurchaseController, TransactionSource, Subs
     static let maxKeyAttempts = 5
     /// The longest key taken, in UTF-8 bytes: Lemon Squeezy's keys are 36 characters; 4 KB
     /// leaves room for signed keys. A longer one is refused before anything is asked.
-    public static let maxKeyBytes = 4096
+    public nonisolated static let maxKeyBytes = 4096
     /// The longest signed license file taken (a Keygen license file with its included
     /// entitlements is a few KB; ours is under 1 KB), in bytes: a file chooser, a drop, a
     /// redeem link or `--license-file` larger than this is refused before it is read whole.

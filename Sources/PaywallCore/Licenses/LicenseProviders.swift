@@ -29,7 +29,12 @@ package enum LicenseProviders {
                 let ids = catalog.products.compactMap { $0.merchant?.store == .gumroad ? $0.merchant?.productId : nil }
                 providers.append(try GumroadLicenseAPI(productIds: ids, baseURL: settings.gumroadAPIBaseURL, now: now))
             case .keygen:
-                throw LicenseError(.unsupported, "\(store.displayName) licenses are not built yet")
+                // The catalog refuses a Keygen product without the `keygen` block.
+                guard let keygen = settings.keygen else { continue }
+                providers.append(
+                    try KeygenLicenseAPI(
+                        account: keygen.account, baseURL: keygen.apiBaseURL,
+                        fingerprint: try MachineFingerprint.current(appId: settings.appId ?? "")))
             }
         }
         return providers

@@ -5,7 +5,6 @@ import Foundation
 /// `-----BEGIN LICENSE FILE-----` and `-----END LICENSE FILE-----`), or such a license read
 /// from a chosen or dropped file. Reading is bounded; whether the license is valid is the
 /// store's to say. On the main actor, as the store's limits are.
-@MainActor
 package enum LicenseText {
     static let fileBegin = "-----BEGIN LICENSE FILE-----"
     static let fileEnd = "-----END LICENSE FILE-----"

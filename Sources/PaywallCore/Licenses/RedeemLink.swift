@@ -9,7 +9,7 @@ package struct RedeemLink: Equatable, Sendable {
 
     /// The longest link read: a license of `LicenseKeyStore.maxLicenseFileBytes` with every
     /// byte percent-encoded, and 1 KB for the rest. A longer one is refused unread.
-    @MainActor package static var maxLinkBytes: Int { 3 * LicenseKeyStore.maxLicenseFileBytes + 1024 }
+    package static var maxLinkBytes: Int { 3 * LicenseKeyStore.maxLicenseFileBytes + 1024 }
 
     /// Whether `url` is a redeem link (`paywall/redeem`, any scheme), its query unread.
     package static func isRedeemLink(_ url: URL) -> Bool {
@@ -20,7 +20,6 @@ package struct RedeemLink: Equatable, Sendable {
     /// canonical form). Throws for a link longer than `maxLinkBytes`, a key longer than
     /// `LicenseKeyStore.maxLicenseFileBytes`, or none; a link that is no redeem link throws too
     /// (`isRedeemLink` tells it apart first).
-    @MainActor
     package init(redeeming url: URL) throws(LicenseError) {
         let length = url.absoluteString.utf8.count
         guard length <= Self.maxLinkBytes else {
@@ -50,7 +49,6 @@ package struct RedeemLink: Equatable, Sendable {
     }
 
     /// Nil for any other link, one without a key, or one refused by `init(redeeming:)`.
-    @MainActor
     package init?(_ url: URL) {
         guard let link = try? Self(redeeming: url) else { return nil }
         self = link

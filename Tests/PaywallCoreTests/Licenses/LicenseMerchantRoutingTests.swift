@@ -84,6 +84,33 @@ final class LicenseMerchantRoutingTests: XCTestCase {
         XCTAssertEqual(try catalog().licensing?.merchants, [.polar, .lemonSqueezy, .gumroad])
     }
 
+    /// The runtime's own wiring: each merchant's real provider at the catalog's URL, signed
+    /// licenses first when the catalog has a public key.
+    func testTheStoreBuildsEachMerchantsProviderInCatalogOrder() throws {
+        let product = { (id: String, ids: String) in
+            #"{"id": "\#(id)", "display_name": "Lumen", "price": "49.00", "currency": "USD", "kind": "non_consumable", "checkout_url": "https://shop.example/\#(id)", \#(ids)}"#
+        }
+        let path = directory.appendingPathComponent("all.json").path
+        try """
+        {"store": "polar", "polar": {"organization_id": "org-1", "api_base_url": "http://127.0.0.1:9"},
+         "keygen": {"account": "acme", "api_base_url": "https://keygen.example"}, "gumroad": {"api_base_url": "http://127.0.0.1:8"},
+         "license_public_key": "\(String(repeating: "ab", count: 32))", "products": [
+          \(product("new", #""polar": {"benefit_id": "b-1"}"#)),
+          \(product("old", #""store": "lemon_squeezy", "lemon_squeezy": {"product_id": 10}"#)),
+          \(product("gum", #""store": "gumroad", "gumroad": {"product_id": "g-1"}"#)),
+          \(product("kg", #""store": "keygen", "keygen": {"product": "p-1"}"#))]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let catalog = try CatalogLoader.load(path: path)
+        let store = try LicenseKeyStore.make(
+            catalog: catalog, settings: try XCTUnwrap(catalog.licensing),
+            databasePath: directory.appendingPathComponent("all.sqlite").path, events: EventDispatcher(),
+            services: LicenseServices(refreshesPeriodically: false))
+        XCTAssertEqual(store.providers.map(\.store), [.signedLicense, .polar, .lemonSqueezy, .gumroad, .keygen])
+        XCTAssertEqual((store.providers[1] as? PolarLicenseAPI)?.baseURL.absoluteString, "http://127.0.0.1:9")
+        XCTAssertEqual((store.providers[3] as? GumroadLicenseAPI)?.baseURL.absoluteString, "http://127.0.0.1:8")
+        XCTAssertEqual((store.providers[4] as? KeygenLicenseAPI)?.baseURL.absoluteString, "https://keygen.example")
+    }
+
     func testAKeyUnknownToTheFirstMerchantIsActivatedAtTheNextWhichThenAnswersForIt() async throws {
         let (polar, lemon, gumroad) = (ScriptedProvider(.polar), ScriptedProvider(.lemonSqueezy), ScriptedProvider(.gumroad))
         lemon.keys["OLD-KEY-0001"] = ("10", 0)
