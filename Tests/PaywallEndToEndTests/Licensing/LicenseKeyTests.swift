@@ -64,7 +64,7 @@ final class LicenseKeyTests: EndToEndTestCase {
 
     /// `paywall present` of the classic template with the catalog, Buy pressed by the page's
     /// script (the page is web; the panel after it is GTK, driven by real input).
-    private func presentAndBuy(_ extra: [String] = [], catalog: String? = nil) throws -> (
+    private func presentAndBuy(_ extra: [String] = [], catalog: String? = nil, environment: [String: String] = [:]) throws -> (
         PaywallProcess, opened: URL, window: String
     ) {
         let (opener, opened) = try urlOpener()
@@ -75,7 +75,9 @@ final class LicenseKeyTests: EndToEndTestCase {
                 eventsPath,
                 "--timeout", "60", "--eval", "Paywall.purchase('primary')",
             ] + extra,
-            in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
+            // GTK's file chooser keeps its settings in dconf, which needs a session bus the test has not.
+            in: workDir,
+            environment: ["PAYWALL_URL_OPENER": opener.path, "GSETTINGS_BACKEND": "memory"].merging(environment) { $1 })
         XCTAssertEqual(lines(of: opened, atLeast: 1).count, 1, "Buy opened no checkout")
         let window = try XCTUnwrap(RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^classic$"))
         return (process, opened, window)
@@ -151,6 +153,77 @@ final class LicenseKeyTests: EndToEndTestCase {
         XCTAssertEqual(license["store"], "POLAR")
         XCTAssertEqual(license["license_key"], "****D0A5")
         XCTAssertEqual(license["is_active"], true)
+    }
+
+    /// A seller with no license server: the license file a checkout sent is chosen in the
+    /// panel's file chooser (GTK's own dialog here, the portal's inside a Flatpak), verified
+    /// with the catalog's public key, and a fresh process has it with no network at all.
+    func testAPurchaseWithASignedLicenseFileChosenInThePanelWorksOffline() throws {
+        let privateKey = workDir.appendingPathComponent("seller.pem").path
+        _ = try Toolchain.run("/usr/bin/openssl", ["genpkey", "-algorithm", "ed25519", "-out", privateKey])
+        // The sidebar's Desktop and Downloads are the test's own (user-dirs.dirs), so the rows are
+        // the same on every machine: Recent, Home, Desktop, Downloads.
+        let downloads = workDir.appendingPathComponent("Downloads")
+        let desktop = workDir.appendingPathComponent("Desktop")
+        let config = workDir.appendingPathComponent("config")
+        for folder in [downloads, desktop, config] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try "XDG_DESKTOP_DIR=\"\(desktop.path)\"\nXDG_DOWNLOAD_DIR=\"\(downloads.path)\"\n".write(
+            to: config.appendingPathComponent("user-dirs.dirs"), atomically: true, encoding: .utf8)
+        let license = downloads.appendingPathComponent("Lumen Pro.lic").path
+        let signed = try PaywallProcess.run(
+            ["license", "sign", "--key", privateKey, "--product", "lumen.pro.yearly", "--licensee", "Ada", "--out", license],
+            in: workDir)
+        XCTAssertEqual(signed.status, 0, signed.stderr)
+        // `sign` prints the public key's hex for the catalog.
+        let publicKey = try XCTUnwrap(
+            signed.stdout.split(whereSeparator: \.isWhitespace).map(String.init).first {
+                $0.count == 64 && $0.allSatisfy(\.isHexDigit)
+            }, signed.stdout)
+        let products = ["lumen.pro.yearly", "lumen.pro.monthly", "lumen.pro.lifetime"].map { id in
+            """
+            {"id": "\(id)", "display_name": "Lumen Pro", "price": "49.00", "currency": "USD", "kind": "non_consumable",
+             "entitlements": ["pro"], "checkout_url": "https://shop.example/buy/\(id)"}
+            """
+        }
+        let catalog = workDir.appendingPathComponent("signed-catalog.json").path
+        try """
+        {"store": "signed_license", "license_public_key": "\(publicKey)", "products": [\(products.joined(separator: ","))]}
+        """.write(toFile: catalog, atomically: true, encoding: .utf8)
+
+        let (process, _, window) = try presentAndBuy(catalog: catalog, environment: ["XDG_CONFIG_HOME": config.path])
+        // From the key field (Activate is off while it is empty): Tab to "Choose license file…", press it.
+        _ = RealInput.xdotool(["windowfocus", "--sync", window])
+        _ = RealInput.xdotool(["key", "Tab", "space"])
+        let chooser = try XCTUnwrap(
+            RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^Choose Your License File$"),
+            "the file chooser did not open")
+        // As a mouse would: the sidebar's Downloads, the file's row, then "Use This File" (the
+        // dialog's bottom right corner). (Typing a path into GTK's chooser under Xvfb, which has
+        // no window manager, ends in a GTK critical inside its location field, not in this runtime.)
+        sleep(1)
+        let size = try XCTUnwrap(RealInput.size(window: chooser))
+        RealInput.click(window: chooser, x: 72, y: 135)
+        usleep(700_000)
+        RealInput.click(window: chooser, x: size.width - 300, y: 88)
+        usleep(500_000)
+        RealInput.click(window: chooser, x: size.width - 50, y: size.height - 22)
+        let result = process.wait()
+        XCTAssertEqual(result.stdout, "{\"result\":\"purchased\",\"product_id\":\"lumen.pro.yearly\"}\n", result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.requests.count, 0, "a signed license asks no license server")
+        let text = try String(contentsOfFile: license, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertFalse(try String(contentsOfFile: eventsPath, encoding: .utf8).contains(text), "the license appears whole")
+
+        server.stop()
+        let status = try PaywallProcess.run(["status", "--json", "--data-dir", dataDir, "--user", "ada"], in: workDir)
+        let report = try JSONValue(parsing: status.stdout)
+        XCTAssertEqual(report["subscription_status"], "active", status.stdout)
+        let kept = try XCTUnwrap(report["licenses"]?.arrayValue?.first, status.stdout)
+        XCTAssertEqual(kept["store"], "SIGNED_LICENSE")
+        XCTAssertEqual(kept["is_active"], true)
+        XCTAssertEqual(kept["grace_ends_at"], .null, "a signed license needs no validation")
     }
 
     func testAWrongKeyIsAskedAgainAndEscapeCancelsThePurchase() throws {
