@@ -8,29 +8,17 @@ import XCTest
 /// licenses and its next answers (`licenses`, `script`) and read what was asked (`requests`).
 final class GumroadTestServer {
     static let script = TestPaths.fixtures.appendingPathComponent("gumroad_server.py")
-    private let process = Process()
-    private let controlFile: URL
-    private let logFile: URL
-    let port: Int
+    private let standIn: LicenseStandIn
+    var port: Int { standIn.port }
     /// The licenses the server knows, by key (see the script for their fields; raise
     /// `revision` to change a known one).
     var licenses: [String: JSONValue] = [:] { didSet { writeControl() } }
     /// Answers given before the contract's, in order.
     var script: [JSONValue] = [] { didSet { writeControl() } }
 
-    init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        controlFile = directory.appendingPathComponent("control.json")
-        logFile = directory.appendingPathComponent("requests.jsonl")
-        try Data("{}".utf8).write(to: controlFile)
-        port = try TestHTTPServer.launch(
-            process, script: Self.script, arguments: [controlFile.path, logFile.path],
-            portFile: directory.appendingPathComponent("port"))
-    }
+    init(directory: URL) throws { standIn = try LicenseStandIn(script: Self.script, directory: directory) }
 
-    deinit { stop() }
-
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var baseURL: URL { standIn.baseURL }
 
     /// A license of Gumroad product `productId` with `uses` uses; `extra` adds or overrides fields
     /// (`"refunded": true`, `"subscription": true`, ...).
@@ -45,10 +33,7 @@ final class GumroadTestServer {
     }
 
     /// Every request so far: `path`, `method`, `form`, `violations`, and `uses` after it.
-    var requests: [JSONValue] {
-        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-    }
+    var requests: [JSONValue] { standIn.requests }
 
     /// The forms of the requests, as `product_id increment_uses_count` pairs (the key left out).
     var asked: [String] {
@@ -58,22 +43,12 @@ final class GumroadTestServer {
     }
 
     /// The requests that broke the documented contract.
-    var violations: [String] {
-        requests.flatMap { request in
-            (request["violations"]?.arrayValue ?? []).compactMap(\.stringValue).map {
-                "\(request["path"]?.stringValue ?? ""): \($0)"
-            }
-        }
-    }
+    var violations: [String] { standIn.violations }
 
     private func writeControl() {
         let control = JSONValue.object(["licenses": .object(licenses), "script": .array(script)])
-        try? Data(control.jsonText.utf8).write(to: controlFile, options: .atomic)
+        standIn.control(control)
     }
 
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
+    func stop() { standIn.stop() }
 }

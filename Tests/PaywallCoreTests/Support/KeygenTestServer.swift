@@ -9,29 +9,17 @@ import XCTest
 final class KeygenTestServer {
     static let script = TestPaths.fixtures.appendingPathComponent("keygen_server.py")
     static let account = "lumen"
-    private let process = Process()
-    private let controlFile: URL
-    private let logFile: URL
-    let port: Int
+    private let standIn: LicenseStandIn
+    var port: Int { standIn.port }
     /// The licenses the server knows, by key (`KeygenTestServer.key`).
     var keys: [String: JSONValue] = [:] { didSet { writeControl() } }
     /// Answers given before the contract's, per action (`validate-key`, `machines`, `machine`,
     /// `delete`), in order.
     var script: [String: [JSONValue]] = [:] { didSet { writeControl() } }
 
-    init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        controlFile = directory.appendingPathComponent("control.json")
-        logFile = directory.appendingPathComponent("requests.jsonl")
-        try Data("{}".utf8).write(to: controlFile)
-        port = try TestHTTPServer.launch(
-            process, script: Self.script, arguments: [controlFile.path, logFile.path],
-            portFile: directory.appendingPathComponent("port"))
-    }
+    init(directory: URL) throws { standIn = try LicenseStandIn(script: Self.script, directory: directory) }
 
-    deinit { stop() }
-
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var baseURL: URL { standIn.baseURL }
 
     /// A license of product `prod-1` / policy `pol-1` (the catalog's `pro`), floating, at most
     /// `maxMachines` machines. `auth`: the policy's authentication strategy.
@@ -49,28 +37,15 @@ final class KeygenTestServer {
     }
 
     /// Every request so far: `path`, `method`, `action`, `body`, `authorization`, `violations`.
-    var requests: [JSONValue] {
-        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-    }
+    var requests: [JSONValue] { standIn.requests }
 
     /// The requests that broke the documented contract.
-    var violations: [String] {
-        requests.flatMap { request in
-            (request["violations"]?.arrayValue ?? []).compactMap(\.stringValue).map {
-                "\(request["path"]?.stringValue ?? ""): \($0)"
-            }
-        }
-    }
+    var violations: [String] { standIn.violations }
 
     private func writeControl() {
         let control = JSONValue.object(["keys": .object(keys), "script": .object(script.mapValues(JSONValue.array))])
-        try? Data(control.jsonText.utf8).write(to: controlFile, options: .atomic)
+        standIn.control(control)
     }
 
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
+    func stop() { standIn.stop() }
 }

@@ -9,29 +9,17 @@ import XCTest
 final class PolarTestServer {
     static let script = TestPaths.fixtures.appendingPathComponent("polar_server.py")
     static let organizationId = "org_1"
-    private let process = Process()
-    private let controlFile: URL
-    private let logFile: URL
-    let port: Int
+    private let standIn: LicenseStandIn
+    var port: Int { standIn.port }
     /// The keys the server knows, by key: `id`, `status`, `limit_activations`, `expires_at`,
     /// `benefit_id`, `organization_id`, `revision` (raise it to change a known key).
     var keys: [String: JSONValue] = [:] { didSet { writeControl() } }
     /// Answers given before the contract's, per action (`validate`), in order.
     var script: [String: [JSONValue]] = [:] { didSet { writeControl() } }
 
-    init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        controlFile = directory.appendingPathComponent("control.json")
-        logFile = directory.appendingPathComponent("requests.jsonl")
-        try Data("{}".utf8).write(to: controlFile)
-        port = try TestHTTPServer.launch(
-            process, script: Self.script, arguments: [controlFile.path, logFile.path],
-            portFile: directory.appendingPathComponent("port"))
-    }
+    init(directory: URL) throws { standIn = try LicenseStandIn(script: Self.script, directory: directory) }
 
-    deinit { stop() }
-
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var baseURL: URL { standIn.baseURL }
 
     /// A key of benefit `ben_pro` (the catalog's `pro.lifetime`), granted with two activations.
     static func key(
@@ -46,31 +34,18 @@ final class PolarTestServer {
     }
 
     /// Every request so far: `path`, `method`, `body`, `violations`.
-    var requests: [JSONValue] {
-        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-    }
+    var requests: [JSONValue] { standIn.requests }
 
     /// The requests that broke the documented contract (method, headers, body fields).
-    var violations: [String] {
-        requests.flatMap { request in
-            (request["violations"]?.arrayValue ?? []).compactMap(\.stringValue).map {
-                "\(request["path"]?.stringValue ?? ""): \($0)"
-            }
-        }
-    }
+    var violations: [String] { standIn.violations }
 
     private func writeControl() {
         let paths = Dictionary(uniqueKeysWithValues: script.map { ("/v1/customer-portal/license-keys/\($0.key)", $0.value) })
         let control = JSONValue.object(["keys": .object(keys), "script": .object(paths.mapValues(JSONValue.array))])
-        try? Data(control.jsonText.utf8).write(to: controlFile, options: .atomic)
+        standIn.control(control)
     }
 
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
+    func stop() { standIn.stop() }
 
     /// A license-key catalog selling `pro.lifetime` (Polar benefit `ben_pro`) through this server.
     func writeCatalog(in directory: URL, graceDays: Int = 14) throws -> String {
