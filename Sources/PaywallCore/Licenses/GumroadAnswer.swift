@@ -59,9 +59,7 @@ enum GumroadAnswer {
     /// The key's id here: its SHA-256, so no id (a transaction's, a row's) shows the key.
     static func keyId(_ key: String) -> String { String(SHA256.hex(Data(key.utf8)).prefix(32)) }
 
-    struct ParseError: Error {
-        let why: String
-    }
+    typealias ParseError = LicenseAnswerFields.ParseError
 
     private static func refusal(status: Int, message: String?, key: String, what: String) -> LicenseError {
         let words = "refused (HTTP \(status)): \(message.map { "\"\($0)\"" } ?? "no reason given")"
@@ -98,11 +96,11 @@ enum GumroadAnswer {
         let disabled = refunded || chargebacked || (disputed && !disputeWon)
         var ends: Date?
         for name in ["subscription_ended_at", "subscription_cancelled_at", "subscription_failed_at"] {
-            if let date = try date(purchase[name], "purchase.\(name)") { ends = min(ends ?? date, date) }
+            if let date = try LicenseAnswerFields.date(purchase[name], "purchase.\(name)") { ends = min(ends ?? date, date) }
         }
         let status: LicenseKeyStatus = disabled ? .disabled : (ends.map { $0 <= now } == true ? .expired : .active)
-        let created = try date(purchase["created_at"], "purchase.created_at")
-        let sold = try date(purchase["sale_timestamp"], "purchase.sale_timestamp")
+        let created = try LicenseAnswerFields.date(purchase["created_at"], "purchase.created_at")
+        let sold = try LicenseAnswerFields.date(purchase["sale_timestamp"], "purchase.sale_timestamp")
         let orderNumber = try identifier(purchase["order_number"], "purchase.order_number")
         let saleId = try text(purchase["sale_id"], "purchase.sale_id")
         let details = LicenseKeyDetails(
@@ -126,7 +124,7 @@ enum GumroadAnswer {
         guard case .object = customer else { throw ParseError(why: "\"imported_customer\" must be an object") }
         let details = LicenseKeyDetails(
             id: keyId(key), status: .active, key: key, activationLimit: nil, activationUsage: uses,
-            createdAt: try date(customer["created_at"], "imported_customer.created_at"), expiresAt: nil)
+            createdAt: try LicenseAnswerFields.date(customer["created_at"], "imported_customer.created_at"), expiresAt: nil)
         let meta = LicenseMeta(
             productId: productId, productName: try text(customer["product_name"], "imported_customer.product_name"),
             customerEmail: try text(customer["email"], "imported_customer.email"))
@@ -160,16 +158,4 @@ enum GumroadAnswer {
         return Int(number)
     }
 
-    /// An ISO 8601 date (Rails writes `2021-01-05T19:38:56Z` or `...56.000Z`); nil for null or absent.
-    private static func date(_ value: JSONValue?, _ name: String) throws(ParseError) -> Date? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?:
-            guard let date = LemonSqueezyAnswer.parseDate(text) else {
-                throw ParseError(why: "\"\(name)\" is not an ISO 8601 date: \"\(text.prefix(40))\"")
-            }
-            return date
-        default: throw ParseError(why: "\"\(name)\" must be an ISO 8601 date or null")
-        }
-    }
 }

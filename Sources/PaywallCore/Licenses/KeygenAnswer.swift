@@ -113,9 +113,7 @@ enum KeygenAnswer {
         throw refusal(root, status: status, what: what)
     }
 
-    struct ParseError: Error {
-        let why: String
-    }
+    typealias ParseError = LicenseAnswerFields.ParseError
 
     struct APIError {
         var code: String?
@@ -213,7 +211,8 @@ enum KeygenAnswer {
         guard let policy = relationships["policy"]?["data"]?["id"]?.stringValue, !policy.isEmpty else {
             throw ParseError(why: "\"relationships.policy.data.id\" is missing")
         }
-        let machines = try count(relationships["machines"]?["meta"]?["count"], "relationships.machines.meta.count") ?? 0
+        let machines =
+            try LicenseAnswerFields.count(relationships["machines"]?["meta"]?["count"], "relationships.machines.meta.count") ?? 0
         let status: LicenseKeyStatus =
             switch code {
             case "EXPIRED": .expired
@@ -225,9 +224,10 @@ enum KeygenAnswer {
             default: .active
             }
         let details = LicenseKeyDetails(
-            id: id, status: status, key: key, activationLimit: try count(attributes["maxMachines"], "attributes.maxMachines"),
-            activationUsage: machines, createdAt: try date(attributes["created"], "attributes.created"),
-            expiresAt: try date(attributes["expiry"], "attributes.expiry"))
+            id: id, status: status, key: key,
+            activationLimit: try LicenseAnswerFields.count(attributes["maxMachines"], "attributes.maxMachines"),
+            activationUsage: machines, createdAt: try LicenseAnswerFields.date(attributes["created"], "attributes.created"),
+            expiresAt: try LicenseAnswerFields.date(attributes["expiry"], "attributes.expiry"))
         let meta = LicenseMeta(
             productId: product, productName: attributes["name"]?.stringValue, variantId: policy,
             customerId: relationships["owner"]?["data"]?["id"]?.stringValue)
@@ -241,28 +241,7 @@ enum KeygenAnswer {
         guard let id = value["id"]?.stringValue, !id.isEmpty else { throw ParseError(why: "\"id\" is missing") }
         return LicenseInstance(
             id: id, name: value["attributes"]?["name"]?.stringValue ?? "",
-            createdAt: try date(value["attributes"]?["created"], "attributes.created"))
+            createdAt: try LicenseAnswerFields.date(value["attributes"]?["created"], "attributes.created"))
     }
 
-    /// A count of zero or more; nil for null or absent (no limit).
-    private static func count(_ value: JSONValue?, _ name: String) throws(ParseError) -> Int? {
-        switch value {
-        case nil, .null?: return nil
-        case .number(let number)? where number >= 0 && number.rounded() == number && number < 1e9: return Int(number)
-        default: throw ParseError(why: "\"\(name)\" must be a whole number or null")
-        }
-    }
-
-    /// An ISO 8601 date (`2024-01-24T14:15:07.000Z`); nil for null or absent.
-    private static func date(_ value: JSONValue?, _ name: String) throws(ParseError) -> Date? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?:
-            guard let date = LemonSqueezyAnswer.parseDate(text) else {
-                throw ParseError(why: "\"\(name)\" is not an ISO 8601 date: \"\(text.prefix(40))\"")
-            }
-            return date
-        default: throw ParseError(why: "\"\(name)\" must be an ISO 8601 date or null")
-        }
-    }
 }

@@ -43,9 +43,7 @@ enum LemonSqueezyAnswer {
             meta: root["meta"].map(meta) ?? LicenseMeta())
     }
 
-    struct ParseError: Error {
-        let why: String
-    }
+    typealias ParseError = LicenseAnswerFields.ParseError
 
     private static func licenseKey(_ value: JSONValue) throws(ParseError) -> LicenseKeyDetails {
         guard case .object = value else { throw ParseError(why: "must be an object") }
@@ -56,16 +54,19 @@ enum LemonSqueezyAnswer {
         }
         guard let key = value["key"]?.stringValue, !key.isEmpty else { throw ParseError(why: "\"key\" is missing") }
         return LicenseKeyDetails(
-            id: id, status: status, key: key, activationLimit: try count(value["activation_limit"], "activation_limit"),
-            activationUsage: try count(value["activation_usage"], "activation_usage") ?? 0,
-            createdAt: try date(value["created_at"], "created_at"), expiresAt: try date(value["expires_at"], "expires_at"))
+            id: id, status: status, key: key,
+            activationLimit: try LicenseAnswerFields.count(value["activation_limit"], "activation_limit"),
+            activationUsage: try LicenseAnswerFields.count(value["activation_usage"], "activation_usage") ?? 0,
+            createdAt: try LicenseAnswerFields.date(value["created_at"], "created_at"),
+            expiresAt: try LicenseAnswerFields.date(value["expires_at"], "expires_at"))
     }
 
     private static func instance(_ value: JSONValue) throws(ParseError) -> LicenseInstance {
         guard case .object = value else { throw ParseError(why: "must be an object") }
         guard let id = identifier(value["id"]) else { throw ParseError(why: "\"id\" is missing") }
         return LicenseInstance(
-            id: id, name: value["name"]?.stringValue ?? "", createdAt: try date(value["created_at"], "created_at"))
+            id: id, name: value["name"]?.stringValue ?? "",
+            createdAt: try LicenseAnswerFields.date(value["created_at"], "created_at"))
     }
 
     private static func meta(_ value: JSONValue) -> LicenseMeta {
@@ -84,40 +85,5 @@ enum LemonSqueezyAnswer {
         case .number(let number)? where number.rounded() == number && abs(number) < 1e15: String(Int64(number))
         default: nil
         }
-    }
-
-    /// A count of zero or more; nil for null or absent (no limit).
-    static func count(_ value: JSONValue?, _ name: String) throws(ParseError) -> Int? {
-        switch value {
-        case nil, .null?: return nil
-        case .number(let number)? where number >= 0 && number.rounded() == number && number < 1e9: return Int(number)
-        default: throw ParseError(why: "\"\(name)\" must be a whole number or null")
-        }
-    }
-
-    /// An ISO 8601 date (`2021-01-24T14:15:07.000000Z`); nil for null or absent.
-    static func date(_ value: JSONValue?, _ name: String) throws(ParseError) -> Date? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?:
-            guard let date = parseDate(text) else {
-                throw ParseError(why: "\"\(name)\" is not an ISO 8601 date: \"\(text.prefix(40))\"")
-            }
-            return date
-        default: throw ParseError(why: "\"\(name)\" must be an ISO 8601 date or null")
-        }
-    }
-
-    /// Lemon Squeezy writes microseconds (`.000000Z`), which ISO8601DateFormatter does not read:
-    /// the fraction is cut to milliseconds first.
-    static func parseDate(_ text: String) -> Date? {
-        var text = text
-        if let dot = text.firstIndex(of: "."), let end = text[dot...].firstIndex(where: { !$0.isNumber && $0 != "." }) {
-            let fraction = text[text.index(after: dot)..<end].prefix(3)
-            text = String(text[..<dot]) + "." + fraction.padding(toLength: 3, withPad: "0", startingAt: 0) + text[end...]
-        }
-        let withFraction = ISO8601DateFormatter()
-        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return withFraction.date(from: text) ?? ISO8601DateFormatter().date(from: text)
     }
 }

@@ -64,7 +64,7 @@ enum PolarAnswer {
     }
 
     /// The same reading of counts and dates as Lemon Squeezy's answers.
-    typealias ParseError = LemonSqueezyAnswer.ParseError
+    typealias ParseError = LicenseAnswerFields.ParseError
 
     private static func malformed(_ status: Int, _ what: String, _ why: String) -> LicenseError {
         LicenseError(
@@ -86,7 +86,7 @@ enum PolarAnswer {
     private static func licenseKey(_ value: JSONValue, activations: Int, now: Date) throws(ParseError) -> LicenseKeyDetails {
         let id = try text(value, "id")
         let key = try text(value, "key")
-        let expiresAt = try LemonSqueezyAnswer.date(value["expires_at"], "expires_at")
+        let expiresAt = try LicenseAnswerFields.date(value["expires_at"], "expires_at")
         let status: LicenseKeyStatus
         switch value["status"]?.stringValue {
         case "granted": status = expiresAt.map { now >= $0 } == true ? .expired : .active
@@ -95,8 +95,8 @@ enum PolarAnswer {
         }
         return LicenseKeyDetails(
             id: id, status: status, key: key,
-            activationLimit: try LemonSqueezyAnswer.count(value["limit_activations"], "limit_activations"),
-            activationUsage: activations, createdAt: try LemonSqueezyAnswer.date(value["created_at"], "created_at"),
+            activationLimit: try LicenseAnswerFields.count(value["limit_activations"], "limit_activations"),
+            activationUsage: activations, createdAt: try LicenseAnswerFields.date(value["created_at"], "created_at"),
             expiresAt: expiresAt)
     }
 
@@ -105,7 +105,7 @@ enum PolarAnswer {
         guard case .object = value else { throw ParseError(why: "the activation must be an object") }
         return LicenseInstance(
             id: try text(value, "id"), name: value["label"]?.stringValue ?? "",
-            createdAt: try LemonSqueezyAnswer.date(value["created_at"], "created_at"))
+            createdAt: try LicenseAnswerFields.date(value["created_at"], "created_at"))
     }
 
     /// The organization is the store, the benefit is the product (`polar: {benefit_id}`).

@@ -46,7 +46,7 @@ final class GumroadLicenseAPITests: XCTestCase {
         XCTAssertEqual(answer.licenseKey.activationUsage, 1)
         XCTAssertNil(answer.licenseKey.activationLimit, "Gumroad has no limit: the store keeps max_uses")
         XCTAssertNil(answer.licenseKey.expiresAt)
-        XCTAssertEqual(answer.licenseKey.createdAt, LemonSqueezyAnswer.parseDate("2021-01-05T19:38:56Z"))
+        XCTAssertEqual(answer.licenseKey.createdAt, LicenseAnswerFields.parseDate("2021-01-05T19:38:56Z"))
         XCTAssertFalse(answer.licenseKey.id.contains(Self.key), "the id shows the key: \(answer.licenseKey.id)")
         XCTAssertEqual(answer.meta.productId, "P-PRO")
         XCTAssertNil(answer.meta.variantId)
@@ -99,14 +99,14 @@ final class GumroadLicenseAPITests: XCTestCase {
     }
 
     func testASubscriptionThatEndedIsExpiredAndNotActivated() async throws {
-        let now = try XCTUnwrap(LemonSqueezyAnswer.parseDate("2024-06-01T00:00:00Z"))
+        let now = try XCTUnwrap(LicenseAnswerFields.parseDate("2024-06-01T00:00:00Z"))
         for (index, name) in ["subscription_ended_at", "subscription_cancelled_at", "subscription_failed_at"].enumerated() {
             var fields: [String: JSONValue] = ["subscription": true]
             fields[name] = "2024-05-31T23:59:59.000Z"
             server.licenses[Self.key] = GumroadTestServer.license(revision: index + 1, fields)
             let answer = try await api(now: now).validate(key: Self.key, instanceId: "P-PRO")
             XCTAssertEqual(answer.licenseKey.status, .expired, name)
-            XCTAssertEqual(answer.licenseKey.expiresAt, LemonSqueezyAnswer.parseDate("2024-05-31T23:59:59Z"), name)
+            XCTAssertEqual(answer.licenseKey.expiresAt, LicenseAnswerFields.parseDate("2024-05-31T23:59:59Z"), name)
             do {
                 _ = try await api(now: now).activate(key: Self.key, instanceName: "box")
                 XCTFail("an expired key activated (\(name))")
@@ -123,10 +123,10 @@ final class GumroadLicenseAPITests: XCTestCase {
         server.licenses[Self.key] = GumroadTestServer.license([
             "subscription": true, "subscription_cancelled_at": "2024-07-01T00:00:00-07:00",
         ])
-        let now = try XCTUnwrap(LemonSqueezyAnswer.parseDate("2024-06-01T00:00:00Z"))
+        let now = try XCTUnwrap(LicenseAnswerFields.parseDate("2024-06-01T00:00:00Z"))
         let answer = try await api(now: now).validate(key: Self.key, instanceId: "P-PRO")
         XCTAssertEqual(answer.licenseKey.status, .active)
-        XCTAssertEqual(answer.licenseKey.expiresAt, LemonSqueezyAnswer.parseDate("2024-07-01T07:00:00Z"))
+        XCTAssertEqual(answer.licenseKey.expiresAt, LicenseAnswerFields.parseDate("2024-07-01T07:00:00Z"))
     }
 
     func testRefundedChargedBackAndDisputedPurchasesAreDisabled() async throws {

@@ -40,7 +40,7 @@ final class KeygenLicenseAPITests: XCTestCase {
         XCTAssertEqual(answer.licenseKey.id, "lic-7")
         XCTAssertEqual(answer.licenseKey.activationUsage, 1)
         XCTAssertEqual(answer.licenseKey.activationLimit, 2)
-        XCTAssertEqual(answer.licenseKey.createdAt, LemonSqueezyAnswer.parseDate("2024-01-24T14:15:07.000Z"))
+        XCTAssertEqual(answer.licenseKey.createdAt, LicenseAnswerFields.parseDate("2024-01-24T14:15:07.000Z"))
         XCTAssertEqual(answer.instance?.name, "Ada's laptop")
         XCTAssertEqual(answer.meta.productId, "prod-1")
         XCTAssertEqual(answer.meta.variantId, "pol-1")
@@ -152,7 +152,7 @@ final class KeygenLicenseAPITests: XCTestCase {
         }
         XCTAssertFalse(server.requests.contains { $0["action"] == "machines" }, "no machine for a refused key")
         let expired = try await api().validate(key: "KEY-EXPD-EXPD", instanceId: nil)
-        XCTAssertEqual(expired.licenseKey.expiresAt, LemonSqueezyAnswer.parseDate("2023-01-01T00:00:00Z"))
+        XCTAssertEqual(expired.licenseKey.expiresAt, LicenseAnswerFields.parseDate("2023-01-01T00:00:00Z"))
     }
 
     func testAPolicyWithoutLicenseAuthenticationTellsTheSellerWhatToSet() async throws {

@@ -37,7 +37,7 @@ final class LemonSqueezyLicenseAPITests: XCTestCase {
         XCTAssertEqual(answer.licenseKey.activationUsage, 1)
         XCTAssertEqual(answer.licenseKey.activationLimit, 2)
         XCTAssertNil(answer.licenseKey.expiresAt)
-        XCTAssertEqual(answer.licenseKey.createdAt, LemonSqueezyAnswer.parseDate("2024-01-24T14:15:07Z"))
+        XCTAssertEqual(answer.licenseKey.createdAt, LicenseAnswerFields.parseDate("2024-01-24T14:15:07Z"))
         XCTAssertEqual(answer.instance?.name, "Ada's laptop & desk")
         XCTAssertEqual(answer.meta.productId, "10")
         XCTAssertEqual(answer.meta.variantId, "11")

@@ -48,7 +48,7 @@ final class PolarLicenseAPITests: XCTestCase {
         XCTAssertEqual(answer.licenseKey.activationLimit, 2)
         XCTAssertEqual(answer.licenseKey.activationUsage, 1)
         XCTAssertNil(answer.licenseKey.expiresAt)
-        XCTAssertEqual(answer.licenseKey.createdAt, LemonSqueezyAnswer.parseDate("2025-01-24T14:15:07.123Z"))
+        XCTAssertEqual(answer.licenseKey.createdAt, LicenseAnswerFields.parseDate("2025-01-24T14:15:07.123Z"))
         XCTAssertEqual(answer.instance?.name, "Ada's laptop & desk")
         XCTAssertFalse(answer.instance?.id.isEmpty ?? true)
         XCTAssertEqual(
