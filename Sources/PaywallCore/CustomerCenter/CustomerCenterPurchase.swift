@@ -34,6 +34,12 @@ package struct CustomerCenterPurchase: Equatable, Sendable {
     package private(set) var key = ""
     package var store: StoreKind? { latest?.store }
 
+    /// Whether it is a license (`LicenseKeyStore`'s), shown as a license row instead.
+    package var isLicense: Bool {
+        guard let store else { return false }
+        return Self.licenseStores.contains(store)
+    }
+
     /// Whether a web checkout sold it (it is managed on a web page, not through the controller).
     package var isWebPurchase: Bool { store.map(Self.webStores.contains) ?? false }
     static let webStores: Set<StoreKind> = Set([.stripe, .paddle, .superwall]).union(licenseStores)

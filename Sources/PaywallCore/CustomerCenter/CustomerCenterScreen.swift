@@ -62,7 +62,7 @@ package struct CustomerCenterScreen {
         // A license's purchase is its license row, not a second row.
         let rows =
             licenses.isEmpty
-            ? self.rows : self.rows.filter { !($0.store.map(CustomerCenterPurchase.licenseStores.contains) ?? false) }
+            ? self.rows : self.rows.filter { !$0.isLicense }
         let owned = rows.filter { $0.kind != .oneTime }
         if !owned.isEmpty { sections.append(section(strings.text("cc.section.subscriptions"), owned.map(purchaseRow))) }
         let cards = rows.filter { $0.kind == .oneTime }
