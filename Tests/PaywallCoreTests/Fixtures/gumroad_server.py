@@ -28,11 +28,13 @@ grows (to refund or disable it); "uses" then counts on the server. The "script" 
 the next requests, in order, before the contract does. Every request is appended to LOG as a
 JSON line with the uses the license had after it.
 Usage: gumroad_server.py CONTROL LOG PORTFILE"""
-import http.server, json, os, sys, threading, time, urllib.parse
+import http.server, json, os, sys, threading, urllib.parse
+
+import license_stand_in
 
 control_path, log_path, port_path = sys.argv[1:4]
 licenses = {}    # key -> its state
-consumed = [0]   # script entries used
+consumed = {}    # "verify" -> script entries used
 lock = threading.Lock()
 STAMP = "2021-01-05T19:38:56Z"
 FIELDS = {"product_id", "license_key", "increment_uses_count"}
@@ -41,14 +43,7 @@ DISABLED = "This license key has been disabled."
 REVOKED = "Access to the purchase associated with this license has expired."
 
 
-def exit_with_parent(parent=os.getppid()):
-    """A test process that crashes cannot stop the server: it stops itself."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
+license_stand_in.stop_with_parent()
 
 
 def purchase_json(key, state):
@@ -124,12 +119,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 problems.append("the body is not form-encoded: %s" % error)
         if "product_permalink" in form:
             problems.append("product_permalink is sent; products since 2023 need product_id")
-        missing = FIELDS - set(form)
-        extra = set(form) - FIELDS
-        if missing:
-            problems.append("missing fields %s" % sorted(missing))
-        if extra:
-            problems.append("undocumented fields %s" % sorted(extra))
+        problems += license_stand_in.field_problems(form, FIELDS, set())
         if form.get("increment_uses_count", "false") not in ("true", "false"):
             problems.append("increment_uses_count is %r, not true or false" % form["increment_uses_count"])
         for name in ("product_id", "license_key"):
@@ -140,19 +130,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if problems:
                 self.log(entry)
                 return self.answer(418, {"success": False, "message": "; ".join(problems)})
-            try:
-                with open(control_path) as f:
-                    control = json.load(f)
-            except (OSError, ValueError):
-                control = {}
-            for key, state in control.get("licenses", {}).items():
-                known = licenses.get(key)
-                if known is None or state.get("revision", 0) > known.get("revision", 0):
-                    licenses[key] = dict(state)
-            script = control.get("script", [])
-            if consumed[0] < len(script):
-                scripted = script[consumed[0]]
-                consumed[0] += 1
+            control = license_stand_in.read_control(control_path)
+            license_stand_in.refresh(licenses, control.get("licenses", {}))
+            scripted = license_stand_in.next_scripted(control.get("script", []), consumed, "verify")
+            if scripted is not None:
                 self.log(entry)
                 return self.answer(scripted.get("status", 200), scripted.get("json", {}), scripted.get("headers"),
                                    scripted.get("raw"))

@@ -24,7 +24,9 @@ Another account's paths are answered 404, as Keygen answers an account it does n
 Script entries are per action ("validate-key", "machines", "machine", "delete") and answer its
 next requests, in order, before the contract does. Every request is appended to LOG as a JSON line.
 Usage: keygen_server.py CONTROL LOG PORTFILE"""
-import http.server, json, os, sys, threading, time, uuid
+import http.server, json, os, sys, threading, uuid
+
+import license_stand_in
 
 control_path, log_path, port_path = sys.argv[1:4]
 PREFIX = "/v1/accounts/lumen/"
@@ -35,14 +37,7 @@ lock = threading.Lock()
 STAMP = "2024-01-24T14:15:07.000Z"
 
 
-def exit_with_parent(parent=os.getppid()):
-    """A test process that crashes cannot stop the server: it stops itself."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
+license_stand_in.stop_with_parent()
 
 
 def license_json(key, state):
@@ -176,22 +171,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                       "authorization": auth, "violations": problems}) + "\n")
             if problems:
                 return self.answer(418, error("Off contract", "; ".join(problems)))
-            try:
-                with open(control_path) as f:
-                    control = json.load(f)
-            except (OSError, ValueError):
-                control = {}
-            for key, state in control.get("keys", {}).items():
-                known = keys.get(key)
-                if known is None or state.get("revision", 0) > known.get("revision", 0):
-                    fresh = dict(state)
-                    fresh["machines"] = known["machines"] if known else []
-                    keys[key] = fresh
-            script = control.get("script", {}).get(action, [])
-            used = consumed.get(action, 0)
-            if used < len(script):
-                consumed[action] = used + 1
-                entry = script[used]
+            control = license_stand_in.read_control(control_path)
+            license_stand_in.refresh(keys, control.get("keys", {}), carried="machines")
+            entry = license_stand_in.next_scripted(control.get("script", {}).get(action, []), consumed, action)
+            if entry is not None:
                 return self.answer(entry.get("status", 200), entry.get("json", {}), entry.get("headers"), entry.get("raw"))
             self.contract(action, rest, body, auth)
 

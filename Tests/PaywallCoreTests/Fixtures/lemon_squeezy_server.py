@@ -16,7 +16,9 @@ A key is copied into the server's state when first seen, and again when its "rev
 (to expire or disable it). Each path's "script" entries answer its next requests, in order,
 before the contract does. Every request is appended to LOG as a JSON line.
 Usage: lemon_squeezy_server.py CONTROL LOG PORTFILE"""
-import http.server, json, os, sys, threading, time, urllib.parse, uuid
+import http.server, json, os, sys, threading, urllib.parse, uuid
+
+import license_stand_in
 
 control_path, log_path, port_path = sys.argv[1:4]
 keys = {}        # key -> its state, with "instances": [{id, name, created_at}]
@@ -25,14 +27,7 @@ lock = threading.Lock()
 STAMP = "2024-01-24T14:15:07.000000Z"
 
 
-def exit_with_parent(parent=os.getppid()):
-    """A test process that crashes cannot stop the server: it stops itself."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
+license_stand_in.stop_with_parent()
 
 REQUIRED = {
     "/v1/licenses/activate": ({"license_key", "instance_name"}, set()),
@@ -99,33 +94,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             problems.append("unknown path %s" % path)
         else:
             required, optional = REQUIRED[path]
-            missing = required - set(form)
-            extra = set(form) - required - optional
-            if missing:
-                problems.append("missing fields %s" % sorted(missing))
-            if extra:
-                problems.append("undocumented fields %s" % sorted(extra))
+            problems += license_stand_in.field_problems(form, required, optional)
         with lock:
             with open(log_path, "a") as log:
                 log.write(json.dumps({"path": path, "method": method, "form": form, "violations": problems}) + "\n")
             if problems:
                 return self.answer(418, {"error": "; ".join(problems)})
-            try:
-                with open(control_path) as f:
-                    control = json.load(f)
-            except (OSError, ValueError):
-                control = {}
-            for key, state in control.get("keys", {}).items():
-                known = keys.get(key)
-                if known is None or state.get("revision", 0) > known.get("revision", 0):
-                    fresh = dict(state)
-                    fresh["instances"] = known["instances"] if known else []
-                    keys[key] = fresh
-            script = control.get("script", {}).get(path, [])
-            used = consumed.get(path, 0)
-            if used < len(script):
-                consumed[path] = used + 1
-                entry = script[used]
+            control = license_stand_in.read_control(control_path)
+            license_stand_in.refresh(keys, control.get("keys", {}), carried="instances")
+            entry = license_stand_in.next_scripted(control.get("script", {}).get(path, []), consumed, path)
+            if entry is not None:
                 return self.answer(entry.get("status", 200), entry.get("json", {}), entry.get("headers"), entry.get("raw"))
             self.contract(path, form)
 

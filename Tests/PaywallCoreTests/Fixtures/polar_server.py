@@ -29,7 +29,9 @@ A key is copied into the server's state when first seen, and again when its "rev
 (to expire or revoke it), keeping its activations. Each path's "script" entries answer its next
 requests, in order, before the contract does. Every request is appended to LOG as a JSON line.
 Usage: polar_server.py CONTROL LOG PORTFILE"""
-import http.server, json, os, sys, threading, time, uuid
+import http.server, json, os, sys, threading, uuid
+
+import license_stand_in
 
 control_path, log_path, port_path = sys.argv[1:4]
 keys = {}        # key -> its state, with "activations": [{id, label, meta, created_at}]
@@ -47,14 +49,7 @@ FIELDS = {  # path -> (required, optional)
 TEXT_FIELDS = {"key", "organization_id", "activation_id", "benefit_id", "customer_id", "label"}
 
 
-def exit_with_parent(parent=os.getppid()):
-    """A test process that crashes cannot stop the server: it stops itself."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
+license_stand_in.stop_with_parent()
 
 
 def key_json(key, state):
@@ -126,33 +121,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             problems.append("unknown path %s" % path)
         else:
             required, optional = FIELDS[path]
-            missing = required - set(body)
-            extra = set(body) - required - optional
-            if missing:
-                problems.append("missing fields %s" % sorted(missing))
-            if extra:
-                problems.append("undocumented fields %s" % sorted(extra))
+            problems += license_stand_in.field_problems(body, required, optional)
         with lock:
             with open(log_path, "a") as log:
                 log.write(json.dumps({"path": path, "method": method, "body": body, "violations": problems}) + "\n")
             if problems:
                 return self.answer(418, {"detail": "; ".join(problems)})
-            try:
-                with open(control_path) as f:
-                    control = json.load(f)
-            except (OSError, ValueError):
-                control = {}
-            for key, state in control.get("keys", {}).items():
-                known = keys.get(key)
-                if known is None or state.get("revision", 0) > known.get("revision", 0):
-                    fresh = dict(state)
-                    fresh["activations"] = known["activations"] if known else []
-                    keys[key] = fresh
-            script = control.get("script", {}).get(path, [])
-            used = consumed.get(path, 0)
-            if used < len(script):
-                consumed[path] = used + 1
-                entry = script[used]
+            control = license_stand_in.read_control(control_path)
+            license_stand_in.refresh(keys, control.get("keys", {}), carried="activations")
+            entry = license_stand_in.next_scripted(control.get("script", {}).get(path, []), consumed, path)
+            if entry is not None:
                 return self.answer(entry.get("status", 200), entry.get("json", {}), entry.get("headers"), entry.get("raw"))
             status, answer = self.contract(path.rsplit("/", 1)[1], body)
             self.answer(status, answer)

@@ -1,0 +1,59 @@
+"""What the merchants' license API stand-ins (lemon_squeezy_server.py, polar_server.py,
+keygen_server.py, gumroad_server.py) share: stopping with the test process, the control file
+read on every request, keys refreshed when their "revision" grows, scripted answers replayed in
+order, and the documented-fields check."""
+import json, os, threading, time
+
+
+def stop_with_parent():
+    """A test process that crashes cannot stop the server: it stops itself."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def read_control(path):
+    """The control file's object; {} while it is missing or half written."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def refresh(state, given, carried=None):
+    """Copies each of GIVEN's keys into STATE when first seen or when its "revision" grew,
+    keeping the server's own list CARRIED (its activations, machines) of a known key."""
+    for key, fresh in given.items():
+        known = state.get(key)
+        if known is None or fresh.get("revision", 0) > known.get("revision", 0):
+            copy = dict(fresh)
+            if carried:
+                copy[carried] = known[carried] if known else []
+            state[key] = copy
+
+
+def next_scripted(script, consumed, name):
+    """The next unused entry of SCRIPT for NAME (a path or action), else None."""
+    used = consumed.get(name, 0)
+    if used < len(script):
+        consumed[name] = used + 1
+        return script[used]
+    return None
+
+
+def field_problems(given, required, optional):
+    """What is wrong with the fields GIVEN against the documented REQUIRED and OPTIONAL ones."""
+    problems = []
+    missing = required - set(given)
+    extra = set(given) - required - optional
+    if missing:
+        problems.append("missing fields %s" % sorted(missing))
+    if extra:
+        problems.append("undocumented fields %s" % sorted(extra))
+    return problems
