@@ -153,16 +153,12 @@ final class PresentTests: EndToEndTestCase {
         let process = try PaywallProcess(
             [
                 "present", bundle.path, "--events", eventsPath, "--timeout", "30", "--eval",
-                """
-                const clicked = new Promise(done => document.addEventListener('click', () => setTimeout(done, 300)));
-                await new Promise(painted => requestAnimationFrame(() => requestAnimationFrame(painted)));
-                Paywall.custom('listening');
-                await clicked; Paywall.close()
-                """,
+                "window.clicked = new Promise(done => document.addEventListener('click', () => setTimeout(done, 300)))",
+                "--eval", Self.listeningScript(), "--eval", "await window.clicked; Paywall.close()",
             ],
             in: workDir, environment: ["PAYWALL_URL_OPENER": opener.path])
         // A click before the page has painted and listens is lost on a slow machine (CI).
-        waitForEvents { $0.contains { $0.name == .custom && $0.params["data"]?.stringValue == "listening" } }
+        waitUntilListening()
         let window = try XCTUnwrap(RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^link$"))
         RealInput.click(window: window, x: 100, y: 100)
         let result = process.wait()

@@ -14,12 +14,13 @@ final class KeyboardPurchaseTests: EndToEndTestCase {
             [
                 "present", folder.path, "--store", folder.appendingPathComponent("store.json").path, "--data-dir",
                 workDir.appendingPathComponent("data-\(template)").path, "--locale", "en_US", "--events", eventsPath,
-                "--timeout", "60",
+                "--timeout", "60", "--eval", Self.listeningScript(focused: true),
             ], in: workDir)
-        waitForEvents(file: file, line: line) { events in events.contains { $0.name == .pageReady } }
         let window = try XCTUnwrap(
             RealInput.waitForWindow(pid: process.process.processIdentifier, name: "^\(template)$"), file: file, line: line)
         _ = RealInput.xdotool(["windowfocus", "--sync", window])
+        // A key sent before the page has the focus and has painted was lost on CI.
+        waitUntilListening(file: file, line: line)
         for key in keys {
             _ = RealInput.xdotool(["key", "--window", window, key])
             usleep(150_000)  // one key handled before the next, as a person types

@@ -101,4 +101,25 @@ class EndToEndTestCase: XCTestCase {
         }
         XCTFail("events never matched; got \(eventNames())", file: file, line: line)
     }
+
+    /// An `--eval` script that logs a `custom` event "listening" once the page has painted
+    /// twice, and, with `focused`, once it has its window's keyboard focus too. Real input sent
+    /// before that can be lost on a slow machine (it was, on CI): wait with `waitUntilListening`.
+    static func listeningScript(focused: Bool = false) -> String {
+        let focus = """
+            await new Promise(ready => document.hasFocus() ? ready() : window.addEventListener('focus', ready, { once: true }));
+            """
+        return """
+            \(focused ? focus : "")
+            await new Promise(painted => requestAnimationFrame(() => requestAnimationFrame(painted)));
+            Paywall.custom('listening');
+            """
+    }
+
+    /// Waits for the event `listeningScript` logs.
+    func waitUntilListening(file: StaticString = #filePath, line: UInt = #line) {
+        waitForEvents(file: file, line: line) {
+            $0.contains { $0.name == .custom && $0.params["data"]?.stringValue == "listening" }
+        }
+    }
 }
