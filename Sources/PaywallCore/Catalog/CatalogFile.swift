@@ -223,6 +223,10 @@ package enum CatalogFile {
         let keygen = try root.object("keygen")
         let gumroad = try root.object("gumroad")
         let publicKey = try root.nonEmptyString("license_public_key")
+        // A wrong key is found here, where the file is named, not at the first license it refuses.
+        if let publicKey {
+            do throws(LicenseError) { _ = try LicensePublicKey(parsing: publicKey) } catch { throw CatalogError(error.message) }
+        }
         let settings = LicenseSettings(
             provider: provider, apiBaseURL: try root.url("license_api_base_url") ?? defaults.apiBaseURL,
             offlineGraceDays: try root.integer("offline_grace_days", minimum: 0, maximum: 3650) ?? defaults.offlineGraceDays,

@@ -18,12 +18,15 @@ package struct KeygenLicenseAPI: LicenseProvider {
     /// The seller's Keygen account: its id or slug.
     package let account: String
     /// This machine's fingerprint (an HMAC of /etc/machine-id): what Keygen tells machines apart by.
-    package let fingerprint: String
+    /// A machine without a machine id fails each request, saying so, instead of keeping the app
+    /// from starting.
+    package let fingerprint: Result<String, LicenseError>
     package var baseURL: URL { client.baseURL }
 
     /// - Throws: `insecureURL` for a base URL that is not `https` (or `http` to loopback).
     package init(
-        account: String, baseURL: URL = LicenseSettings.keygenAPI, fingerprint: String, retries: Int = 3,
+        account: String, baseURL: URL = LicenseSettings.keygenAPI, fingerprint: Result<String, LicenseError>,
+        retries: Int = 3,
         deadline: Double = 30, idleTimeout: Double = 15, maxResponseBytes: Int = 64_000,
         sleep: @escaping @Sendable (Double) async -> Void = { try? await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }
     )
@@ -62,7 +65,7 @@ package struct KeygenLicenseAPI: LicenseProvider {
         let body = JSONValue.object([
             "data": .object([
                 "type": .string("machines"),
-                "attributes": .object(["fingerprint": .string(fingerprint), "name": .string(instanceName)]),
+                "attributes": .object(["fingerprint": .string(try fingerprint.get()), "name": .string(instanceName)]),
                 "relationships": .object([
                     "license": .object(["data": .object(["type": .string("licenses"), "id": .string(details.id)])])
                 ]),
@@ -109,7 +112,7 @@ package struct KeygenLicenseAPI: LicenseProvider {
     private func validation(key: String, instanceId: String?) async throws(LicenseError) -> KeygenAnswer.Validation {
         let url = client.url("v1/accounts/\(account)/licenses/actions/validate-key")
         let what = client.describe("validate", key: key, url: url)
-        var scope: [String: JSONValue] = ["fingerprint": .string(fingerprint)]
+        var scope: [String: JSONValue] = ["fingerprint": .string(try fingerprint.get())]
         if let instanceId { scope["machine"] = .string(instanceId) }
         let body = JSONValue.object(["meta": .object(["key": .string(key), "scope": .object(scope)])])
         return try await client.send(
@@ -122,7 +125,7 @@ package struct KeygenLicenseAPI: LicenseProvider {
 
     /// This machine's activation, looked up by its fingerprint (Keygen finds machines by id or fingerprint).
     private func existingMachine(key: String) async throws(LicenseError) -> LicenseInstance {
-        let url = client.url("v1/accounts/\(account)/machines/\(fingerprint)")
+        let url = client.url("v1/accounts/\(account)/machines/\(try fingerprint.get())")
         let what = client.describe("activate", key: key, url: url)
         return try await client.send(
             jsonAPI(.get(url, headers: licenseAuth(key))), documented: [200, 401, 403, 404], key: key, what: what

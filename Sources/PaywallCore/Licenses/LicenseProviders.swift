@@ -34,7 +34,9 @@ package enum LicenseProviders {
                 providers.append(
                     try KeygenLicenseAPI(
                         account: keygen.account, baseURL: keygen.apiBaseURL,
-                        fingerprint: try MachineFingerprint.current(appId: settings.appId ?? "")))
+                        fingerprint: Result { () throws(LicenseError) in
+                            try MachineFingerprint.current(appId: settings.appId ?? "")
+                        }))
             }
         }
         return providers

@@ -521,6 +521,14 @@ extension CatalogFileTests {
                 #""license_public_key" is required with "store": "signed_license""#
             ),
             (
+                #"{"store": "signed_license", "license_public_key": "abc", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy"}]}"#,
+                #"license_public_key is neither a PEM public key (-----BEGIN PUBLIC KEY-----) nor 64 hex digits (got 3 characters)"#
+            ),
+            (
+                #"{"store": "lemon_squeezy", "license_public_key": "-----BEGIN PRIVATE KEY-----\nMC4=\n-----END PRIVATE KEY-----", "products": [{"id": "pro", \#(licenseProduct)}]}"#,
+                #"license_public_key is PEM but not a public key (-----BEGIN PRIVATE KEY-----): a private key must never be in a catalog"#
+            ),
+            (
                 #"{"store": "gumroad", "products": [{"id": "pro", \#(basics), "kind": "consumable", "checkout_url": "https://x.y/buy", "gumroad": {"product_id": "abc", "max_uses": 0}}]}"#,
                 #""gumroad.max_uses" must be a whole number from 1"#
             ),

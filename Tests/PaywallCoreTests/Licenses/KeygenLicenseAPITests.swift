@@ -28,7 +28,7 @@ final class KeygenLicenseAPITests: XCTestCase {
     {
         let pauses = self.pauses
         return try KeygenLicenseAPI(
-            account: KeygenTestServer.account, baseURL: server.baseURL, fingerprint: fingerprint ?? self.fingerprint,
+            account: KeygenTestServer.account, baseURL: server.baseURL, fingerprint: .success(fingerprint ?? self.fingerprint),
             retries: retries, maxResponseBytes: maxResponseBytes, sleep: { await pauses.record($0) })
     }
 
@@ -181,7 +181,7 @@ final class KeygenLicenseAPITests: XCTestCase {
     }
 
     func testAnAccountKeygenDoesNotHaveIsARefusalNamingTheSetting() async throws {
-        let api = try KeygenLicenseAPI(account: "nobody", baseURL: server.baseURL, fingerprint: fingerprint)
+        let api = try KeygenLicenseAPI(account: "nobody", baseURL: server.baseURL, fingerprint: .success(fingerprint))
         do {
             _ = try await api.validate(key: key, instanceId: nil)
             XCTFail("validated at an unknown account")
@@ -190,6 +190,18 @@ final class KeygenLicenseAPITests: XCTestCase {
             XCTAssertEqual(error.statusCode, 404)
             XCTAssertTrue(error.message.contains("keygen.account"), error.message)
         }
+    }
+
+    func testAMachineWithoutAMachineIdIsToldSoAtEachRequestAndNothingIsSent() async throws {
+        let missing = LicenseError(.rejected, "this machine has no machine id")
+        let api = try KeygenLicenseAPI(account: KeygenTestServer.account, baseURL: server.baseURL, fingerprint: .failure(missing))
+        do {
+            _ = try await api.activate(key: key, instanceName: "box")
+            XCTFail("activated without a fingerprint")
+        } catch {
+            XCTAssertEqual(error, missing)
+        }
+        XCTAssertEqual(server.requests.count, 0, "a request without the machine's fingerprint")
     }
 
     func testDeactivateDeletesTheMachine() async throws {
@@ -310,13 +322,16 @@ final class KeygenLicenseAPITests: XCTestCase {
 
     func testOnlyHTTPSOrLoopbackBaseURLs() throws {
         for text in ["http://api.keygen.sh", "ftp://127.0.0.1", "http://10.0.0.1:8080"] {
-            XCTAssertThrowsError(try KeygenLicenseAPI(account: "lumen", baseURL: URL(string: text)!, fingerprint: "f"), text) {
+            XCTAssertThrowsError(
+                try KeygenLicenseAPI(account: "lumen", baseURL: URL(string: text)!, fingerprint: .success("f")), text
+            ) {
                 error in
                 XCTAssertEqual((error as? LicenseError)?.kind, .insecureURL)
             }
         }
         for text in ["https://api.keygen.sh", "https://licensing.example.com", "http://127.0.0.1:9"] {
-            XCTAssertNoThrow(try KeygenLicenseAPI(account: "lumen", baseURL: URL(string: text)!, fingerprint: "f"), text)
+            XCTAssertNoThrow(
+                try KeygenLicenseAPI(account: "lumen", baseURL: URL(string: text)!, fingerprint: .success("f")), text)
         }
     }
 }

@@ -42,7 +42,7 @@ final class KeygenLicenseStoreTests: XCTestCase {
         let keygen = try XCTUnwrap(settings.keygen)
         let clock = self.clock!
         let provider = try KeygenLicenseAPI(
-            account: keygen.account, baseURL: keygen.apiBaseURL, fingerprint: "machine-fingerprint", sleep: { _ in })
+            account: keygen.account, baseURL: keygen.apiBaseURL, fingerprint: .success("machine-fingerprint"), sleep: { _ in })
         return try LicenseKeyStore(
             catalog: catalog, settings: settings, databasePath: directory.appendingPathComponent("licenses.sqlite").path,
             providers: [provider], events: EventDispatcher(),
@@ -77,7 +77,7 @@ final class KeygenLicenseStoreTests: XCTestCase {
 
     /// FINGERPRINT_SCOPE_MISMATCH: the key is active (on another machine), not yet on this one.
     func testAKeyActivatedOnAnotherMachineActivatesHereToo() async throws {
-        _ = try await KeygenLicenseAPI(account: "lumen", baseURL: server.baseURL, fingerprint: "other-machine")
+        _ = try await KeygenLicenseAPI(account: "lumen", baseURL: server.baseURL, fingerprint: .success("other-machine"))
             .activate(key: Self.key, instanceName: "desktop")
         let status = try await store().redeem(key: Self.key)
         XCTAssertTrue(status.isActive)
@@ -158,7 +158,7 @@ final class KeygenLicenseStoreTests: XCTestCase {
         XCTAssertTrue(record.isActive)
         // The seller deletes the machine in Keygen's dashboard: the same DELETE, by the machine's
         // fingerprint (Keygen finds a machine by its id or its fingerprint).
-        _ = try await KeygenLicenseAPI(account: "lumen", baseURL: server.baseURL, fingerprint: "machine-fingerprint")
+        _ = try await KeygenLicenseAPI(account: "lumen", baseURL: server.baseURL, fingerprint: .success("machine-fingerprint"))
             .deactivate(key: Self.key, instanceId: "machine-fingerprint")
         _ = await store.refresh()
         XCTAssertFalse(try XCTUnwrap(try store.licenses().first).isActive, "NO_MACHINES for this instance")
