@@ -11,6 +11,11 @@ enum KeygenAnswer {
         var valid: Bool
         var code: String
         var detail: String?
+        /// The license's own status is EXPIRED, whatever the code: a policy that checks scopes
+        /// first (RESTRICT_ACCESS, Keygen's default, MAINTAIN_ACCESS, ALLOW_ACCESS) answers a
+        /// machine-less expired license with "no machine", so only a validation on a machine
+        /// tells whether the policy keeps access after the expiry.
+        var licenseExpired: Bool
 
         /// Codes of a key that is fine but not activated on this machine (or not as this instance).
         static let notActivatedHere: Set<String> = [
@@ -55,7 +60,9 @@ enum KeygenAnswer {
         } catch {
             throw malformed("data: \(error.why)")
         }
-        return Validation(key: license.0, meta: license.1, valid: valid, code: code, detail: detail)
+        return Validation(
+            key: license.0, meta: license.1, valid: valid, code: code, detail: detail,
+            licenseExpired: data["attributes"]?["status"]?.stringValue == "EXPIRED")
     }
 
     static func machine(_ body: Data, status: Int, key: LicenseKeyDetails, what: String) throws(LicenseError) -> Creation {
@@ -213,8 +220,12 @@ enum KeygenAnswer {
         }
         let machines =
             try LicenseAnswerFields.count(relationships["machines"]?["meta"]?["count"], "relationships.machines.meta.count") ?? 0
+        // A policy whose expiration strategy is MAINTAIN_ACCESS or ALLOW_ACCESS keeps an expired
+        // license valid (valid, code EXPIRED): its expiry no longer ends access; Keygen's word does.
+        let keepsAccessAfterExpiry = valid && code == "EXPIRED"
         let status: LicenseKeyStatus =
             switch code {
+            case "EXPIRED" where keepsAccessAfterExpiry: .active
             case "EXPIRED": .expired
             case "SUSPENDED", "BANNED": .disabled
             case _ where state == "SUSPENDED" || state == "BANNED": .disabled
@@ -227,7 +238,7 @@ enum KeygenAnswer {
             id: id, status: status, key: key,
             activationLimit: try LicenseAnswerFields.count(attributes["maxMachines"], "attributes.maxMachines"),
             activationUsage: machines, createdAt: try LicenseAnswerFields.date(attributes["created"], "attributes.created"),
-            expiresAt: try LicenseAnswerFields.date(attributes["expiry"], "attributes.expiry"))
+            expiresAt: keepsAccessAfterExpiry ? nil : try LicenseAnswerFields.date(attributes["expiry"], "attributes.expiry"))
         let meta = LicenseMeta(
             productId: product, productName: attributes["name"]?.stringValue, variantId: policy,
             customerId: relationships["owner"]?["data"]?["id"]?.stringValue)

@@ -53,13 +53,7 @@ package struct KeygenLicenseAPI: LicenseProvider {
         let check = try await validation(key: key, instanceId: nil)
         var details = check.key
         // Keygen would take a machine for a suspended or expired license: it is refused here.
-        if details.status == .expired || details.status == .disabled {
-            throw LicenseError(
-                .rejected,
-                "Keygen says license key \(LicenseKeyMask.mask(key)) is not valid (\(check.detail.map { "\($0), " } ?? "")\(check.code)); "
-                    + "it was not activated",
-                licenseKey: details)
-        }
+        if details.status == .expired || details.status == .disabled { throw notActivated(key, check) }
         let url = client.url("v1/accounts/\(account)/machines")
         let what = client.describe("activate", key: key, url: url)
         let body = JSONValue.object([
@@ -88,7 +82,25 @@ package struct KeygenLicenseAPI: LicenseProvider {
             machine = try await existingMachine(key: key)
         }
         details.status = .active
+        if check.licenseExpired {
+            // Expired, but answered "no machine" (scopes first): the machine's validation says
+            // whether the policy keeps access (valid, EXPIRED); if not, the new machine is freed.
+            let there = try await validation(key: key, instanceId: machine.id)
+            guard there.valid else {
+                if case .created = created { try? await deleteMachine(key: key, id: machine.id) }
+                throw notActivated(key, there)
+            }
+            details = there.key
+        }
         return LicenseResponse(succeeded: true, licenseKey: details, instance: machine, meta: check.meta)
+    }
+
+    private func notActivated(_ key: String, _ check: KeygenAnswer.Validation) -> LicenseError {
+        LicenseError(
+            .rejected,
+            "Keygen says license key \(LicenseKeyMask.mask(key)) is not valid (\(check.detail.map { "\($0), " } ?? "")\(check.code)); "
+                + "it was not activated",
+            licenseKey: check.key)
     }
 
     /// Validates first, so the answer describes the key; a key or machine Keygen no longer
@@ -96,17 +108,21 @@ package struct KeygenLicenseAPI: LicenseProvider {
     package func deactivate(key: String, instanceId: String) async throws(LicenseError) -> LicenseResponse {
         let check = try await validation(key: key, instanceId: nil)
         var details = check.key
-        let url = client.url("v1/accounts/\(account)/machines/\(instanceId)")
+        try await deleteMachine(key: key, id: instanceId)
+        details.activationUsage = max(0, details.activationUsage - 1)
+        return LicenseResponse(
+            succeeded: true, licenseKey: details, instance: LicenseInstance(id: instanceId, name: "", createdAt: nil),
+            meta: check.meta)
+    }
+
+    private func deleteMachine(key: String, id: String) async throws(LicenseError) {
+        let url = client.url("v1/accounts/\(account)/machines/\(id)")
         let what = client.describe("deactivate", key: key, url: url)
         try await client.send(
             jsonAPI(.delete(url, headers: licenseAuth(key))), documented: [204, 401, 403, 404], key: key, what: what
         ) { (status, body) throws(LicenseError) in
             try KeygenAnswer.deleted(body, status: status, what: what)
         }
-        details.activationUsage = max(0, details.activationUsage - 1)
-        return LicenseResponse(
-            succeeded: true, licenseKey: details, instance: LicenseInstance(id: instanceId, name: "", createdAt: nil),
-            meta: check.meta)
     }
 
     private func validation(key: String, instanceId: String?) async throws(LicenseError) -> KeygenAnswer.Validation {

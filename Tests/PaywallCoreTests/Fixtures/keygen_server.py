@@ -16,9 +16,12 @@ answered 418 and logged as a violation, which the tests fail on.
 CONTROL (a JSON file, read on every request) scripts it:
   {"keys": {"KEY": {"id": "uuid", "max_machines": 2, "floating": true, "product": "prod-1", "policy": "pol-1",
                      "suspended": false, "banned": false, "expired": false, "overdue": false, "auth": "LICENSE",
-                     "revision": 0}},
+                     "expiration_strategy": "RESTRICT_ACCESS", "revision": 0}},
    "script": {"validate-key": [{"status": 429, "headers": {"Retry-After": "2"}}, {"status": 200, "raw": "x"}]}}
 "auth" other than LICENSE or MIXED refuses license authentication (403 LICENSE_NOT_ALLOWED).
+"expiration_strategy" is the policy's (keygen.sh/docs/api/policies): REVOKE_ACCESS checks an
+expired license's expiry before its scopes; RESTRICT_ACCESS (the default), MAINTAIN_ACCESS and
+ALLOW_ACCESS check the scopes first, and the last two then answer valid=true with the code EXPIRED.
 A key is copied into the server's state when first seen, and again when its "revision" grows.
 Another account's paths are answered 404, as Keygen answers an account it does not have.
 Script entries are per action ("validate-key", "machines", "machine", "delete") and answer its
@@ -75,7 +78,8 @@ def validation(state, scope):
         return False, "is banned", "BANNED"
     if state.get("suspended"):
         return False, "is suspended", "SUSPENDED"
-    if state.get("expired"):
+    strategy = state.get("expiration_strategy", "RESTRICT_ACCESS")
+    if state.get("expired") and strategy == "REVOKE_ACCESS":
         return False, "is expired", "EXPIRED"
     if state.get("overdue"):
         return False, "is overdue for check in", "OVERDUE"
@@ -88,6 +92,8 @@ def validation(state, scope):
         return False, "machine is not activated (does not match any associated machines)", "MACHINE_SCOPE_MISMATCH"
     if not any(m["fingerprint"] == scope["fingerprint"] for m in machines):
         return False, "fingerprint is not activated (does not match any associated machines)", "FINGERPRINT_SCOPE_MISMATCH"
+    if state.get("expired"):
+        return strategy in ("MAINTAIN_ACCESS", "ALLOW_ACCESS"), "is expired", "EXPIRED"
     return True, "is valid", "VALID"
 
 

@@ -130,8 +130,10 @@ final class KeygenLicenseAPITests: XCTestCase {
     func testExpiredSuspendedAndBannedKeysAreRefusedWithTheirStatus() async throws {
         let cases: [(String, JSONValue, LicenseKeyStatus, String)] = [
             (
-                "KEY-EXPD-EXPD", KeygenTestServer.key(id: "lic-9", expired: true, expiry: "2023-01-01T00:00:00.000Z"), .expired,
-                "EXPIRED"
+                "KEY-EXPD-EXPD",
+                KeygenTestServer.key(
+                    id: "lic-9", expired: true, expiry: "2023-01-01T00:00:00.000Z", expirationStrategy: "REVOKE_ACCESS"),
+                .expired, "EXPIRED"
             ),
             ("KEY-SUSP-SUSP", KeygenTestServer.key(id: "lic-10", suspended: true), .disabled, "SUSPENDED"),
             ("KEY-BANN-BANN", KeygenTestServer.key(id: "lic-11", banned: true), .disabled, "BANNED"),
@@ -153,6 +155,31 @@ final class KeygenLicenseAPITests: XCTestCase {
         XCTAssertFalse(server.requests.contains { $0["action"] == "machines" }, "no machine for a refused key")
         let expired = try await api().validate(key: "KEY-EXPD-EXPD", instanceId: nil)
         XCTAssertEqual(expired.licenseKey.expiresAt, LicenseAnswerFields.parseDate("2023-01-01T00:00:00Z"))
+    }
+
+    /// RESTRICT_ACCESS (Keygen's default) checks scopes before the expiry, so an expired license
+    /// on no machine reads "no machine": the machine is made, its validation says EXPIRED, and it
+    /// is freed again. MAINTAIN_ACCESS keeps access: valid with EXPIRED, and the expiry no longer ends it.
+    func testAnExpiredLicenseIsAskedAboutOnTheMachineAndKeptOnlyIfItsPolicyKeepsAccess() async throws {
+        server.keys["KEY-REST-RICT"] = KeygenTestServer.key(id: "lic-20", expired: true, expiry: "2023-01-01T00:00:00.000Z")
+        do {
+            _ = try await api().activate(key: "KEY-REST-RICT", instanceName: "box")
+            XCTFail("an expired RESTRICT_ACCESS license activated")
+        } catch {
+            XCTAssertEqual(error.kind, .rejected)
+            XCTAssertTrue(error.message.contains("EXPIRED"), error.message)
+        }
+        XCTAssertEqual(server.requests.map { $0["action"] }, ["validate-key", "machines", "validate-key", "delete"])
+
+        server.keys["KEY-MAIN-TAIN"] = KeygenTestServer.key(
+            id: "lic-21", expired: true, expiry: "2023-01-01T00:00:00.000Z", expirationStrategy: "MAINTAIN_ACCESS")
+        let kept = try await api().activate(key: "KEY-MAIN-TAIN", instanceName: "box")
+        XCTAssertTrue(kept.succeeded)
+        XCTAssertEqual(kept.licenseKey.status, .active)
+        XCTAssertNil(kept.licenseKey.expiresAt, "Keygen keeps access after the expiry")
+        let valid = try await api().validate(key: "KEY-MAIN-TAIN", instanceId: kept.instance?.id)
+        XCTAssertTrue(valid.succeeded)
+        XCTAssertEqual(valid.licenseKey.status, .active)
     }
 
     func testAPolicyWithoutLicenseAuthenticationTellsTheSellerWhatToSet() async throws {

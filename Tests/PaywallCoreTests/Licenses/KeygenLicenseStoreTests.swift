@@ -116,7 +116,7 @@ final class KeygenLicenseStoreTests: XCTestCase {
     }
 
     func testExpiredAndSuspendedKeysAreRefusedBeforeActivating() async throws {
-        server.keys["KEY-EXPD-EXPD"] = KeygenTestServer.key(id: "lic-2", expired: true)
+        server.keys["KEY-EXPD-EXPD"] = KeygenTestServer.key(id: "lic-2", expired: true, expirationStrategy: "REVOKE_ACCESS")
         server.keys["KEY-SUSP-SUSP"] = KeygenTestServer.key(id: "lic-3", suspended: true)
         let store = try store()
         for key in ["KEY-EXPD-EXPD", "KEY-SUSP-SUSP"] {
@@ -124,6 +124,30 @@ final class KeygenLicenseStoreTests: XCTestCase {
             XCTAssertEqual(error?.kind, .rejected, key)
         }
         XCTAssertFalse(server.requests.contains { $0["action"] == "machines" })
+    }
+
+    /// A policy that keeps access after the expiry (MAINTAIN_ACCESS, ALLOW_ACCESS): Keygen answers
+    /// valid with the code EXPIRED, so the key activates and stays Pro past its expiry date.
+    func testAnExpiredKeyWhosePolicyKeepsAccessActivatesAndStaysActive() async throws {
+        let keys = ["MAINTAIN_ACCESS": "KEY-MAIN-TAIN", "ALLOW_ACCESS": "KEY-ALLO-WACC"]
+        for (strategy, key) in keys {
+            server.keys[key] = KeygenTestServer.key(
+                id: "lic-\(strategy)", expired: true, expiry: "2023-01-01T00:00:00.000Z", expirationStrategy: strategy)
+        }
+        let store = try store()
+        for (strategy, key) in keys.sorted(by: <) {
+            let status = try await store.redeem(key: key)
+            XCTAssertTrue(status.isActive, strategy)
+        }
+        _ = await store.refresh()
+        XCTAssertEqual(try store.licenses().map(\.state), [.subscribed, .subscribed])
+        XCTAssertTrue(try store.currentTransactions().contains { $0.entitlementIds == ["pro"] })
+        // Expired under RESTRICT_ACCESS (the default) is still refused, and its machine freed.
+        server.keys["KEY-EXPD-EXPD"] = KeygenTestServer.key(id: "lic-2", expired: true)
+        let error = await refused("KEY-EXPD-EXPD", store)
+        XCTAssertEqual(error?.kind, .rejected)
+        XCTAssertEqual(server.requests.last?["action"], "delete")
+        XCTAssertEqual(try store.licenses().count, 2)
     }
 
     /// A refusal for another reason than "no machine here" (OVERDUE: the policy wants check-ins).

@@ -22,17 +22,19 @@ final class KeygenTestServer {
     var baseURL: URL { standIn.baseURL }
 
     /// A license of product `prod-1` / policy `pol-1` (the catalog's `pro`), floating, at most
-    /// `maxMachines` machines. `auth`: the policy's authentication strategy.
+    /// `maxMachines` machines. `auth`: the policy's authentication strategy; `expirationStrategy`:
+    /// what an expired license keeps (RESTRICT_ACCESS, REVOKE_ACCESS, MAINTAIN_ACCESS, ALLOW_ACCESS).
     static func key(
         id: String, maxMachines: Int? = 2, floating: Bool = true, suspended: Bool = false, banned: Bool = false,
         expired: Bool = false, overdue: Bool = false, expiry: String? = nil, auth: String = "LICENSE", product: String = "prod-1",
-        policy: String = "pol-1", revision: Int = 0
+        policy: String = "pol-1", expirationStrategy: String = "RESTRICT_ACCESS", revision: Int = 0
     ) -> JSONValue {
         .object([
             "id": .string(id), "max_machines": maxMachines.map { .number(Double($0)) } ?? .null, "floating": .bool(floating),
             "suspended": .bool(suspended), "banned": .bool(banned), "expired": .bool(expired), "overdue": .bool(overdue),
             "expiry": expiry.map(JSONValue.string) ?? .null, "auth": .string(auth), "product": .string(product),
-            "policy": .string(policy), "revision": .number(Double(revision)),
+            "policy": .string(policy), "expiration_strategy": .string(expirationStrategy),
+            "revision": .number(Double(revision)),
         ])
     }
 
