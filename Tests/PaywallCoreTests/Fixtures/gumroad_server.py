@@ -30,7 +30,7 @@ JSON line with the uses the license had after it.
 Usage: gumroad_server.py CONTROL LOG PORTFILE"""
 import http.server, json, os, sys, threading, urllib.parse
 
-import license_stand_in
+import stand_in
 
 control_path, log_path, port_path = sys.argv[1:4]
 licenses = {}    # key -> its state
@@ -43,7 +43,7 @@ DISABLED = "This license key has been disabled."
 REVOKED = "Access to the purchase associated with this license has expired."
 
 
-license_stand_in.stop_with_parent()
+stand_in.stop_with_parent()
 
 
 def purchase_json(key, state):
@@ -119,7 +119,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 problems.append("the body is not form-encoded: %s" % error)
         if "product_permalink" in form:
             problems.append("product_permalink is sent; products since 2023 need product_id")
-        problems += license_stand_in.field_problems(form, FIELDS, set())
+        problems += stand_in.field_problems(form, FIELDS, set())
         if form.get("increment_uses_count", "false") not in ("true", "false"):
             problems.append("increment_uses_count is %r, not true or false" % form["increment_uses_count"])
         for name in ("product_id", "license_key"):
@@ -130,9 +130,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if problems:
                 self.log(entry)
                 return self.answer(418, {"success": False, "message": "; ".join(problems)})
-            control = license_stand_in.read_control(control_path)
-            license_stand_in.refresh(licenses, control.get("licenses", {}))
-            scripted = license_stand_in.next_scripted(control.get("script", []), consumed, "verify")
+            control = stand_in.read_control(control_path)
+            stand_in.refresh(licenses, control.get("licenses", {}))
+            scripted = stand_in.next_scripted(control.get("script", []), consumed, "verify")
             if scripted is not None:
                 self.log(entry)
                 return self.answer(scripted.get("status", 200), scripted.get("json", {}), scripted.get("headers"),
@@ -170,8 +170,4 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.answer(200, body)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-with open(port_path + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.rename(port_path + ".tmp", port_path)
-server.serve_forever()
+stand_in.serve(Handler, port_path)

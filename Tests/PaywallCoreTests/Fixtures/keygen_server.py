@@ -29,7 +29,7 @@ next requests, in order, before the contract does. Every request is appended to 
 Usage: keygen_server.py CONTROL LOG PORTFILE"""
 import http.server, json, os, sys, threading, uuid
 
-import license_stand_in
+import stand_in
 
 control_path, log_path, port_path = sys.argv[1:4]
 PREFIX = "/v1/accounts/lumen/"
@@ -40,7 +40,7 @@ lock = threading.Lock()
 STAMP = "2024-01-24T14:15:07.000Z"
 
 
-license_stand_in.stop_with_parent()
+stand_in.stop_with_parent()
 
 
 def license_json(key, state):
@@ -177,9 +177,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                       "authorization": auth, "violations": problems}) + "\n")
             if problems:
                 return self.answer(418, error("Off contract", "; ".join(problems)))
-            control = license_stand_in.read_control(control_path)
-            license_stand_in.refresh(keys, control.get("keys", {}), carried="machines")
-            entry = license_stand_in.next_scripted(control.get("script", {}).get(action, []), consumed, action)
+            control = stand_in.read_control(control_path)
+            stand_in.refresh(keys, control.get("keys", {}), carried="machines")
+            entry = stand_in.next_scripted(control.get("script", {}).get(action, []), consumed, action)
             if entry is not None:
                 return self.answer(entry.get("status", 200), entry.get("json", {}), entry.get("headers"), entry.get("raw"))
             self.contract(action, rest, body, auth)
@@ -230,8 +230,4 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.answer(204, None)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-with open(port_path + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.replace(port_path + ".tmp", port_path)
-server.serve_forever()
+stand_in.serve(Handler, port_path)

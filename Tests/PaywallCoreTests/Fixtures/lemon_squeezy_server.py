@@ -18,7 +18,7 @@ before the contract does. Every request is appended to LOG as a JSON line.
 Usage: lemon_squeezy_server.py CONTROL LOG PORTFILE"""
 import http.server, json, os, sys, threading, urllib.parse, uuid
 
-import license_stand_in
+import stand_in
 
 control_path, log_path, port_path = sys.argv[1:4]
 keys = {}        # key -> its state, with "instances": [{id, name, created_at}]
@@ -27,7 +27,7 @@ lock = threading.Lock()
 STAMP = "2024-01-24T14:15:07.000000Z"
 
 
-license_stand_in.stop_with_parent()
+stand_in.stop_with_parent()
 
 REQUIRED = {
     "/v1/licenses/activate": ({"license_key", "instance_name"}, set()),
@@ -94,15 +94,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             problems.append("unknown path %s" % path)
         else:
             required, optional = REQUIRED[path]
-            problems += license_stand_in.field_problems(form, required, optional)
+            problems += stand_in.field_problems(form, required, optional)
         with lock:
             with open(log_path, "a") as log:
                 log.write(json.dumps({"path": path, "method": method, "form": form, "violations": problems}) + "\n")
             if problems:
                 return self.answer(418, {"error": "; ".join(problems)})
-            control = license_stand_in.read_control(control_path)
-            license_stand_in.refresh(keys, control.get("keys", {}), carried="instances")
-            entry = license_stand_in.next_scripted(control.get("script", {}).get(path, []), consumed, path)
+            control = stand_in.read_control(control_path)
+            stand_in.refresh(keys, control.get("keys", {}), carried="instances")
+            entry = stand_in.next_scripted(control.get("script", {}).get(path, []), consumed, path)
             if entry is not None:
                 return self.answer(entry.get("status", 200), entry.get("json", {}), entry.get("headers"), entry.get("raw"))
             self.contract(path, form)
@@ -142,8 +142,4 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                  "instance": instance, "meta": meta_json(state)})
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-with open(port_path + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.rename(port_path + ".tmp", port_path)
-server.serve_forever()
+stand_in.serve(Handler, port_path)

@@ -31,7 +31,7 @@ requests, in order, before the contract does. Every request is appended to LOG a
 Usage: polar_server.py CONTROL LOG PORTFILE"""
 import http.server, json, os, sys, threading, uuid
 
-import license_stand_in
+import stand_in
 
 control_path, log_path, port_path = sys.argv[1:4]
 keys = {}        # key -> its state, with "activations": [{id, label, meta, created_at}]
@@ -49,7 +49,7 @@ FIELDS = {  # path -> (required, optional)
 TEXT_FIELDS = {"key", "organization_id", "activation_id", "benefit_id", "customer_id", "label"}
 
 
-license_stand_in.stop_with_parent()
+stand_in.stop_with_parent()
 
 
 def key_json(key, state):
@@ -121,15 +121,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             problems.append("unknown path %s" % path)
         else:
             required, optional = FIELDS[path]
-            problems += license_stand_in.field_problems(body, required, optional)
+            problems += stand_in.field_problems(body, required, optional)
         with lock:
             with open(log_path, "a") as log:
                 log.write(json.dumps({"path": path, "method": method, "body": body, "violations": problems}) + "\n")
             if problems:
                 return self.answer(418, {"detail": "; ".join(problems)})
-            control = license_stand_in.read_control(control_path)
-            license_stand_in.refresh(keys, control.get("keys", {}), carried="activations")
-            entry = license_stand_in.next_scripted(control.get("script", {}).get(path, []), consumed, path)
+            control = stand_in.read_control(control_path)
+            stand_in.refresh(keys, control.get("keys", {}), carried="activations")
+            entry = stand_in.next_scripted(control.get("script", {}).get(path, []), consumed, path)
             if entry is not None:
                 return self.answer(entry.get("status", 200), entry.get("json", {}), entry.get("headers"), entry.get("raw"))
             status, answer = self.contract(path.rsplit("/", 1)[1], body)
@@ -168,8 +168,4 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return 200, answer
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-with open(port_path + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.rename(port_path + ".tmp", port_path)
-server.serve_forever()
+stand_in.serve(Handler, port_path)

@@ -10,18 +10,13 @@ given). A status S is a number, or {"status": N, "retry_after": "5"}, or "hang" 
 request, answer nothing for 60 s). Usage: posthog_server.py CONTROL LOG PORTFILE"""
 import http.server, json, os, sys, threading, time
 
+import stand_in
+
 control_path, log_path, port_path = sys.argv[1:4]
 lock = threading.Lock()
 
 
-def exit_with_parent(parent=os.getppid()):
-    """A test process that crashes cannot stop the server: it stops itself."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
+stand_in.stop_with_parent()
 
 
 def next_answer():
@@ -95,9 +90,4 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(reply)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("POSTHOG_PORT", "0"))), Handler)
-server.daemon_threads = True
-with open(port_path + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.rename(port_path + ".tmp", port_path)
-server.serve_forever()
+stand_in.serve(Handler, port_path, int(os.environ.get("POSTHOG_PORT", "0")))

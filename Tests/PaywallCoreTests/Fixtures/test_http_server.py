@@ -12,17 +12,12 @@ answers 304 to If-Modified-Since.
 Usage: test_http_server.py ROOT ROUTES PORTFILE"""
 import http.server, json, os, sys, threading, time
 
+import stand_in
+
 root, routes_path, port_path = sys.argv[1:4]
 
 
-def exit_with_parent(parent=os.getppid()):
-    """A test process that crashes cannot stop the server: it stops itself."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
+stand_in.stop_with_parent()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -117,9 +112,4 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             sent += min(len(chunk), total - sent)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
-with open(port_path + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.rename(port_path + ".tmp", port_path)
-server.serve_forever()
+stand_in.serve(Handler, port_path)

@@ -1,8 +1,10 @@
-"""What the merchants' license API stand-ins (lemon_squeezy_server.py, polar_server.py,
-keygen_server.py, gumroad_server.py) share: stopping with the test process, the control file
-read on every request, keys refreshed when their "revision" grows, scripted answers replayed in
-order, and the documented-fields check."""
-import json, os, threading, time
+"""What the tests' HTTP stand-ins share. All of them (test_http_server.py, posthog_server.py and
+the merchants' license APIs) stop with the test process and serve on 127.0.0.1 with their port
+written to a file. The license API stand-ins (lemon_squeezy_server.py, polar_server.py,
+keygen_server.py, gumroad_server.py) also share the control file read on every request, keys
+refreshed when their "revision" grows, scripted answers replayed in order, and the
+documented-fields check."""
+import http.server, json, os, sys, threading, time
 
 
 def stop_with_parent():
@@ -15,6 +17,26 @@ def stop_with_parent():
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True).start()
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        """A client that went away mid-request (a test killing it on purpose) is no error of the
+        stand-in's: nothing is printed for it."""
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
+def serve(handler, port_path, port=0):
+    """Serves `handler` on 127.0.0.1:`port` (any free one for 0) until the process ends, once
+    the port is written to `port_path` (whole: a reader never sees half of it)."""
+    server = _Server(("127.0.0.1", port), handler)
+    with open(port_path + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    os.replace(port_path + ".tmp", port_path)
+    server.serve_forever()
 
 
 def read_control(path):
