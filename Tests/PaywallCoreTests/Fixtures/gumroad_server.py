@@ -28,7 +28,7 @@ grows (to refund or disable it); "uses" then counts on the server. The "script" 
 the next requests, in order, before the contract does. Every request is appended to LOG as a
 JSON line with the uses the license had after it.
 Usage: gumroad_server.py CONTROL LOG PORTFILE"""
-import http.server, json, os, sys, threading, urllib.parse
+import json, sys, threading, urllib.parse
 
 import stand_in
 
@@ -71,20 +71,7 @@ def purchase_json(key, state):
     return purchase
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def answer(self, status, body, headers=None, raw=None):
-        data = raw.encode() if raw is not None else json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(stand_in.JSONHandler):
     def do_GET(self):
         self.check_and_answer("GET", None)
 

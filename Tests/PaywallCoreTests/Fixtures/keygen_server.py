@@ -27,7 +27,7 @@ Another account's paths are answered 404, as Keygen answers an account it does n
 Script entries are per action ("validate-key", "machines", "machine", "delete") and answer its
 next requests, in order, before the contract does. Every request is appended to LOG as a JSON line.
 Usage: keygen_server.py CONTROL LOG PORTFILE"""
-import http.server, json, os, sys, threading, uuid
+import json, sys, threading, uuid
 
 import stand_in
 
@@ -97,20 +97,8 @@ def validation(state, scope):
     return True, "is valid", "VALID"
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def answer(self, status, body, headers=None, raw=None):
-        data = b"" if status == 204 else raw.encode() if raw is not None else json.dumps(body).encode()
-        self.send_response(status)
-        if status != 204:
-            self.send_header("Content-Type", MEDIA)
-            self.send_header("Content-Length", str(len(data)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
+class Handler(stand_in.JSONHandler):
+    media_type = MEDIA
 
     def do_GET(self):
         self.handle_request("GET")

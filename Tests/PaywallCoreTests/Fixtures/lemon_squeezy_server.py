@@ -16,7 +16,7 @@ A key is copied into the server's state when first seen, and again when its "rev
 (to expire or disable it). Each path's "script" entries answer its next requests, in order,
 before the contract does. Every request is appended to LOG as a JSON line.
 Usage: lemon_squeezy_server.py CONTROL LOG PORTFILE"""
-import http.server, json, os, sys, threading, urllib.parse, uuid
+import json, sys, threading, urllib.parse, uuid
 
 import stand_in
 
@@ -50,20 +50,7 @@ def meta_json(state, activation=False):
             "customer_name": "Ada Lovelace", "customer_email": "ada@example.com"}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def answer(self, status, body, headers=None, raw=None):
-        data = raw.encode() if raw is not None else json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(stand_in.JSONHandler):
     def do_GET(self):
         self.check_and_answer("GET", {})
 

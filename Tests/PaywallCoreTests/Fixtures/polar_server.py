@@ -29,7 +29,7 @@ A key is copied into the server's state when first seen, and again when its "rev
 (to expire or revoke it), keeping its activations. Each path's "script" entries answer its next
 requests, in order, before the contract does. Every request is appended to LOG as a JSON line.
 Usage: polar_server.py CONTROL LOG PORTFILE"""
-import http.server, json, os, sys, threading, uuid
+import json, sys, threading, uuid
 
 import stand_in
 
@@ -75,21 +75,7 @@ def not_found(what):
     return 404, {"error": "ResourceNotFound", "detail": what}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def answer(self, status, body, headers=None, raw=None):
-        data = b"" if status == 204 and raw is None else (raw.encode() if raw is not None else json.dumps(body).encode())
-        self.send_response(status)
-        if status != 204:
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(stand_in.JSONHandler):
     def do_GET(self):
         self.check_and_answer("GET", None)
 

@@ -39,6 +39,26 @@ def serve(handler, port_path, port=0):
     server.serve_forever()
 
 
+class JSONHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler that logs nothing and answers JSON of `media_type` (a 204 has no body)."""
+    media_type = "application/json"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, headers=None, raw=None):
+        """Answers `status` with `body` as JSON, or `raw` text as it is (a scripted malformed answer)."""
+        data = b"" if status == 204 and raw is None else raw.encode() if raw is not None else json.dumps(body).encode()
+        self.send_response(status)
+        if status != 204:
+            self.send_header("Content-Type", self.media_type)
+            self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
 def read_control(path):
     """The control file's object; {} while it is missing or half written."""
     try:

@@ -10,7 +10,7 @@ declares N bytes and closes after half of them. Routes answer POST and DELETE as
 serves the file at the path with that Last-Modified and Date (the same unless given), and
 answers 304 to If-Modified-Since.
 Usage: test_http_server.py ROOT ROUTES PORTFILE"""
-import http.server, json, os, sys, threading, time
+import http.server, json, os, sys, time
 
 import stand_in
 
