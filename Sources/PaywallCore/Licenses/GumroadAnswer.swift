@@ -22,18 +22,9 @@ enum GumroadAnswer {
     static func parse(_ body: Data, status: Int, key: String, productId: String, now: Date, what: String)
         throws(LicenseError) -> LicenseResponse
     {
-        let malformed = { (why: String) in
-            LicenseError(
-                .malformedResponse, "\(what): the answer (HTTP \(status)) is not Gumroad's license JSON: \(why)",
-                statusCode: status)
-        }
-        let root: JSONValue
-        do {
-            root = try JSONParser.parseFile(Array(body))
-        } catch {
-            throw malformed("\(error)")
-        }
-        guard case .object = root else { throw malformed("not a JSON object") }
+        let document = "Gumroad's license JSON"
+        let malformed = { (why: String) in LicenseAnswerFields.malformed(why, status: status, what: what, document: document) }
+        let root = try LicenseAnswerFields.object(body, status: status, what: what, document: document)
         guard case .bool(let success)? = root["success"] else { throw malformed("\"success\" must be true or false") }
         let message: String?
         switch root["message"] {

@@ -173,21 +173,14 @@ enum KeygenAnswer {
         return errors
     }
 
+    private static let document = "Keygen's JSON:API document"
+
     private static func object(_ body: Data, status: Int, what: String) throws(LicenseError) -> JSONValue {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parseFile(Array(body))
-        } catch {
-            throw malformed("\(error)", status: status, what: what)
-        }
-        guard case .object = root else { throw malformed("not a JSON object", status: status, what: what) }
-        return root
+        try LicenseAnswerFields.object(body, status: status, what: what, document: document)
     }
 
     private static func malformed(_ why: String, status: Int, what: String) -> LicenseError {
-        LicenseError(
-            .malformedResponse, "\(what): the answer (HTTP \(status)) is not Keygen's JSON:API document: \(why)",
-            statusCode: status)
+        LicenseAnswerFields.malformed(why, status: status, what: what, document: document)
     }
 
     /// The documented values of a license's `status`.

@@ -5,18 +5,9 @@ import Foundation
 /// the key, when the API describes it). Anything else is a `malformedResponse` error.
 enum LemonSqueezyAnswer {
     static func parse(_ body: Data, status: Int, flag: String, what: String) throws(LicenseError) -> LicenseResponse {
-        let malformed = { (why: String) in
-            LicenseError(
-                .malformedResponse, "\(what): the answer (HTTP \(status)) is not the License API's JSON: \(why)",
-                statusCode: status)
-        }
-        let root: JSONValue
-        do {
-            root = try JSONParser.parseFile(Array(body))
-        } catch {
-            throw malformed("\(error)")
-        }
-        guard case .object = root else { throw malformed("not a JSON object") }
+        let document = "the License API's JSON"
+        let malformed = { (why: String) in LicenseAnswerFields.malformed(why, status: status, what: what, document: document) }
+        let root = try LicenseAnswerFields.object(body, status: status, what: what, document: document)
         let message = root["error"]?.stringValue
         let key: LicenseKeyDetails?
         do {

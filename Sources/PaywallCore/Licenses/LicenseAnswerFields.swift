@@ -8,6 +8,25 @@ enum LicenseAnswerFields {
         let why: String
     }
 
+    /// An answer that is not `document` (say "Keygen's JSON:API document"): `malformedResponse`,
+    /// naming the request (`what`), the status and why.
+    static func malformed(_ why: String, status: Int, what: String, document: String) -> LicenseError {
+        LicenseError(
+            .malformedResponse, "\(what): the answer (HTTP \(status)) is not \(document): \(why)", statusCode: status)
+    }
+
+    /// `body` parsed as a JSON object; anything else is `malformed`.
+    static func object(_ body: Data, status: Int, what: String, document: String) throws(LicenseError) -> JSONValue {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parseFile(Array(body))
+        } catch {
+            throw malformed("\(error)", status: status, what: what, document: document)
+        }
+        guard case .object = root else { throw malformed("not a JSON object", status: status, what: what, document: document) }
+        return root
+    }
+
     /// A count of zero or more; nil for null or absent (no limit).
     static func count(_ value: JSONValue?, _ name: String) throws(ParseError) -> Int? {
         switch value {

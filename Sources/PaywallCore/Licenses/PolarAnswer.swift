@@ -66,20 +66,14 @@ enum PolarAnswer {
     /// The same reading of counts and dates as Lemon Squeezy's answers.
     typealias ParseError = LicenseAnswerFields.ParseError
 
+    private static let document = "the Polar API's JSON"
+
     private static func malformed(_ status: Int, _ what: String, _ why: String) -> LicenseError {
-        LicenseError(
-            .malformedResponse, "\(what): the answer (HTTP \(status)) is not the Polar API's JSON: \(why)", statusCode: status)
+        LicenseAnswerFields.malformed(why, status: status, what: what, document: document)
     }
 
     private static func object(_ body: Data, status: Int, what: String) throws(LicenseError) -> JSONValue {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parseFile(Array(body))
-        } catch {
-            throw malformed(status, what, "\(error)")
-        }
-        guard case .object = root else { throw malformed(status, what, "not a JSON object") }
-        return root
+        try LicenseAnswerFields.object(body, status: status, what: what, document: document)
     }
 
     /// The key fields a `ValidatedLicenseKey` and a `LicenseKeyRead` share.
