@@ -82,7 +82,7 @@ package enum PlacementCommand {
                     dataDirectory: arguments.value("--data-dir"),
                     // With the fake store, `device.subscriptionStatus` and the entitlements are the user's there.
                     store: arguments.value("--store").map { .fakeStore(catalog: $0) } ?? .none, config: config.map { .value($0) },
-                    userId: arguments.value("--user"), logLevel: .none))
+                    locale: arguments.value("--locale"), userId: arguments.value("--user"), logLevel: .none))
         } catch {
             throw .failure(
                 error.part.map { "\($0): \(CommandAdvice.describe(error.underlying))" }

@@ -27,7 +27,7 @@ package struct StoreContext {
         Self.warnOnCacheWriteFailures(events)
         var configuration = PaywallRuntime.Configuration(
             dataDirectory: arguments.value("--data-dir"), store: catalog.map { .fakeStore(catalog: $0) } ?? .none,
-            userId: arguments.value("--user"), logLevel: .none)
+            locale: arguments.value("--locale"), userId: arguments.value("--user"), logLevel: .none)
         configuration.readOnly = !writes
         do {
             runtime = try PaywallRuntime(configuration, events: events, licenseServices: licenseServices)

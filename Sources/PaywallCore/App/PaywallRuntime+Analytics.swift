@@ -7,15 +7,18 @@ extension PaywallRuntime {
     /// `currency`, and the user's kept `assignments` (experiment -> variant), so a holdout
     /// user's purchase counts for the holdout.
     func enrich(_ event: inout PaywallEvent) {
-        event.userId = userId
+        // The anonymous user is this install's key (`install:UUID`), as in experiments: one
+        // `$anonymous` for every machine would count every anonymous install as one user.
+        let store = assignmentStore()
+        let userKey = store?.assignmentKey(user: userId) ?? userId
+        event.userId = userKey
         event.locale = configuration.locale ?? SystemLocale.identifier(environment: ProcessInfo.processInfo.environment)
         guard event.name.rawValue.hasPrefix("transaction_") else { return }
         if let id = event.params["product_identifier"]?.stringValue, let product = catalog?.product(id: id) {
             event.params["price"] = event.params["price"] ?? .string(product.priceText)
             event.params["currency"] = event.params["currency"] ?? .string(product.currencyCode)
         }
-        let store = assignmentStore()
-        let assignments = store?.assignments(userKey: store?.assignmentKey(user: userId) ?? userId) ?? [:]
+        let assignments = store?.assignments(userKey: userKey) ?? [:]
         event.params["assignments"] = .object(assignments.mapValues(JSONValue.string))
     }
 

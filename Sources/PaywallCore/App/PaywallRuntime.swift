@@ -133,15 +133,18 @@ package final class PaywallRuntime {
             } catch {
                 throw ConfigureError(part: "entitlement cache", underlying: error)
             }
+            self.purchases = purchases
+        }
+        // Before the first refresh, so its events carry the user and locale too.
+        events.enrich = { [weak self] event in self?.enrich(&event) }
+        if let purchases {
             do {
                 // Also what repairs a cache an earlier write failed on.
                 try purchases.refresh()
             } catch {
-                throw ConfigureError(part: licenses == nil ? "fake store" : "license store", underlying: error)
+                throw ConfigureError(part: licenseStore == nil ? "fake store" : "license store", underlying: error)
             }
-            self.purchases = purchases
         }
-        events.enrich = { [weak self] event in self?.enrich(&event) }
         if !configuration.readOnly {
             do {
                 let outbox = try AnalyticsOutbox(path: directory.analytics)

@@ -116,6 +116,8 @@ package struct CampaignDecider {
         var outcome = PlacementOutcome(
             result: .holdout, campaignId: campaign.id, audienceId: audience.id, experimentId: experiment.id,
             variantId: variant?.id)
+        // A placement only a campaign names is not gated and has the default condition; the
+        // variant's paywall entry's own condition is for presenting it by id.
         let condition = placement?.condition ?? .checkUserSubscription
         var entry: PaywallConfig.Entry?
         if let paywallId = variant?.paywall {
@@ -124,7 +126,7 @@ package struct CampaignDecider {
             outcome.paywall = entry?.id
         }
         return Decision(
-            outcome: outcome, paywall: entry, gated: gated, condition: placement?.condition ?? entry?.condition ?? condition,
+            outcome: outcome, paywall: entry, gated: gated, condition: condition,
             audiences: steps, bucket: bucket, assignment: source, reassignedFrom: reassignedFrom,
             occurrenceKey: audience.occurrence?.key)
     }

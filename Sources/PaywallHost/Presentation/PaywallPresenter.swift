@@ -97,9 +97,14 @@ package final class PaywallPresenter {
     /// Presents for `runtime`: its purchases, runtime state, user and app version (its events
     /// are this presenter's when it was made with `runtime.events`).
     package func attach(_ runtime: PaywallRuntime) {
+        attached = runtime
         context.attach(runtime)
         promptForLicenseKeys(runtime.purchases)
     }
+
+    /// Kept while this presenter presents for it: the runtime adds the user, locale and price to
+    /// each event (it holds itself weakly there), and a command may keep only the presenter.
+    private var attached: PaywallRuntime?
 
     /// Asks for license keys over this presenter's pages (made once, held by the store).
     private(set) lazy var licenseKeyPrompter = LicenseKeyPrompter(presenter: self)

@@ -18,6 +18,33 @@ enum PresentCommand {
             }
             let (runtime, decider, decision, config) = try PlacementCommand.decide(placement, arguments)
             outcome = decision.outcome
+            // What is decided without a window goes to the log and the analytics as register's events do.
+            if let path = arguments.value("--events") {
+                do {
+                    let log = try EventLog(path: path)
+                    runtime.events.observe { log.append($0) }
+                } catch {
+                    throw .failure(error.description)
+                }
+            }
+            let noWindow = { (result: PresentationResult, reason: String, tags: [String: JSONValue]) throws(CLIError) in
+                runtime.events.emit(
+                    .paywallPresentationRequest,
+                    tags.merging(["placement": .string(placement), "status": "noPresentation", "reason": .string(reason)]) {
+                        _, own in own
+                    })
+                var line = result.json().objectValue ?? [:]
+                line.merge(tags) { own, _ in own }
+                FileHandle.standardOutput.write(Data((JSONValue.object(line).jsonText + "\n").utf8))
+                _ = try Subcommands.runAsync { await runtime.shutdownAnalytics() }
+            }
+            let shows = [.paywall, .holdout, .noAudienceMatch].contains(decision.outcome.result)
+            // The presentation condition comes first, as for register: a user it skips is never
+            // assigned or counted.
+            if shows, let skip = decision.condition.skipReason(for: runtime.subscriptionStatus) {
+                try noWindow(.skipped(reason: skip), skip == .subscribed ? "userIsSubscribed" : "userHasEntitlements", [:])
+                return 0
+            }
             switch decision.outcome.result {
             case .paywall:
                 runtime.confirm(decision, by: decider)
@@ -25,26 +52,12 @@ enum PresentCommand {
             case .holdout, .noAudienceMatch:
                 if decision.outcome.result == .holdout { runtime.confirm(decision, by: decider) }
                 // Nothing is shown, as registering the placement shows nothing; the event log
-                // still gets the decision, so a report counts the holdout's users.
-                let reason = decision.outcome.result == .holdout ? "holdout" : "noAudienceMatch"
-                if let path = arguments.value("--events") {
-                    do {
-                        let log = try EventLog(path: path)
-                        log.append(PaywallEvent(.triggerFire, decision.outcome.triggerFireParams(placement: placement)))
-                        log.append(
-                            PaywallEvent(
-                                .paywallPresentationRequest,
-                                decision.outcome.eventParams.merging([
-                                    "placement": .string(placement), "status": "noPresentation", "reason": .string(reason),
-                                ]) { _, own in own }))
-                    } catch {
-                        throw .failure(error.description)
-                    }
-                }
-                var line = decision.outcome.eventParams
-                line["result"] = "skipped"
-                line["reason"] = .string(reason)
-                FileHandle.standardOutput.write(Data((JSONValue.object(line).jsonText + "\n").utf8))
+                // and the analytics still get the decision, so a report counts the holdout's users.
+                runtime.reportTriggerFire(placement: placement, outcome: decision.outcome)
+                let reason: SkipReason =
+                    decision.outcome.result == .holdout
+                    ? .holdout(experiment: decision.outcome.experimentId ?? "") : .noAudienceMatch
+                try noWindow(.skipped(reason: reason), reason.name, decision.outcome.eventParams)
                 return 0
             case .placementNotFound, .paywallNotAvailable:
                 throw .failure(

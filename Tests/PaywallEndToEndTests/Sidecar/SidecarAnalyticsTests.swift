@@ -34,7 +34,10 @@ final class SidecarAnalyticsTests: EndToEndTestCase {
         let uuid = try XCTUnwrap(heard.first?["params"]?["uuid"]?.stringValue)
         let sent = server.events.filter { $0["event"] as? String == "paywallPresentationRequest" }
         XCTAssertEqual(sent.map { $0["uuid"] as? String }, [uuid], "sent at shutdown, as the client heard it")
-        XCTAssertEqual(sent.first?["distinct_id"] as? String, "$anonymous")
+        // An anonymous user is this install, not one `$anonymous` shared by every machine.
+        let install = try XCTUnwrap(sent.first?["distinct_id"] as? String)
+        XCTAssertTrue(install.hasPrefix("install:"), install)
+        XCTAssertEqual(heard.first?["params"]?["user_id"]?.stringValue, install, "the client hears the same user")
         XCTAssertEqual(server.violations, [])
 
         let requests = server.requests.count
