@@ -327,11 +327,31 @@
   ];
   // A javascript: link does not run, whoever wrote it (WebKit runs such URLs without asking
   // the host's navigation policy, so it is stopped here, before anything else sees the click).
-  document.addEventListener("click", event => {
-    const link = event.target instanceof Element ? event.target.closest("a[href], area[href]") : null;
-    if (link && !isAllowedURL(link.href) && /^javascript:$/i.test(new URL(link.href, document.baseURI).protocol)) {
+  // An SVG link's href is an object and may be xlink:href, so the attribute's text is read.
+  const XLINK = "http://www.w3.org/1999/xlink";
+  const runsScript = raw => {
+    if (raw === null) return false;
+    try { return new URL(raw, document.baseURI).protocol === "javascript:"; } catch (error) { return false; }
+  };
+  const stopLink = event => {
+    const link = event.target instanceof Element ? event.target.closest("a[href], area[href], a[*|href]") : null;
+    if (!link) return;
+    const raw = link.getAttribute("href") ?? link.getAttributeNS(XLINK, "href");
+    if (runsScript(raw)) {
       event.preventDefault();
-      blocked(link.getAttribute("href"), "javascript: URLs do not run in a paywall");
+      event.stopImmediatePropagation();
+      blocked(raw, "javascript: URLs do not run in a paywall");
+    }
+  };
+  document.addEventListener("click", stopLink, true);
+  document.addEventListener("auxclick", stopLink, true);
+  // A form whose action (or its button's formaction) is a javascript: URL is not submitted.
+  document.addEventListener("submit", event => {
+    const form = event.target instanceof HTMLFormElement ? event.target : null;
+    const raw = (event.submitter && event.submitter.getAttribute("formaction")) ?? (form && form.getAttribute("action"));
+    if (runsScript(raw)) {
+      event.preventDefault();
+      blocked(raw, "javascript: URLs do not run in a paywall");
     }
   }, true);
   document.addEventListener("click", event => {

@@ -53,6 +53,30 @@ final class TemplateDataTests: EndToEndTestCase {
             loggedEvents().first { $0.name == .navigationBlocked }?.params["url"], " JavaScript:Paywall.custom('ran')")
     }
 
+    /// An SVG link (its `href` is an object, or an `xlink:href`) and a form's `javascript:`
+    /// action are stopped as an HTML link is.
+    func testJavascriptInAnSVGLinkOrAFormActionDoesNotRun() throws {
+        let bundle = try inlineBundle(
+            "svg",
+            body: #"""
+                <svg width="200" height="40" xmlns:xlink="http://www.w3.org/1999/xlink">
+                <a id="plain" href="javascript:Paywall.custom('ran')"><text x="5" y="20">one</text></a>
+                <a id="xlink" xlink:href="javascript:Paywall.custom('ran')"><text x="80" y="20">two</text></a></svg>
+                <form action="javascript:Paywall.custom('ran')"><button id="go">go</button></form>
+                """#)
+        let click = "new MouseEvent('click', {bubbles: true, cancelable: true})"
+        let script = """
+            document.querySelector('#plain text').dispatchEvent(\(click));
+            document.querySelector('#xlink text').dispatchEvent(\(click));
+            document.getElementById('go').click();
+            setTimeout(() => { Paywall.custom('after'); Paywall.close() }, 300)
+            """
+        let result = try present(bundle, script)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(customs, ["after"])
+        XCTAssertEqual(loggedEvents().filter { $0.name == .navigationBlocked }.count, 3, "\(eventNames())")
+    }
+
     /// The trial prefix, then none (as after a trial purchase): the element gets its own nodes
     /// back, and a value holding markup or `{{ }}` stays text.
     func testThePrefixSwitchNeverParsesValuesAgain() throws {
