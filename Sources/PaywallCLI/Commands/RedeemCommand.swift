@@ -76,9 +76,10 @@ package enum RedeemCommand {
         }
     }
 
-    /// The most stdin's line may hold: a key, a signed license on one line, or a redeem link
-    /// carrying one (`RedeemLink.maxLinkBytes`).
-    static let maxLineBytes = RedeemLink.maxLinkBytes
+    /// The most stdin's line may hold, 16 KB: a key (4 KB at most), one of our signed licenses
+    /// (under 1 KB) or a redeem link carrying either. A Keygen license file spans lines: it
+    /// comes with `--license-file`.
+    static let maxLineBytes = 16 * 1024
 
     /// Stdin's first non-empty line (a key or a redeem link), read `maxLineBytes` at most: a
     /// longer line is refused, not read on. A terminal is asked for it on stderr.
