@@ -3,7 +3,7 @@
 // It speaks the wire protocol (PROTOCOL.md) so bundles need no copy of it:
 //   page -> host: window.webkit.messageHandlers.paywallMessageHandler.postMessage(JSON text)
 //   host -> page: window.paywall.accept64(base64 of a JSON array of events)
-// and offers designers a small API on top: window.Paywall (see README, "Page API") and
+// and offers designers a small API on top: window.Paywall (the Designing Bundles article, "Page API") and
 // declarative data-paywall-* attributes that work without any JavaScript.
 (() => {
   "use strict";

@@ -1,8 +1,8 @@
 "use strict";
 // A client for `paywall serve`, the paywall runtime's JSON-RPC sidecar (one JSON object per
 // line on its stdin and stdout). No dependencies: Node's child_process, events and readline.
-// The protocol (methods, params, results, notifications, error codes) is in the README's
-// "From any language" section; index.d.ts documents this API.
+// The protocol (methods, params, results, notifications, error codes) is in the "From Any
+// Language" article of the runtime's docs (FromAnyLanguage.md); index.d.ts documents this API.
 
 const { spawn } = require("node:child_process");
 const { EventEmitter } = require("node:events");

@@ -2,7 +2,7 @@
 
 Standard library only (Python 3.9 or newer); `pip install ./clients/python` installs it. The
 protocol (every method, its params and result, the notifications and error codes) is in the
-README's "From any language" section.
+"From Any Language" article of the runtime's docs (Sources/PaywallHost/Documentation.docc/FromAnyLanguage.md).
 
     from paywall_client import PaywallClient
 
