@@ -48,7 +48,7 @@ enum CustomerCenterCommand {
         if let matrix {
             return try runMatrix(matrix, presenter: presenter, presentation: presentation, scripts: scripts, timeout: timeout)
         }
-        let ending = RunEnding(presenter)
+        let ending = RunEnding(presenter, analytics: stores.runtime.analytics)
         let finish = ending.end
         let closed = { finish(["result": "closed"], 0) }
         guard let (view, _) = show(presenter, as: presentation, size: size, offscreen: snapshot != nil, onDismiss: closed) else {
@@ -83,8 +83,12 @@ enum CustomerCenterCommand {
         var exitCode: Int32 = 0
         private var ended = false
         private let presenter: PaywallPresenter
+        private let analytics: AnalyticsPipeline?
 
-        init(_ presenter: PaywallPresenter) { self.presenter = presenter }
+        init(_ presenter: PaywallPresenter, analytics: AnalyticsPipeline?) {
+            self.presenter = presenter
+            self.analytics = analytics
+        }
 
         func end(_ line: JSONValue, _ code: Int32) {
             guard !ended else { return }
@@ -92,7 +96,7 @@ enum CustomerCenterCommand {
             FileHandle.standardOutput.write(Data((line.jsonText + "\n").utf8))
             exitCode = code
             presenter.dismissCustomerCenter()
-            Toolkit.quit()
+            PresentationHost.quit(sendingFirst: analytics)
         }
     }
 

@@ -12,7 +12,7 @@ extension CustomerCenterCommand {
         scripts: EvalScripts, timeout: Double?
     ) throws(CLIError) -> Int32 {
         let matrix = try request.matrix(defaultTheme: Toolkit.interfaceStyle, command: spec)
-        let ending = RunEnding(presenter)
+        let ending = RunEnding(presenter, analytics: nil)  // a snapshot matrix leaves its queue to the next run
         let finish = ending.end
         let runner = SnapshotMatrixRunner(request, matrix: matrix, presenter: presenter, title: "customer center")
         runner.run(

@@ -227,8 +227,13 @@ final class PresentationHost {
     /// Ends the run: `exitCode`, or 128 + the signal's number when a signal ended it.
     func finish(exitCode: Int32) {
         self.exitCode = interruption.map { 128 + $0 } ?? exitCode
+        Self.quit(sendingFirst: analytics)
+    }
+
+    /// Quits the loop once the analytics queue had its last send (2 s at most), at once when
+    /// nothing sends: every window command ends this way.
+    static func quit(sendingFirst analytics: AnalyticsPipeline?) {
         guard let analytics, analytics.sender != nil else { return Toolkit.quit() }
-        // The analytics queue's last send (2 s at most) before the process ends.
         Task { @MainActor in
             await analytics.shutdown()
             Toolkit.quit()

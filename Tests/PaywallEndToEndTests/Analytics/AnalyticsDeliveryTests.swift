@@ -178,6 +178,32 @@ final class AnalyticsDeliveryTests: EndToEndTestCase {
         XCTAssertEqual(server.requests.count, 1, "no request without consent")
     }
 
+    /// A window command sends what it queued as it ends, within 2 s: the customer center as
+    /// `present` does (it had quit with its events still queued).
+    func testWindowCommandsSendTheirEventsAsTheyEnd() throws {
+        let server = try PostHogServer(directory: workDir.appendingPathComponent("server"))
+        let config = workDir.appendingPathComponent("config.json")
+        try Data(
+            #"{"paywalls": [], "analytics": {"posthog": {"host": "\#(server.baseURL.absoluteString)", "api_key": "phc_test"}}}"#
+                .utf8
+        ).write(to: config)
+        let loaded = try PaywallProcess.run(["config", "load", config.path, "--data-dir", dataDir.path], in: workDir)
+        XCTAssertEqual(loaded.status, 0, loaded.stderr)
+        let center = try PaywallProcess.run(
+            [
+                "customer-center", "--data-dir", dataDir.path, "--user", "ada", "--timeout", "30", "--eval",
+                "CustomerCenter.tap('[data-action=\"close\"]')",
+            ],
+            in: workDir)
+        XCTAssertEqual(center.stdout, "{\"result\":\"closed\"}\n", center.stderr)
+        let names = server.events.compactMap { $0["event"] as? String }
+        XCTAssertTrue(names.contains("customerCenter_open"), "\(names)")
+        XCTAssertTrue(names.contains("customerCenter_close"), "\(names)")
+        XCTAssertTrue(server.events.allSatisfy { $0["distinct_id"] as? String == "ada" }, "\(server.events)")
+        let status = try PaywallProcess.run(["analytics", "status", "--data-dir", dataDir.path, "--json"], in: workDir)
+        XCTAssertEqual(try JSONValue(parsing: status.stdout)["sinks"]?.arrayValue?.first?["queued"], .number(0), status.stdout)
+    }
+
     func testTheWebhookGetsEventLogLinesWithItsHeaders() async throws {
         try FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
         let outbox = try AnalyticsOutbox(path: outboxPath)
