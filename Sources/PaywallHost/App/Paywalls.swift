@@ -174,11 +174,18 @@ public final class Paywalls {
             {
                 return
             }
+            // Every registration fires its trigger, as a campaign's does (a user the condition
+            // skips fires none), so `placement_not_found` reaches the log too.
             switch await runtime.decide(placement: placement) {
             case .notFound(let reason):
+                runtime.reportTriggerFire(placement: placement, outcome: PlacementOutcome(result: .placementNotFound))
                 presenter.resolving -= 1
                 refuse(.placementNotFound(placement: placement, reason: reason), handler)
             case .show(let entry, let gated, let condition):
+                if condition.skipReason(for: runtime.subscriptionStatus) == nil {
+                    runtime.reportTriggerFire(
+                        placement: placement, outcome: PlacementOutcome(result: .paywall, paywall: entry.id))
+                }
                 await show(
                     entry, placement: placement, params: params, gated: gated, condition: condition, parent: parent,
                     handler: handler, feature: feature, asked: asked)

@@ -79,9 +79,11 @@ final class PaywallsTests: XCTestCase {
         let paywalls = try configure()
         var requests: [[String: JSONValue]] = []
         var fallbacks = 0
+        var triggers: [[String: JSONValue]] = []
         paywalls.events.observe {
             if $0.name == .paywallPresentationRequest { requests.append($0.params) }
             if $0.name == .paywallFallback { fallbacks += 1 }
+            if $0.name == .triggerFire { triggers.append($0.params) }
         }
         let cached = try await paywalls.cacheConfiguredPaywalls()
         XCTAssertEqual(cached.map(\.entry.id), ["upsell"])
@@ -104,6 +106,9 @@ final class PaywallsTests: XCTestCase {
         XCTAssertTrue(reason.contains("no placement \"teleport\""), reason)
         XCTAssertEqual(ran, 1, "nothing runs for an unknown placement")
         XCTAssertEqual(requests.last, ["placement": "teleport", "status": "noPresentation", "reason": "placementNotFound"])
+        // Each registration fires its trigger, with the outcome's one vocabulary.
+        XCTAssertEqual(triggers.map { $0["placement_name"] }, ["share", "teleport"])
+        XCTAssertEqual(triggers.map { $0["result"] }, ["paywall", "placement_not_found"])
     }
 
     /// A second registration while a placement's paywall loads or shows opens no second window
