@@ -56,9 +56,29 @@
     if (note) note.textContent = label("cta.note.tertiary", "One payment. No subscription.");
   }
 
+  // A plan whose slot has no product (dropped, or missing from the catalog) is hidden by the
+  // runtime; its radio button, outside the card, goes too, so no key reaches or selects it.
+  function dropUnsoldPlans() {
+    var variables = (window.Paywall && window.Paywall.variables) || {};
+    inputs.forEach(function (input) {
+      var sold = !!(variables[input.value] && typeof variables[input.value] === "object");
+      input.hidden = !sold;
+      input.disabled = !sold;
+    });
+    var checked = document.querySelector('input[name="plan"]:checked');
+    var first = document.querySelector('input[name="plan"]:not(:disabled)');
+    if (first && (!checked || checked.disabled)) {
+      first.checked = true;
+      select(first.value);
+    }
+  }
+
   if (window.Paywall) {
     window.Paywall.on("template_substitutions_prefix", function () { select(selected()); });
-    window.Paywall.on("template_variables", describePrimary);
+    window.Paywall.on("template_variables", function () {
+      dropUnsoldPlans();
+      describePrimary();
+    });
   }
 
   inputs.forEach(function (input) {

@@ -49,8 +49,8 @@ final class OneProductCatalogTests: EndToEndTestCase {
             let products = try products(name)
             for (locale, price, oneTime, never) in Self.wording {
                 // Visible text only: the price is on screen with the one-time wording, no {{ }} is
-                // left, nothing of a dropped slot shows, no badge is empty and nothing speaks of a
-                // subscription.
+                // left, nothing of a dropped slot shows or can be chosen, no badge is empty and
+                // nothing speaks of a subscription.
                 let check = """
                     while (!Paywall.variables) await new Promise(r => setTimeout(r, 20));
                     await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -62,6 +62,8 @@ final class OneProductCatalogTests: EndToEndTestCase {
                       if (text.toLowerCase().includes(word)) throw new Error('"' + word + '" on a one-time page: ' + text);
                     for (const e of document.querySelectorAll('[data-product-slot]'))
                       if (e.getAttribute('data-product-slot') !== 'primary' && e.offsetParent) throw new Error('dropped slot shown');
+                    for (const e of document.querySelectorAll('input'))
+                      if (e.value !== 'primary' && !e.disabled && e.getClientRects().length) throw new Error('dropped ' + e.value + ' can be chosen');
                     for (const e of document.querySelectorAll('.badge, .save, [data-savings]'))
                       if (e.offsetParent && !e.innerText.trim()) throw new Error('empty badge shown');
                     const primary = [...document.querySelectorAll('[data-product-slot=primary]')];
