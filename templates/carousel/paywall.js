@@ -1,7 +1,8 @@
 /*
  * "carousel" template script: moves the slides (dots, arrow buttons, arrow keys; a swipe
  * scrolls the track itself and the dots follow), keeps the button on the chosen plan, and
- * hides a plan whose slot has no product (dropped, or missing from the catalog).
+ * hides a plan whose slot has no product (dropped, or missing from the catalog); a one-time
+ * product is shown as one.
  */
 (function () {
   "use strict";
@@ -69,6 +70,19 @@
     return t && typeof t[key] === "string" ? t[key] : null;
   }
 
+  // A product without a period (a one-time purchase: a catalog that sells one license) is sold
+  // as one: what carries data-one-time="SLOT" shows instead of what carries data-recurring="SLOT"
+  // (the period after the price, the billing note, a plan named for its period).
+  function showKinds() {
+    var variables = Paywall.variables || {};
+    document.querySelectorAll("[data-recurring], [data-one-time]").forEach(function (element) {
+      var recurring = element.hasAttribute("data-recurring");
+      var product = variables[element.getAttribute(recurring ? "data-recurring" : "data-one-time")];
+      var oneTime = !!(product && typeof product === "object" && !product.period);
+      element.hidden = recurring === oneTime;
+    });
+  }
+
   function has(slot) {
     var v = Paywall.variables || {};
     return !!(v[slot] && typeof v[slot] === "object");
@@ -93,6 +107,7 @@
     var badge = document.querySelector("[data-savings]");
     var slot = badge.getAttribute("data-savings");
     badge.hidden = !has(slot) || !Paywall.variables[slot].savings;
+    showKinds();
     var available = inputs.filter(function (input) { return !input.disabled; });
     var checked = available.filter(function (input) { return input.checked; })[0] || available[0];
     if (checked) {

@@ -35,12 +35,15 @@
     return checked ? checked.value : "primary";
   }
 
+  // The savings badge ({{ primary.savings }}) shows only when the yearly plan saves something.
   // A one-time product in the primary slot (a catalog that sells one license, its other
   // slots dropped): the card and its note use the lifetime plan's texts, not a yearly plan's
   // (no period, no "billed yearly", no savings badge).
-  function describeOneTimePrimary() {
+  function describePrimary() {
     var variables = window.Paywall && window.Paywall.variables;
     var primary = variables && variables.primary;
+    var badge = document.querySelector("[data-savings]");
+    if (badge) badge.hidden = !(primary && primary.savings);
     var card = document.querySelector('[data-product-slot="primary"]');
     if (!primary || primary.period || !card) return;
     [[".plan-name", "plan.lifetime", "Lifetime"], [".plan-note", "plan.lifetime.note", "Pay once, yours forever"],
@@ -48,14 +51,34 @@
       var element = card.querySelector(text[0]);
       if (element) element.textContent = label(text[1], text[2]);
     });
-    card.querySelectorAll(".badge, .price small").forEach(function (element) { element.hidden = true; });
+    card.querySelectorAll(".price small").forEach(function (element) { element.hidden = true; });
     var note = document.querySelector('[data-note-for="primary"]');
     if (note) note.textContent = label("cta.note.tertiary", "One payment. No subscription.");
   }
 
+  // A plan whose slot has no product (dropped, or missing from the catalog) is hidden by the
+  // runtime; its radio button, outside the card, goes too, so no key reaches or selects it.
+  function dropUnsoldPlans() {
+    var variables = (window.Paywall && window.Paywall.variables) || {};
+    inputs.forEach(function (input) {
+      var sold = !!(variables[input.value] && typeof variables[input.value] === "object");
+      input.hidden = !sold;
+      input.disabled = !sold;
+    });
+    var checked = document.querySelector('input[name="plan"]:checked');
+    var first = document.querySelector('input[name="plan"]:not(:disabled)');
+    if (first && (!checked || checked.disabled)) {
+      first.checked = true;
+      select(first.value);
+    }
+  }
+
   if (window.Paywall) {
     window.Paywall.on("template_substitutions_prefix", function () { select(selected()); });
-    window.Paywall.on("template_variables", describeOneTimePrimary);
+    window.Paywall.on("template_variables", function () {
+      dropUnsoldPlans();
+      describePrimary();
+    });
   }
 
   inputs.forEach(function (input) {

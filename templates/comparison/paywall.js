@@ -1,8 +1,8 @@
 /*
  * "comparison" template script: keeps the button and its note on the chosen period, hides a
- * period whose slot has no product (dropped, or missing from the catalog), and hides the
- * savings badge when the yearly plan saves nothing. The runtime reads #purchase's
- * data-paywall-purchase when it is clicked, so this script never buys itself.
+ * period whose slot has no product (dropped, or missing from the catalog), hides the savings
+ * badge when the yearly plan saves nothing, and shows a one-time product as one. The runtime
+ * reads #purchase's data-paywall-purchase when it is clicked, so this script never buys itself.
  */
 (function () {
   "use strict";
@@ -13,6 +13,19 @@
   function text(key) {
     var t = Paywall.variables && Paywall.variables.t;
     return t && typeof t[key] === "string" ? t[key] : null;
+  }
+
+  // A product without a period (a one-time purchase: a catalog that sells one license) is sold
+  // as one: what carries data-one-time="SLOT" shows instead of what carries data-recurring="SLOT"
+  // (the period after the price, the billing note, a plan named for its period).
+  function showKinds() {
+    var variables = Paywall.variables || {};
+    document.querySelectorAll("[data-recurring], [data-one-time]").forEach(function (element) {
+      var recurring = element.hasAttribute("data-recurring");
+      var product = variables[element.getAttribute(recurring ? "data-recurring" : "data-one-time")];
+      var oneTime = !!(product && typeof product === "object" && !product.period);
+      element.hidden = recurring === oneTime;
+    });
   }
 
   function has(slot) {
@@ -40,6 +53,7 @@
     var badge = document.querySelector("[data-savings]");
     var slot = badge.getAttribute("data-savings");
     badge.hidden = !has(slot) || !Paywall.variables[slot].savings;
+    showKinds();
     var checked = inputs.filter(function (input) { return input.checked && !input.disabled; })[0] ||
       inputs.filter(function (input) { return !input.disabled; })[0];
     if (checked) {

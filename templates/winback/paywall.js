@@ -2,12 +2,26 @@
  * "winback" template script: shows the offer (secondary slot) to a user whose subscription
  * lapsed (device.subscriptionLapsed) and the regular plan (primary slot) to anyone else, or
  * when there is no offer product (its slot dropped or missing); the button buys what is shown.
+ * A one-time product is shown as one.
  */
 (function () {
   "use strict";
   if (!window.Paywall) return;
   var Paywall = window.Paywall;
   var cta = document.getElementById("purchase");
+
+  // A product without a period (a one-time purchase: a catalog that sells one license) is sold
+  // as one: what carries data-one-time="SLOT" shows instead of what carries data-recurring="SLOT"
+  // (the period after the price, the billing note, a plan named for its period).
+  function showKinds() {
+    var variables = Paywall.variables || {};
+    document.querySelectorAll("[data-recurring], [data-one-time]").forEach(function (element) {
+      var recurring = element.hasAttribute("data-recurring");
+      var product = variables[element.getAttribute(recurring ? "data-recurring" : "data-one-time")];
+      var oneTime = !!(product && typeof product === "object" && !product.period);
+      element.hidden = recurring === oneTime;
+    });
+  }
 
   function has(slot) {
     var v = Paywall.variables || {};
@@ -31,6 +45,7 @@
     });
     var badge = document.querySelector("[data-savings]");
     badge.hidden = !has("secondary") || !Paywall.variables.secondary.savings;
+    showKinds();
     var slot = offer ? "secondary" : "primary";
     cta.hidden = !has(slot);
     cta.setAttribute("data-paywall-purchase", slot);

@@ -30,30 +30,55 @@ final class OneProductCatalogTests: EndToEndTestCase {
         return (["primary=pdfapp.pro"] + slots.filter { $0 != "primary" }.map { "\($0)=" }).joined(separator: ",")
     }
 
+    /// What a one-time product's page says in English and in German (its price, as the locale
+    /// writes it, and that it is paid once), and what it must not say there: no period after the
+    /// price, no billing or cancelling, no plan named for a period, no trial.
+    private static let wording: [(locale: String, price: String, oneTime: String, never: [String])] = [
+        (
+            "en_US", "$49.00", "One payment. No subscription.",
+            ["/", "billed", "cancel anytime", "yearly", "year", "month", "trial"]
+        ),
+        (
+            "de_DE", "49,00\u{a0}$", "Einmalige Zahlung. Kein Abo.",
+            ["/", "abgerechnet", "kündbar", "jährlich", "jahr", "monat", "test"]
+        ),
+    ]
+
     func testEachTemplateShowsTheOneProductWithItsOtherSlotsDropped() throws {
-        // Visible text only: the price is on screen, no {{ }} is left, and nothing of a dropped slot shows.
-        let check = """
-            while (!Paywall.variables) await new Promise(r => setTimeout(r, 20));
-            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-            const text = document.body.innerText;
-            if (!text.includes('$49.00')) throw new Error('no price: ' + text);
-            if (text.includes('{{')) throw new Error('raw variables: ' + text);
-            for (const e of document.querySelectorAll('[data-product-slot]'))
-              if (e.getAttribute('data-product-slot') !== 'primary' && e.offsetParent) throw new Error('dropped slot shown');
-            const primary = [...document.querySelectorAll('[data-product-slot=primary]')];
-            if (primary.length && !primary.some(e => e.offsetParent)) throw new Error('the product is hidden');
-            Paywall.close();
-            """
         for name in TemplateGalleryTests.gallery {
             let products = try products(name)
-            let data = workDir.appendingPathComponent("data-\(name)").path
-            let shown = try PaywallProcess.run(
-                [
-                    "present", template(name), "--strict", "--store", catalog.path, "--data-dir", data, "--products",
-                    products, "--timeout", "60", "--locale", "en_US", "--eval", check,
-                ], in: workDir, timeout: 90)
-            XCTAssertEqual(shown.stdout, "{\"result\":\"declined\"}\n", "\(name): \(shown.stderr)")
-            XCTAssertEqual(shown.status, 0, "\(name): \(shown.stderr)")
+            for (locale, price, oneTime, never) in Self.wording {
+                // Visible text only: the price is on screen with the one-time wording, no {{ }} is
+                // left, nothing of a dropped slot shows or can be chosen, no badge is empty and
+                // nothing speaks of a subscription.
+                let check = """
+                    while (!Paywall.variables) await new Promise(r => setTimeout(r, 20));
+                    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+                    const text = document.body.innerText;
+                    if (!text.includes(\(try json(price)))) throw new Error('no price: ' + text);
+                    if (!text.includes(\(try json(oneTime)))) throw new Error('no one-time wording: ' + text);
+                    if (text.includes('{{')) throw new Error('raw variables: ' + text);
+                    for (const word of \(try json(never)))
+                      if (text.toLowerCase().includes(word)) throw new Error('"' + word + '" on a one-time page: ' + text);
+                    for (const e of document.querySelectorAll('[data-product-slot]'))
+                      if (e.getAttribute('data-product-slot') !== 'primary' && e.offsetParent) throw new Error('dropped slot shown');
+                    for (const e of document.querySelectorAll('input'))
+                      if (e.value !== 'primary' && !e.disabled && e.getClientRects().length) throw new Error('dropped ' + e.value + ' can be chosen');
+                    for (const e of document.querySelectorAll('.badge, .save, [data-savings]'))
+                      if (e.offsetParent && !e.innerText.trim()) throw new Error('empty badge shown');
+                    const primary = [...document.querySelectorAll('[data-product-slot=primary]')];
+                    if (primary.length && !primary.some(e => e.offsetParent)) throw new Error('the product is hidden');
+                    Paywall.close();
+                    """
+                let data = workDir.appendingPathComponent("data-\(name)").path
+                let shown = try PaywallProcess.run(
+                    [
+                        "present", template(name), "--strict", "--store", catalog.path, "--data-dir", data, "--products",
+                        products, "--timeout", "60", "--locale", locale, "--eval", check,
+                    ], in: workDir, timeout: 90)
+                XCTAssertEqual(shown.stdout, "{\"result\":\"declined\"}\n", "\(name) \(locale): \(shown.stderr)")
+                XCTAssertEqual(shown.status, 0, "\(name) \(locale): \(shown.stderr)")
+            }
 
             let png = workDir.appendingPathComponent("\(name).png")
             let shot = try PaywallProcess.run(
@@ -65,6 +90,11 @@ final class OneProductCatalogTests: EndToEndTestCase {
             let image = try PNGImage(path: png.path)
             XCTAssertEqual([image.width, image.height], [360, 640], name)
         }
+    }
+
+    /// `value` as a JavaScript literal.
+    private func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 
     /// `classic` describes a one-time product with its lifetime plan's texts, not a yearly plan's.

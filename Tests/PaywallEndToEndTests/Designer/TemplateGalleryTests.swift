@@ -101,6 +101,38 @@ final class TemplateGalleryTests: EndToEndTestCase {
         }
     }
 
+    /// The yearly plan's savings badge reads `{{ primary.savings }}`, what the catalog's prices
+    /// save, and hides when the yearly plan saves nothing (it costs twelve months' price).
+    func testTheSavingsBadgeShowsWhatTheCatalogSavesAndHidesWithoutASaving() throws {
+        for template in ["classic", "comparison", "carousel"] {
+            let store = EndToEndTestCase.packageRoot.appendingPathComponent("templates/\(template)/store.json")
+            var catalog = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: store)) as? [String: Any])
+            // $7.99 a month is $95.88 a year: $47.94 saves half of it, $95.88 nothing.
+            for (yearly, badge) in [("47.94", "Save 50%"), ("95.88", nil)] {
+                var products = try XCTUnwrap(catalog["products"] as? [[String: Any]])
+                let index = try XCTUnwrap(products.firstIndex { $0["id"] as? String == "lumen.pro.yearly" })
+                products[index]["price"] = yearly
+                catalog["products"] = products
+                let url = workDir.appendingPathComponent("\(template)-\(yearly).json")
+                try JSONSerialization.data(withJSONObject: catalog).write(to: url)
+                let check = """
+                    while (!Paywall.variables) await new Promise(r => setTimeout(r, 20));
+                    const badge = document.querySelector('[data-savings=primary]');
+                    const shown = badge && badge.offsetParent ? badge.textContent : null;
+                    if (shown !== \(badge.map { "'\($0)'" } ?? "null")) throw new Error('badge: ' + shown);
+                    Paywall.close();
+                    """
+                let shown = try PaywallProcess.run(
+                    [
+                        "present", EndToEndTestCase.packageRoot.appendingPathComponent("templates/\(template)").path,
+                        "--strict", "--store", url.path, "--data-dir", workDir.appendingPathComponent("data-\(template)").path,
+                        "--timeout", "60", "--locale", "en_US", "--eval", check,
+                    ], in: workDir, timeout: 90)
+                XCTAssertEqual(shown.stdout, "{\"result\":\"declined\"}\n", "\(template) at \(yearly): \(shown.stderr)")
+            }
+        }
+    }
+
     func testNewRefusesAFolderThatHasFilesAndAnUnknownTemplate() throws {
         let taken = workDir.appendingPathComponent("taken")
         try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
