@@ -173,7 +173,8 @@ extension SidecarServer {
 
     func present(_ params: RPCParams, _ reply: Reply) throws(RPCError) {
         let paywalls = try initialized("present")
-        let (name, pageParams, parent) = try presentation(params, named: "paywall")
+        let (name, pageParams, parent) = try presentation(params, named: "paywall", extra: ["products"])
+        let products = try slots(params)
         openWindows += 1
         // A `dismiss` or shutdown read before the task below starts still reaches this paywall.
         let asked = paywalls.reservePresentation()
@@ -181,7 +182,7 @@ extension SidecarServer {
             paywalls.reservationEnded()
             var shown: PaywallPresentation?
             do {
-                shown = try await paywalls.present(paywall: name, params: pageParams, parent: parent) {
+                shown = try await paywalls.present(paywall: name, params: pageParams, parent: parent, products: products) {
                     [weak self] result in
                     self?.openWindows -= 1
                     let missing = Self.reportMissing(shown)
@@ -271,12 +272,22 @@ extension SidecarServer {
     }
 
     /// What `present` and `register` take: the paywall or placement (`field`), the page's
-    /// `params` and the `parent`.
-    private func presentation(_ params: RPCParams, named field: String) throws(RPCError)
+    /// `params` and the `parent` (and the `extra` fields the method reads itself).
+    private func presentation(_ params: RPCParams, named field: String, extra: [String] = []) throws(RPCError)
         -> (String, [String: JSONValue], ParentWindow?)
     {
-        try params.only([field, "params", "parent"])
+        try params.only(Set([field, "params", "parent"] + extra))
         return (try params.requiredString(field), try params.object("params") ?? [:], try parentWindow(params))
+    }
+
+    /// `products`: slot -> product id laid over the paywall's slots, `null` dropping a slot
+    /// (as a config entry's `products`).
+    private func slots(_ params: RPCParams) throws(RPCError) -> ProductSlots {
+        guard let map = try params.object("products") else { return ProductSlots() }
+        guard map.values.allSatisfy({ $0.stringValue.map { !$0.isEmpty } ?? ($0 == .null) }) else {
+            throw .invalidParams(field: "products", "must be an object of slot -> product id, or null to drop the slot")
+        }
+        return ProductSlots(inPageOrder: map.mapValues { $0.stringValue ?? "" })
     }
 
     /// `parent`: another process's window, `x11:0x3a00007` or `wayland:HANDLE`.

@@ -16,14 +16,17 @@ extension Paywalls {
     /// Presents `paywall` in its own window, modal over `parent` when given (another
     /// process's window: `parentProblem` on the presentation says when it could not be used).
     /// One preloaded under this name (`preload(paywall:)`) shows from
-    /// memory. `completion` gets the result when it closes. Throws `PaywallNotFound` (or the
-    /// bundle's load error) when there is nothing to show.
+    /// memory. `products` is laid over the paywall's slots (a slot with an empty product id is
+    /// dropped: the page hides what sells it). `completion` gets the result when it closes.
+    /// Throws `PaywallNotFound` (or the bundle's load error) when there is nothing to show.
     @discardableResult
     public func present(
-        paywall: String, params: [String: JSONValue] = [:], parent: ParentWindow? = nil,
+        paywall: String, params: [String: JSONValue] = [:], parent: ParentWindow? = nil, products: ProductSlots = ProductSlots(),
         completion: @escaping @MainActor (PresentationResult) -> Void
     ) async throws -> PaywallPresentation {
-        if params.isEmpty, let shown = presenter.presentPreloaded(id: paywall, parent: parent, completion: completion) {
+        if params.isEmpty, products == ProductSlots(),
+            let shown = presenter.presentPreloaded(id: paywall, parent: parent, completion: completion)
+        {
             return shown
         }
         // Dismissed while its bundle is found: it is then dismissed as it starts, never shown.
@@ -39,6 +42,7 @@ extension Paywalls {
         }
         var (bundle, options, inUse) = resolved
         options.params = params
+        options.slots = options.slots.merging(products)
         let shown = presenter.present(bundle, options: options, parent: parent) { result in
             withExtendedLifetime(inUse) {}
             completion(result)

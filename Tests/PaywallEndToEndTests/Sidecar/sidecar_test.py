@@ -163,6 +163,15 @@ def scenario_protocol(args):
     check(shown.result(WAIT) == {"result": "declined", "problem": {"kind": "missing_products", "slots": [
         {"slot": "secondary", "product_id": "no.such.product", "reason": "not_in_catalog"}]}},
         "present with a missing product: %r" % shown.result(0))
+    # The app drops that slot (null, as in a config entry's products): the page itself, no problem.
+    mark = h.mark()
+    shown = c.request("present", {"paywall": missing, "products": {"secondary": None}})
+    h.wait_event("paywall_open", after=mark)
+    check("paywall_fallback" not in h.names()[mark:], "a dropped slot showed the fallback: %s" % h.names()[mark:])
+    c.call("dismiss", timeout=WAIT)
+    check(shown.result(WAIT) == {"result": "declined"}, "present with the slot dropped: %r" % shown.result(0))
+    expect_error(c.request("present", {"paywall": missing, "products": {"secondary": 3}}), -32602, "products of numbers",
+                 field="products")
 
     # A preload that ends before its page is ready is answered too: replaced by a preload of
     # the same name, or presented meanwhile.
