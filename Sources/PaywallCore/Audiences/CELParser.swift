@@ -3,7 +3,9 @@
 /// `! -`, member access). Nesting deeper than `maximumDepth` is refused, so no filter can
 /// exhaust the stack.
 struct CELParser {
-    static let maximumDepth = 48
+    /// Each parenthesis is two levels (an expression and its operand), each `!` or `-` one,
+    /// and the whole filter two: 48 parentheses deep, or 96 unary operators, and no more.
+    static let maximumDepth = 98
 
     private let source: [UInt8]
     private let tokens: [CELLexer.Lexeme]
@@ -80,7 +82,7 @@ struct CELParser {
     private mutating func nested<T>(_ body: (inout CELParser) throws(CELSyntaxError) -> T) throws(CELSyntaxError) -> T {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= Self.maximumDepth else { throw fail("nested too deeply (at most \(Self.maximumDepth) levels)") }
+        guard depth <= Self.maximumDepth else { throw fail("nested too deeply (at most 48 levels of parentheses, 96 of ! or -)") }
         return try body(&self)
     }
 

@@ -216,10 +216,14 @@ final class CELExpressionTests: XCTestCase {
     func testLimits() throws {
         let long = Array(repeating: "1", count: 2_100).joined(separator: "+")
         assertSyntaxError(long, "1:1: the filter is 4199 bytes long; at most 4096 are allowed")
-        let deep = String(repeating: "(", count: 60) + "1" + String(repeating: ")", count: 60)
-        XCTAssertThrowsError(try CELExpression(deep)) { error in
-            XCTAssertTrue("\(error)".contains("nested too deeply"), "\(error)")
+        // 48 parentheses deep, as documented; one more is refused.
+        let parenthesized = { (n: Int) in String(repeating: "(", count: n) + "1" + String(repeating: ")", count: n) }
+        XCTAssertNoThrow(try CELExpression(parenthesized(48)))
+        XCTAssertThrowsError(try CELExpression(parenthesized(49))) { error in
+            XCTAssertEqual(
+                (error as? CELSyntaxError)?.reason, "nested too deeply (at most 48 levels of parentheses, 96 of ! or -)")
         }
+        XCTAssertNoThrow(try CELExpression(String(repeating: "!", count: 96) + "true"))
         let manyNots = String(repeating: "!", count: 100) + "true"
         XCTAssertThrowsError(try CELExpression(manyNots))
         // Chains nest without parentheses: a long one is refused before evaluation recurses through it.
