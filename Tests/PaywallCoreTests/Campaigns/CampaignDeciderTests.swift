@@ -55,6 +55,22 @@ final class CampaignDeciderTests: XCTestCase {
         XCTAssertEqual(held.outcome.result, .holdout)
     }
 
+    /// No audience matching is its own outcome (a gated feature runs, no paywall), not a
+    /// missing placement: the config lists the placement, its audiences just do not take the user.
+    @MainActor
+    func testNoAudienceMatchingIsNoAudienceMatch() async throws {
+        let config = CampaignConfigTests.issueExample.replacingOccurrences(
+            of: #"{"id": "everyone", "experiment""#, with: #"{"id": "everyone", "filter": "user.beta == true", "experiment""#)
+        XCTAssertNotEqual(config, CampaignConfigTests.issueExample, "the example's catch-all audience is narrowed")
+        let (_, english) = try await decide(
+            try runtime(config, user: "alice"), device: ["deviceLanguageCode": "en", "daysSinceInstall": 0])
+        XCTAssertEqual(english.outcome.result, .noAudienceMatch)
+        XCTAssertEqual(english.outcome.campaignId, "launch")
+        XCTAssertNil(english.outcome.paywall)
+        XCTAssertEqual(english.audiences.map(\.matched), [false, false])
+        XCTAssertEqual(english.outcome.triggerFireParams(placement: "export_pdf")["result"], "no_audience_match")
+    }
+
     @MainActor
     func testTheCapCountsOnTheFakeStoresClock() async throws {
         let runtime = try runtime(user: "alice")
